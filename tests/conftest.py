@@ -1,0 +1,32 @@
+"""Shared test helpers: optional tools skip locally but fail under CI=true."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from types import ModuleType
+
+import pytest
+
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def require_module(name: str) -> ModuleType:
+    """Import an optional test dependency; skip without it, but fail in CI."""
+    try:
+        return importlib.import_module(name)
+    except ImportError as err:  # pragma: no cover - depends on the machine
+        message = f"{name} is required for this test ({err})"
+        if IN_CI:
+            pytest.fail(message + " and CI=true forbids skipping")
+        pytest.skip(message)
+
+
+def require_tool(path: str) -> str:
+    """A required executable (e.g. Chromium); skip without it, but fail in CI."""
+    if os.path.exists(path) and os.access(path, os.X_OK):
+        return path
+    message = f"{path} is required for this test"
+    if IN_CI:  # pragma: no cover
+        pytest.fail(message + " and CI=true forbids skipping")
+    pytest.skip(message)
