@@ -1,0 +1,60 @@
+"""Colours, number formatting and layout shared by every figure."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+# Tableau-10 hues: distinguishable, and readable on both light and dark backgrounds.
+BLUE, ORANGE, RED, TEAL, GREEN, YELLOW, PURPLE, PINK, BROWN, GRAY = (
+    "#4E79A7",
+    "#F28E2B",
+    "#E15759",
+    "#76B7B2",
+    "#59A14F",
+    "#EDC948",
+    "#B07AA1",
+    "#FF9DA7",
+    "#9C755F",
+    "#8C8C8C",
+)
+QUALITATIVE = [BLUE, ORANGE, GREEN, RED, PURPLE, TEAL, YELLOW, PINK, BROWN, GRAY]
+DIVERGING = "RdBu_r"
+
+
+def r(values: np.ndarray, digits: int = 5) -> list[float | None]:
+    """Round to significant digits for a lean JSON payload; non-finite values become gaps."""
+    arr = np.asarray(values, dtype=np.float64).ravel()
+    out: list[float | None] = []
+    for v in arr.tolist():
+        out.append(float(f"{v:.{digits}g}") if math.isfinite(v) else None)
+    return out
+
+
+def num(x: float, digits: int = 4) -> str:
+    """A short number for alt text and labels."""
+    if math.isnan(x):
+        return "undefined"
+    if math.isinf(x):
+        return "infinity" if x > 0 else "minus infinity"
+    return f"{x:.{digits}g}"
+
+
+def vec(v: np.ndarray, digits: int = 4) -> str:
+    return "(" + ", ".join(num(float(x), digits) for x in np.asarray(v).ravel()) + ")"
+
+
+def layout(fig: go.Figure, *, title: str, x: str, y: str, height: int = 360) -> go.Figure:
+    """Common layout: compact margins, legend on top, axis titles, no fixed colours."""
+    fig.update_layout(
+        title={"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
+        height=height,
+        margin={"l": 10, "r": 10, "t": 60, "b": 10},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "xanchor": "left", "x": 0},
+        hovermode="closest",
+        xaxis_title=x,
+        yaxis_title=y,
+    )
+    return fig

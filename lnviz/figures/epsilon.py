@@ -1,0 +1,265 @@
+"""Figures of the epsilon page: h_eps and its slope, the core variance, scaling, Jacobian."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lnviz.core import Scaling
+from lnviz.family import Family
+from lnviz.figures._style import BLUE, DIVERGING, GRAY, GREEN, ORANGE, RED, layout, num, r, vec
+from lnviz.jacobian import Spectrum
+
+
+def _label(eps: float) -> str:
+    return {1 / 3: "1/3", 4 / 3: "4/3"}.get(eps, f"{eps:.2g}")
+
+
+def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
+    """h_eps(t) for the chosen eps (bold) and a few others (faint), with ±sqrt(3/2) dashed."""
+    fig = go.Figure()
+    for fam in others:
+        fig.add_scatter(
+            x=r(fam.t),
+            y=r(fam.h),
+            mode="lines",
+            name=f"ε = {_label(fam.eps)}",
+            line={"color": GRAY, "width": 1},
+            opacity=0.45,
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    fig.add_scatter(
+        x=r(current.t),
+        y=r(current.h),
+        mode="lines",
+        name=f"h_ε(t), ε = {_label(current.eps)}",
+        line={"color": BLUE, "width": 3},
+    )
+    for sign in (1, -1):
+        fig.add_hline(y=sign * current.asymptote, line={"dash": "dash", "color": RED, "width": 1.5})
+    fig.add_annotation(
+        x=current.t[-1],
+        y=current.asymptote,
+        text="+√(3/2)",
+        showarrow=False,
+        xanchor="right",
+        yanchor="bottom",
+        font={"color": RED},
+    )
+    fig.add_annotation(
+        x=current.t[0],
+        y=-current.asymptote,
+        text="−√(3/2)",
+        showarrow=False,
+        xanchor="left",
+        yanchor="top",
+        font={"color": RED},
+    )
+    layout(fig, title="Third core coordinate of (−t, 0, t)", x="t", y="h_ε(t)")
+    fig.update_yaxes(range=[-1.45, 1.45])
+    return fig
+
+
+def h_alt(current: Family, others: Sequence[Family]) -> str:
+    rest = ", ".join(_label(f.eps) for f in others)
+    i = int(np.searchsorted(current.t, 1.0))
+    return (
+        f"Line chart of h_ε(t) = t / sqrt(2t²/3 + ε) for t from {num(current.t[0])} to "
+        f"{num(current.t[-1])} at ε = {_label(current.eps)}, rising through 0 at t = 0 "
+        f"(h at t = 1 is {num(float(current.h[i]))}) and levelling off towards the dashed lines "
+        f"at ±{num(current.asymptote)}. Faint comparison curves for ε = {rest}."
+    )
+
+
+def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
+    """h'_eps(t) on a log axis: a peak of height eps^(-1/2) at t = 0."""
+    fig = go.Figure()
+    for fam in others:
+        fig.add_scatter(
+            x=r(fam.t),
+            y=r(fam.dh),
+            mode="lines",
+            line={"color": GRAY, "width": 1},
+            opacity=0.45,
+            hoverinfo="skip",
+            showlegend=False,
+        )
+    fig.add_scatter(
+        x=r(current.t),
+        y=r(current.dh),
+        mode="lines",
+        name=f"h′_ε(t), ε = {_label(current.eps)}",
+        line={"color": ORANGE, "width": 3},
+    )
+    fig.add_scatter(
+        x=[0.0],
+        y=[current.peak_slope],
+        mode="markers+text",
+        text=[f"peak ε^(−1/2) = {num(current.peak_slope)}"],
+        textposition="top right",
+        marker={"color": ORANGE, "size": 9},
+        showlegend=False,
+    )
+    layout(fig, title="Its slope h′_ε(t) = ε / (2t²/3 + ε)^(3/2)", x="t", y="h′_ε(t) (log scale)")
+    fig.update_yaxes(type="log", exponentformat="power")
+    return fig
+
+
+def dh_alt(current: Family, others: Sequence[Family]) -> str:
+    return (
+        f"Line chart, log vertical axis, of the slope h′_ε(t) at ε = {_label(current.eps)}: "
+        f"a single peak of height ε^(−1/2) = {num(current.peak_slope)} at t = 0, falling to "
+        f"{num(float(current.dh[-1]))} at t = {num(current.t[-1])}. "
+        f"Faint curves for ε = {', '.join(_label(f.eps) for f in others)}."
+    )
+
+
+def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float) -> go.Figure:
+    """q / (q + eps) against q / eps, with q = eps (value 1/2) and the current input marked."""
+    fig = go.Figure()
+    fig.add_scatter(
+        x=r(ratio_grid),
+        y=r(ratio),
+        mode="lines",
+        name="q / (q + ε)",
+        line={"color": BLUE, "width": 3},
+    )
+    fig.add_scatter(
+        x=[1.0],
+        y=[0.5],
+        mode="markers+text",
+        text=["q = ε → 1/2"],
+        textposition="middle right",
+        marker={"color": RED, "size": 10},
+        name="q = ε",
+    )
+    if q_over_eps > 0:
+        y = q_over_eps / (q_over_eps + 1)
+        fig.add_scatter(
+            x=[q_over_eps],
+            y=[y],
+            mode="markers",
+            name="your z",
+            marker={"color": GREEN, "size": 12, "symbol": "diamond"},
+        )
+    layout(fig, title="Variance of the core", x="q / ε (log scale)", y="variance of u_ε(z)")
+    fig.update_xaxes(type="log", exponentformat="power")
+    fig.update_yaxes(range=[0, 1.05])
+    return fig
+
+
+def variance_alt(q_over_eps: float) -> str:
+    where = (
+        f"The current input, with q/ε = {num(q_over_eps)}, sits at "
+        f"{num(q_over_eps / (q_over_eps + 1))}."
+        if q_over_eps > 0
+        else "The current input is constant (q = 0), so its core variance is 0."
+    )
+    return (
+        "S-shaped curve of the core variance q/(q+ε) against q/ε on a log axis: near 0 "
+        "when q is much smaller than ε, exactly 1/2 at q = ε (marked), and approaching 1 "
+        "when q is much larger. " + where
+    )
+
+
+def scaling_figure(s: Scaling) -> go.Figure:
+    """u_eps(z), u_eps(a z) and u_{eps/a^2}(z) per coordinate."""
+    idx = [f"coordinate {i + 1}" for i in range(s.core_z.size)]
+    fig = go.Figure()
+    fig.add_bar(x=idx, y=r(s.core_z), name="u_ε(z)", marker_color=BLUE)
+    fig.add_bar(x=idx, y=r(s.core_az), name=f"u_ε(a·z), a = {num(s.a)}", marker_color=ORANGE)
+    fig.add_scatter(
+        x=idx,
+        y=r(s.core_rescaled_eps),
+        mode="markers",
+        name="u_{ε/a²}(z)",
+        marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
+    )
+    layout(fig, title="Scaling the input moves ε instead", x="", y="core value")
+    fig.update_layout(barmode="group")
+    return fig
+
+
+def scaling_alt(s: Scaling) -> str:
+    return (
+        f"Grouped bars of u_ε(z) = {vec(s.core_z)} and u_ε(a·z) = {vec(s.core_az)} for "
+        f"a = {num(s.a)}, ε = {num(s.eps)}; they differ by up to {num(s.change)}. Crosses mark "
+        f"u_(ε/a²)(z), which coincides with u_ε(a·z) up to {num(s.identity_error)}."
+    )
+
+
+def jacobian_figure(spec: Spectrum) -> go.Figure:
+    """Heatmap of Du_eps(z), symmetric colour scale around 0, values written in cells."""
+    d = spec.matrix.shape[0]
+    lim = float(np.abs(spec.matrix).max()) or 1.0
+    names = [str(i + 1) for i in range(d)]
+    text = [[num(v, 3) for v in row] for row in spec.matrix] if d <= 8 else None
+    fig = go.Figure(
+        go.Heatmap(
+            z=[r(row) for row in spec.matrix],
+            x=names,
+            y=names,
+            colorscale=DIVERGING,
+            zmid=0,
+            zmin=-lim,
+            zmax=lim,
+            text=text,
+            texttemplate="%{text}" if text else None,
+            colorbar={"title": {"text": "∂u_i/∂z_j"}},
+            hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
+        )
+    )
+    layout(fig, title="Jacobian Du_ε(z)", x="input coordinate j", y="output coordinate i")
+    fig.update_yaxes(autorange="reversed", scaleanchor="x")
+    return fig
+
+
+def jacobian_alt(spec: Spectrum) -> str:
+    return (
+        f"Heatmap of the {spec.matrix.shape[0]}×{spec.matrix.shape[0]} Jacobian at z = "
+        f"{vec(spec.z)}, ε = {num(spec.eps)}: diagonal entries "
+        f"{vec(np.diag(spec.matrix), 3)}, entries from {num(float(spec.matrix.min()), 3)} to "
+        f"{num(float(spec.matrix.max()), 3)}, symmetric about the diagonal."
+    )
+
+
+def eigen_figure(spec: Spectrum) -> go.Figure:
+    """Eigenvalues by labelled direction, against the bound eps^(-1/2)."""
+    colors = {"common offset": GRAY, "radial": ORANGE, "tangential": BLUE}
+    fig = go.Figure()
+    for direction in spec.directions:
+        k = direction.basis.shape[1]
+        fig.add_bar(
+            x=[f"{direction.label} (×{k})" if k > 1 else direction.label],
+            y=[direction.value],
+            name=direction.label,
+            marker_color=colors[direction.label],
+            text=[num(direction.value)],
+            textposition="outside",
+            showlegend=False,
+        )
+    if np.isfinite(spec.core_bound):
+        fig.add_hline(
+            y=spec.core_bound,
+            line={"dash": "dash", "color": RED},
+            annotation_text=f"bound ε^(−1/2) = {num(spec.core_bound)}",
+            annotation_position="top left",
+        )
+    layout(fig, title="Eigenvalues of Du_ε(z)", x="eigen-direction", y="eigenvalue")
+    top = max(spec.core_bound if np.isfinite(spec.core_bound) else 0, spec.operator_norm)
+    fig.update_yaxes(range=[0, 1.25 * top if top > 0 else 1])
+    return fig
+
+
+def eigen_alt(spec: Spectrum) -> str:
+    parts = "; ".join(
+        f"{d.label}: {num(d.value)} (multiplicity {d.basis.shape[1]})" for d in spec.directions
+    )
+    return (
+        f"Bar chart of the Jacobian's eigenvalues by direction — {parts} — against the "
+        f"dashed bound ε^(−1/2) = {num(spec.core_bound)}; operator norm "
+        f"{num(spec.operator_norm)}."
+    )

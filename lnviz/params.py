@@ -1,0 +1,95 @@
+"""Parsing of values typed by visitors or read from a URL: one validated path.
+
+Every parser returns a clean value or raises LnvizError naming the field, the bad value
+and the accepted range, so a page can show that message instead of failing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+import numpy as np
+
+from lnviz.errors import LnvizError
+
+__all__ = ["MAX_TEXT", "clamp_int", "parse_number", "parse_vector"]
+
+MAX_TEXT = 400  # characters accepted in one text field
+_NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/(\d+(\.\d*)?|\.\d+))?$")
+
+
+def parse_number(text: str, field: str, lo: float = -1e6, hi: float = 1e6) -> float:
+    """A decimal, scientific or fraction literal ("0.25", "1e-3", "1/3") within [lo, hi].
+
+    >>> parse_number("1/3", "eps", 0, 10) == 1 / 3
+    True
+    >>> parse_number("nan", "eps", 0, 10)
+    Traceback (most recent call last):
+    lnviz.errors.LnvizError: eps = 'nan' is not accepted: a number from 0 to 10.
+    """
+    accepted = f"a number from {lo:g} to {hi:g}"
+    raw = str(text).strip()
+    if len(raw) > 40 or not _NUMBER.match(raw):
+        raise LnvizError(field, text, accepted)
+    if "/" in raw:
+        num, den = raw.split("/")
+        if float(den) == 0:
+            raise LnvizError(field, text, accepted + " (division by zero)")
+        value = float(Fraction(num) / Fraction(den))
+    else:
+        value = float(raw)
+    if not math.isfinite(value) or not lo <= value <= hi:
+        raise LnvizError(field, text, accepted)
+    return value
+
+
+def parse_vector(
+    text: str,
+    field: str,
+    *,
+    min_len: int = 1,
+    max_len: int = 16,
+    lo: float = -1e6,
+    hi: float = 1e6,
+) -> np.ndarray:
+    """Comma- or space-separated numbers as a float64 vector with bounded length and range.
+
+    >>> parse_vector("1, 2, 3", "z").tolist()
+    [1.0, 2.0, 3.0]
+    >>> try:
+    ...     parse_vector("1, x", "z", max_len=3, lo=-10, hi=10)
+    ... except LnvizError as err:
+    ...     print(err.name, "|", err.accepted)
+    z | 1 to 3 numbers from -10 to 10, separated by commas ('x' is not a number in range)
+    """
+    accepted = f"{min_len} to {max_len} numbers from {lo:g} to {hi:g}, separated by commas"
+    raw = str(text)
+    if len(raw) > MAX_TEXT:
+        raise LnvizError(field, raw, accepted + f" (at most {MAX_TEXT} characters)")
+    parts = [p for p in re.split(r"[,;\s]+", raw.strip().strip("()[]")) if p]
+    if not min_len <= len(parts) <= max_len:
+        raise LnvizError(field, raw, accepted + f" (got {len(parts)})")
+    values = []
+    for part in parts:
+        try:
+            values.append(parse_number(part, field, lo, hi))
+        except LnvizError:
+            raise LnvizError(
+                field, raw, accepted + f" ({part!r} is not a number in range)"
+            ) from None
+    return np.array(values, dtype=np.float64)  # (n,)
+
+
+def clamp_int(value: object, field: str, lo: int, hi: int) -> int:
+    """An int clamped to [lo, hi]; refuses what is not an integer.
+
+    >>> clamp_int("12", "batch", 1, 8)
+    8
+    """
+    try:
+        number = int(str(value).strip())
+    except ValueError:
+        raise LnvizError(field, value, f"a whole number from {lo} to {hi}") from None
+    return max(lo, min(hi, number))

@@ -1,0 +1,267 @@
+"""Streamlit helpers shared by the pages: URL-bound controls, validation messages, charts.
+
+This is the only module of the package that imports Streamlit; `import lnviz` does not
+import it. Every control is bound to the URL (bind="query-params") so a state is a link,
+and every value that arrives by URL or text box is validated with a message that names the
+field and the accepted range.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+import streamlit as st
+
+from lnviz.errors import LnvizError
+from lnviz.params import parse_vector
+
+# Log-spaced epsilon values from 1e-6 to 10 (four per decade), plus the seed's 1/3 and 4/3.
+_EPS_GRID = sorted({round(10 ** (k / 4), 12) for k in range(-24, 5)} | {1 / 3, 4 / 3})
+EPS_LABELS = {1 / 3: "1/3", 4 / 3: "4/3", 0.0: "0"}
+
+
+def eps_label(eps: float) -> str:
+    """Display form of an epsilon value: 1/3, 4/3, 0 or two significant digits."""
+    return EPS_LABELS.get(eps, f"{eps:.2g}")
+
+
+def eps_options(allow_zero: bool = False) -> list[float]:
+    return ([0.0] if allow_zero else []) + list(_EPS_GRID)
+
+
+def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
+    st.warning(
+        f"The link set **{key}** to `{raw[:40]}`, which is not accepted ({accepted}). "
+        f"Showing {key} = {used} instead.",
+        icon=":material/link_off:",
+    )
+
+
+def _raw(key: str) -> str | None:
+    values = st.query_params.get_all(key)
+    return values[-1] if values else None
+
+
+def eps_slider(
+    label: str = "ε (added to the variance)",
+    *,
+    key: str = "eps",
+    default: float = 1 / 3,
+    allow_zero: bool = False,
+    help: str | None = None,
+) -> float:
+    """Epsilon on a log scale (1e-6 to 10, optionally 0), bound to the URL as `key`."""
+    options = eps_options(allow_zero)
+    raw = _raw(key)
+    value = st.select_slider(
+        label,
+        options=options,
+        value=default,
+        format_func=eps_label,
+        key=key,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw != eps_label(value):
+        lo = "0" if allow_zero else "1e-06"
+        _warn_url(
+            key,
+            raw,
+            f"one of the slider's values from {lo} to 10, e.g. 0.001 or 1/3",
+            eps_label(value),
+        )
+    return float(value)
+
+
+def choice_slider(
+    label: str,
+    options: Sequence[float],
+    *,
+    key: str,
+    default: float,
+    fmt: Callable[[float], str] = lambda v: f"{v:g}",
+    help: str | None = None,
+) -> float:
+    """A select slider over fixed numeric options, bound to the URL."""
+    raw = _raw(key)
+    value = st.select_slider(
+        label,
+        options=list(options),
+        value=default,
+        format_func=fmt,
+        key=key,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw != fmt(value):
+        _warn_url(key, raw, f"one of {fmt(options[0])} … {fmt(options[-1])}", fmt(value))
+    return float(value)
+
+
+def number_slider(
+    label: str,
+    lo: float,
+    hi: float,
+    default: float,
+    *,
+    key: str,
+    step: float | None = None,
+    help: str | None = None,
+) -> float:
+    """A numeric slider in [lo, hi] bound to the URL; out-of-range links get a message."""
+    raw = _raw(key)
+    value = st.slider(label, lo, hi, default, step=step, key=key, bind="query-params", help=help)
+    if raw is not None and not _same_number(raw, value):
+        _warn_url(key, raw, f"a number from {lo:g} to {hi:g}", f"{value:g}")
+    return value
+
+
+def int_input(
+    label: str, lo: int, hi: int, default: int, *, key: str, help: str | None = None
+) -> int:
+    """A bounded integer input bound to the URL."""
+    raw = _raw(key)
+    value = st.number_input(label, lo, hi, default, step=1, key=key, bind="query-params", help=help)
+    if raw is not None and not _same_number(raw, value):
+        _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
+    return int(value)
+
+
+def choice(
+    label: str,
+    options: Sequence[str],
+    *,
+    key: str,
+    default: str | None = None,
+    labels: Mapping[str, str] | None = None,
+    horizontal: bool = True,
+    help: str | None = None,
+) -> str:
+    """A radio choice among string options, bound to the URL."""
+    raw = _raw(key)
+    index = list(options).index(default) if default is not None else 0
+    fmt = (lambda o: labels.get(o, o)) if labels else str
+    value = st.radio(
+        label,
+        options,
+        index=index,
+        format_func=fmt,
+        key=key,
+        horizontal=horizontal,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw not in (value, fmt(value)):
+        _warn_url(key, raw, "one of " + ", ".join(map(str, options)), str(value))
+    return str(value)
+
+
+def toggle(label: str, *, key: str, default: bool = False, help: str | None = None) -> bool:
+    """A checkbox bound to the URL."""
+    return bool(st.checkbox(label, value=default, key=key, bind="query-params", help=help))
+
+
+def vector_input(
+    label: str,
+    default: str,
+    *,
+    key: str,
+    min_len: int = 1,
+    max_len: int = 8,
+    lo: float = -1e4,
+    hi: float = 1e4,
+    length: int | None = None,
+    help: str | None = None,
+) -> np.ndarray:
+    """A text box of comma-separated numbers, bound to the URL and validated.
+
+    A bad entry shows a message naming the field and the accepted range, and the default
+    is used instead, so the page never fails on what a visitor typed.
+    """
+    if length is not None:
+        min_len = max_len = length
+    text = st.text_input(
+        label,
+        value=default,
+        key=key,
+        bind="query-params",
+        max_chars=200,
+        help=help
+        or f"{min_len}–{max_len} numbers between {lo:g} and {hi:g}, "
+        "separated by commas; fractions like 1/3 work.",
+    )
+    try:
+        return parse_vector(text, label_name(label), min_len=min_len, max_len=max_len, lo=lo, hi=hi)
+    except LnvizError as err:
+        st.error(f"{err} Using the default `{default}`.", icon=":material/error:")
+        return parse_vector(default, key, min_len=min_len, max_len=max_len, lo=lo, hi=hi)
+
+
+def label_name(label: str) -> str:
+    """The short field name of a label ('z (input vector)' -> 'z')."""
+    return label.split(" (")[0].strip()
+
+
+def set_state(**values: Any) -> None:
+    """Button callback: put values into bound widgets (they then update the URL)."""
+    for key, value in values.items():
+        st.session_state[key] = value
+
+
+def presets(items: Mapping[str, Mapping[str, Any]], *, key: str) -> None:
+    """A row of one-click presets; each sets several controls at once."""
+    cols = st.columns(len(items))
+    for i, (name, values) in enumerate(items.items()):
+        cols[i].button(
+            name,
+            key=f"{key}-{i}",
+            on_click=set_state,
+            kwargs=dict(values),
+            width="stretch",
+        )
+
+
+def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
+    """The 'what to notice' list of a section."""
+    with st.expander(title, expanded=True, icon=":material/visibility:"):
+        st.markdown("\n".join(f"- {item}" for item in items))
+
+
+def chart(fig: go.Figure, alt: str, *, key: str, filename: str) -> None:
+    """A Plotly chart with data-driven alt text and a readable PNG export name."""
+    config = {
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": f"lnviz-{filename}", "scale": 2},
+        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+    }
+    st.plotly_chart(fig, key=key, config=config, alt=alt, theme="streamlit")
+
+
+def page_intro(title: str, lead: str) -> None:
+    st.title(title)
+    st.markdown(lead)
+
+
+def fmt(x: float, digits: int = 6) -> str:
+    """A number for prose: fixed digits, trailing zeros trimmed, inf and nan spelled out."""
+    if math.isnan(x):
+        return "undefined"
+    if math.isinf(x):
+        return "∞" if x > 0 else "−∞"
+    text = f"{x:.{digits}f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text.replace("-", "−")
+
+
+def fmt_vec(v: np.ndarray, digits: int = 4) -> str:
+    return "(" + ", ".join(fmt(float(x), digits) for x in np.asarray(v).ravel()) + ")"
+
+
+def _same_number(raw: str, value: float) -> bool:
+    try:
+        return math.isclose(float(raw), float(value), rel_tol=1e-9, abs_tol=1e-12)
+    except ValueError:
+        return False

@@ -1,0 +1,4 @@
+import streamlit as st
+
+st.title("invariance")
+st.info("Coming soon.")

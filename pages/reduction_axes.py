@@ -1,0 +1,4 @@
+import streamlit as st
+
+st.title("reduction_axes")
+st.info("Coming soon.")

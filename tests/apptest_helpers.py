@@ -1,0 +1,39 @@
+"""Helpers for driving pages headlessly with streamlit.testing.v1.AppTest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def page(name: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
+    """Run pages/<name>.py once, optionally with URL query parameters, and return it."""
+    at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=timeout)
+    for key, value in (query or {}).items():
+        at.query_params[key] = value
+    return at.run()
+
+
+def figures(at: AppTest) -> list[dict[str, Any]]:
+    """The Plotly figure specs shown on the page, as dicts."""
+    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+
+
+def texts(at: AppTest) -> str:
+    """All markdown, metric, caption, alert and dataframe text of the page, joined."""
+    parts: list[str] = []
+    for kind in ("markdown", "caption", "error", "warning", "info", "success", "latex"):
+        parts += [str(e.value) for e in at.get(kind)]
+    parts += [f"{m.label}={m.value}" for m in at.metric]
+    parts += [str(d.value) for d in at.dataframe]
+    return "\n".join(parts)
+
+
+def assert_clean(at: AppTest) -> None:
+    """No exception element on the page."""
+    assert not at.exception, [e.message for e in at.exception]

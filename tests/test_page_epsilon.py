@@ -1,0 +1,82 @@
+"""AppTest of the epsilon page: defaults, presets, controls and URL state."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.apptest_helpers import assert_clean, figures, page, texts
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_default_state_shows_seed_core_and_six_charts() -> None:
+    at = page("epsilon")
+    assert_clean(at)
+    assert len(figures(at)) == 6
+    assert metric(at, "ε") == "1/3"
+    assert "(−1, 0, 1)" in texts(at)  # the seed's core at eps = 1/3
+    assert metric(at, "bound attained?") == "no"
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page("epsilon")
+    at.button(key=f"eps-presets-{index}").click().run()
+    assert_clean(at)
+
+
+def test_seed_preset_4_3_gives_core_over_sqrt2() -> None:
+    at = page("epsilon")
+    at.button(key="eps-presets-1").click().run()
+    assert metric(at, "ε") == "4/3"
+    assert "(−0.707107, 0, 0.707107)" in texts(at)
+    assert metric(at, "core variance q/(q+ε)") == "0.333333"
+
+
+def test_eps_slider_changes_curves_and_numbers() -> None:
+    at = page("epsilon")
+    before = figures(at)[0]["data"][-1]["y"]
+    at.select_slider(key="eps").set_value(1e-3).run()
+    assert_clean(at)
+    after = figures(at)[0]["data"][-1]["y"]
+    assert before != after
+    assert metric(at, "bound ε^(−1/2)") == "31.622777"
+
+
+def test_constant_input_preset_attains_bound() -> None:
+    at = page("epsilon")
+    at.button(key="eps-presets-3").click().run()
+    assert metric(at, "bound attained?") == "yes"
+    assert metric(at, "operator norm ‖Du‖₂") == "10"
+
+
+def test_scale_slider_changes_scaling_chart() -> None:
+    at = page("epsilon")
+    before = figures(at)[3]["data"][1]["y"]
+    at.select_slider(key="a").set_value(0.1).run()
+    after = figures(at)[3]["data"][1]["y"]
+    assert before != after
+
+
+def test_url_state_is_restored() -> None:
+    at = page("epsilon", {"eps": "4/3", "z": "1, 2, 4", "a": "2"})
+    assert_clean(at)
+    assert metric(at, "ε") == "4/3"
+    assert at.text_input(key="z").value == "1, 2, 4"
+    assert at.select_slider(key="a").value == 2.0
+    assert math.isclose(float(metric(at, "mean μ")), 7 / 3, rel_tol=1e-6)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [{"eps": "99"}, {"eps": "nan"}, {"z": "1,x"}, {"z": "<script>alert(1)</script>"},
+     {"z": "1"}, {"a": "-5"}, {"z": "1e308, 1, 2"}],
+)
+def test_bad_url_values_show_a_message_not_an_error(query: dict[str, str]) -> None:
+    at = page("epsilon", query)
+    assert_clean(at)
+    assert at.warning or at.error
