@@ -22,9 +22,13 @@ __all__ = [
     "SCHEME_INFO",
     "Reduction",
     "Scheme",
+    "StatsAgreement",
     "compare_schemes",
+    "divisors",
     "reduce_tensor",
     "sample_tensor",
+    "statistics_agree",
+    "with_entries",
 ]
 
 Scheme = Literal["batch", "layer", "layer_all", "instance", "group", "rms"]
@@ -75,6 +79,18 @@ class Reduction:
     @property
     def finite(self) -> bool:
         return bool(np.isfinite(self.output).all())
+
+    @property
+    def anchors(self) -> np.ndarray:
+        """(G, 3) index (b, t, f) of the first entry of each group, in C order."""
+        flat = self.labels.ravel()  # (B*T*F,)
+        first = np.full(self.group_count, flat.size, dtype=np.int64)  # (G,)
+        np.minimum.at(first, flat, np.arange(flat.size))
+        return np.column_stack(np.unravel_index(first, self.labels.shape))  # (G, 3)
+
+    def members(self, b: int, t: int, f: int) -> np.ndarray:
+        """(B, T, F) bool mask of the entries sharing statistics with entry (b, t, f)."""
+        return self.labels == self.labels[b, t, f]
 
 
 def sample_tensor(
@@ -183,8 +199,73 @@ def compare_schemes(
 ) -> dict[str, Reduction]:
     """Every scheme on the same tensor (group norm with num_groups), keyed by scheme.
 
+    Batch norm is left out when each feature has a single entry (B * T = 1): its batch
+    variance would rest on one value.
+
     >>> r = compare_schemes(np.arange(8.0).reshape(1, 2, 4), num_groups=2)
     >>> {k: v.group_count for k, v in r.items()}
     {'batch': 4, 'layer': 2, 'layer_all': 1, 'instance': 4, 'group': 2, 'rms': 2}
+    >>> list(compare_schemes(np.arange(4.0).reshape(1, 1, 4)))
+    ['layer', 'layer_all', 'instance', 'group', 'rms']
     """
-    return {s: reduce_tensor(x, s, num_groups=num_groups, eps=eps) for s in SCHEMES}
+    arr = np.asarray(x)
+    skip = {"batch"} if arr.ndim == 3 and arr.shape[0] * arr.shape[1] < 2 else set()
+    return {
+        s: reduce_tensor(arr, s, num_groups=num_groups, eps=eps) for s in SCHEMES if s not in skip
+    }
+
+
+@dataclass(frozen=True)
+class StatsAgreement:
+    """Whether two reductions use the same statistic groups and the same statistics."""
+
+    same_groups: bool  # identical partition of the entries (up to renumbering)
+    max_mean_gap: float  # max |mean_a - mean_b| over entries
+    max_second_gap: float  # max |second_a - second_b| over entries
+    same_param_shape: bool
+
+
+def statistics_agree(a: Reduction, b: Reduction) -> StatsAgreement:
+    """Compare two reductions entry by entry (each entry reads its group's statistics).
+
+    Layer norm over (token, feature) and group norm with one group share statistics but not
+    parameter shapes:
+
+    >>> x = sample_tensor((2, 3, 4), seed=1)
+    >>> s = statistics_agree(reduce_tensor(x, "layer_all"), reduce_tensor(x, "group"))
+    >>> s.same_groups, s.max_mean_gap == 0.0, s.same_param_shape
+    (True, True, False)
+    """
+    if a.x.shape != b.x.shape:
+        raise LnvizError("b", b.x.shape, f"a reduction of a tensor of shape {a.x.shape}")
+    pairs = np.unique(np.stack([a.labels.ravel(), b.labels.ravel()]), axis=1)  # (2, k)
+    same = pairs.shape[1] == a.group_count == b.group_count
+    return StatsAgreement(
+        same_groups=bool(same),
+        max_mean_gap=float(np.abs(a.mean[a.labels] - b.mean[b.labels]).max()),
+        max_second_gap=float(np.abs(a.second[a.labels] - b.second[b.labels]).max()),
+        same_param_shape=a.param_shape == b.param_shape,
+    )
+
+
+def with_entries(x: ArrayLike, entries: tuple[tuple[int, int, int, float], ...]) -> np.ndarray:
+    """A copy of x (B, T, F) with x[b, t, f] = value for each (b, t, f, value).
+
+    >>> with_entries(np.zeros((1, 1, 2)), ((0, 0, 1, 5.0),)).tolist()
+    [[[0.0, 5.0]]]
+    """
+    out = as_float_array(x).astype(np.float64, copy=True)  # (B, T, F)
+    for b, t, f, value in entries:
+        if not (0 <= b < out.shape[0] and 0 <= t < out.shape[1] and 0 <= f < out.shape[2]):
+            raise LnvizError("entries", (b, t, f), f"indices inside the shape {out.shape}")
+        out[b, t, f] = value
+    return out
+
+
+def divisors(n: int) -> list[int]:
+    """Positive divisors of n: the group counts group norm accepts for n features.
+
+    >>> divisors(12)
+    [1, 2, 3, 4, 6, 12]
+    """
+    return [k for k in range(1, int(n) + 1) if n % k == 0]

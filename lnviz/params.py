@@ -14,7 +14,7 @@ import numpy as np
 
 from lnviz.errors import LnvizError
 
-__all__ = ["MAX_TEXT", "clamp_int", "parse_number", "parse_vector"]
+__all__ = ["MAX_TEXT", "clamp_int", "parse_entries", "parse_number", "parse_vector"]
 
 MAX_TEXT = 400  # characters accepted in one text field
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/(\d+(\.\d*)?|\.\d+))?$")
@@ -93,3 +93,39 @@ def clamp_int(value: object, field: str, lo: int, hi: int) -> int:
     except ValueError:
         raise LnvizError(field, value, f"a whole number from {lo} to {hi}") from None
     return max(lo, min(hi, number))
+
+
+def parse_entries(
+    text: str,
+    field: str,
+    shape: tuple[int, int, int],
+    *,
+    max_entries: int = 32,
+    lo: float = -1000.0,
+    hi: float = 1000.0,
+) -> tuple[tuple[int, int, int, float], ...]:
+    """Edits of a (B, T, F) tensor written as "b,t,f=value; ...", with 0-based indices.
+
+    >>> parse_entries("0,1,2=5; 1,0,0 = -1/2", "edits", (2, 2, 3))
+    ((0, 1, 2, 5.0), (1, 0, 0, -0.5))
+    """
+    accepted = (
+        f"up to {max_entries} edits 'b,t,f=value' separated by ';', with 0 <= b < {shape[0]}, "
+        f"0 <= t < {shape[1]}, 0 <= f < {shape[2]} and values from {lo:g} to {hi:g}"
+    )
+    raw = str(text)
+    if len(raw) > MAX_TEXT:
+        raise LnvizError(field, raw, accepted)
+    items = [p.strip() for p in raw.split(";") if p.strip()]
+    if len(items) > max_entries:
+        raise LnvizError(field, raw, accepted)
+    out = []
+    for item in items:
+        m = re.fullmatch(r"(\d+)\s*,\s*(\d+)\s*,\s*(\d+)\s*=\s*(\S+)", item)
+        if not m:
+            raise LnvizError(field, item, accepted)
+        b, t, f = (int(m.group(i)) for i in (1, 2, 3))
+        if not (b < shape[0] and t < shape[1] and f < shape[2]):
+            raise LnvizError(field, item, accepted)
+        out.append((b, t, f, parse_number(m.group(4), field, lo, hi)))
+    return tuple(out)

@@ -120,10 +120,37 @@ def number_slider(
     return value
 
 
+def int_choice(
+    label: str, options: Sequence[int], *, key: str, default: int, help: str | None = None
+) -> int:
+    """A select slider over allowed integers (e.g. divisors), bound to the URL.
+
+    When the allowed set changes (another control moved), a stale value snaps to the
+    nearest allowed one instead of failing.
+    """
+    opts = list(options)
+    if key in st.session_state and st.session_state[key] not in opts:
+        st.session_state[key] = min(opts, key=lambda o: abs(o - st.session_state[key]))
+    raw = _raw(key)
+    value = st.select_slider(
+        label,
+        options=opts,
+        value=default if default in opts else opts[0],
+        key=key,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw != str(value):
+        _warn_url(key, raw, "one of " + ", ".join(map(str, opts)), str(value))
+    return int(value)
+
+
 def int_input(
     label: str, lo: int, hi: int, default: int, *, key: str, help: str | None = None
 ) -> int:
-    """A bounded integer input bound to the URL."""
+    """A bounded integer input bound to the URL; a stale value is clamped into [lo, hi]."""
+    if key in st.session_state and not lo <= st.session_state[key] <= hi:
+        st.session_state[key] = max(lo, min(hi, st.session_state[key]))
     raw = _raw(key)
     value = st.number_input(label, lo, hi, default, step=1, key=key, bind="query-params", help=help)
     if raw is not None and not _same_number(raw, value):
@@ -156,7 +183,7 @@ def choice(
         help=help,
     )
     if raw is not None and raw not in (value, fmt(value)):
-        _warn_url(key, raw, "one of " + ", ".join(map(str, options)), str(value))
+        _warn_url(key, raw, "one of " + ", ".join(fmt(o) for o in options), fmt(value))
     return str(value)
 
 

@@ -128,17 +128,16 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
     ui.chart(figs.scaling_figure(s), figs.scaling_alt(s), key="scaling", filename="epsilon-scaling")
     c1, c2, c3 = st.columns(3)
     c1.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
-    c2.metric("max |u_ε(az) − u_{ε/a²}(z)|", ui.fmt(s.identity_error, 12))
+    c2.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
     c3.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
     ui.notice(
         [
             "For ε > 0 and a non-constant z the core changes unless a = 1.",
-            "The identity u_ε(az) = u_{ε/a²}(z) holds to rounding for every a.",
+            "The identity u_ε(az) = u_(ε/a²)(z) holds to rounding for every a.",
             "With ε = 0 the change is zero (to rounding): exact invariance, the form in which "
             "the original argument was made.",
         ]
     )
-
 
 
 @st.fragment
@@ -175,6 +174,10 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
         },
         hide_index=True,
         width="stretch",
+        column_config={
+            "from the formula": st.column_config.NumberColumn(format="%.6f"),
+            "measured vᵀJv": st.column_config.NumberColumn(format="%.6f"),
+        },
     )
     c1, c2, c3 = st.columns(3)
     c1.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))

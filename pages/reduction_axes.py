@@ -1,4 +1,227 @@
+"""Reduction axes: which entries of a (batch, token, feature) tensor share one statistic."""
+
 import streamlit as st
 
-st.title("reduction_axes")
-st.info("Coming soon.")
+import lnviz
+from lnviz import ui
+from lnviz.axes import SCHEME_INFO, divisors, statistics_agree, with_entries
+from lnviz.errors import LnvizError
+from lnviz.figures import axes as figs
+from lnviz.params import parse_entries
+
+MAX_B, MAX_T, MAX_F = 8, 16, 32  # at most 4096 entries: light to compute, draw and send
+SCHEME_LABELS = {k: v[0] for k, v in SCHEME_INFO.items()}
+SHORT = {"layer_all": "layer-all", "rms": "RMS"}  # radio labels, also the URL values
+
+
+@st.cache_data(max_entries=256, show_spinner=False)
+def reductions(
+    shape: tuple[int, int, int], seed: int, edits: tuple, groups: int, eps: float
+) -> dict[str, lnviz.Reduction]:
+    """Every scheme on the seeded, edited tensor (pure: cached per state)."""
+    x = with_entries(lnviz.sample_tensor(shape, seed), edits)
+    return lnviz.compare_schemes(x, num_groups=groups, eps=eps)
+
+
+ui.page_intro(
+    "Reduction axes: who shares a mean and a variance?",
+    r"""Every normalization in this family computes a mean and a variance and uses them to
+standardize some entries. The schemes differ only in **which** entries are pooled into one
+statistic group. For a hidden-state tensor with axes (batch, token, feature), token-wise layer
+normalization pools the $d$ features of one token:""",
+)
+st.latex(
+    r"\mu_{bt}=\frac1d\sum_{f}x_{btf},\quad"
+    r"\sigma^2_{bt}=\frac1d\sum_{f}(x_{btf}-\mu_{bt})^2,\quad "
+    r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f"
+)
+
+ui.presets(
+    {
+        "Layer, token-wise": {"scheme": "layer"},
+        "Batch": {"scheme": "batch"},
+        "Group, 2 groups": {"scheme": "group", "groups": 2},
+        "RMS": {"scheme": "rms"},
+        "A constant token": {
+            "scheme": "layer",
+            "edits": "0,0,0=1; 0,0,1=1; 0,0,2=1; 0,0,3=1; 0,0,4=1; 0,0,5=1",
+            "eb": 0,
+            "et": 0,
+            "ef": 0,
+        },
+    },
+    key="axes-presets",
+)
+
+with st.container(border=True):
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        bsz = ui.int_input("batch B", 1, MAX_B, 2, key="b")
+    with c2:
+        tsz = ui.int_input("tokens T", 1, MAX_T, 4, key="t")
+    with c3:
+        fsz = ui.int_input("features F", 1, MAX_F, 6, key="f")
+    with c4:
+        seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
+    scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=SHORT)
+    pooled = SCHEME_INFO[scheme][1]
+    st.caption(
+        f"**{SCHEME_LABELS[scheme]}**: each mean and variance is taken over the "
+        f"{' and '.join(pooled)} {'axis' if len(pooled) == 1 else 'axes'}, separately for "
+        "every other index."
+    )
+    c5, c6 = st.columns(2)
+    with c5:
+        groups = ui.int_choice(
+            "groups (group norm)",
+            divisors(fsz),
+            key="groups",
+            default=2 if fsz % 2 == 0 else 1,
+            help="Group norm splits the features into this many groups; it must divide F.",
+        )
+    with c6:
+        eps = ui.eps_slider(default=1e-5, help="Added to each group's variance.")
+    edits_text = st.text_input(
+        "Edit entries (b,t,f=value; …)",
+        "",
+        key="edits",
+        bind="query-params",
+        max_chars=400,
+        help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
+    )
+
+try:
+    edits = parse_entries(edits_text, "edits", (bsz, tsz, fsz))
+except LnvizError as err:
+    st.error(f"{err} The edits are ignored.", icon=":material/error:")
+    edits = ()
+
+results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
+if scheme not in results:
+    st.error(
+        "Batch norm needs more than one entry per feature (B × T ≥ 2): with a single value "
+        "its variance is meaningless. Showing token-wise layer norm instead.",
+        icon=":material/error:",
+    )
+    scheme = "layer"
+red = results[scheme]
+if not red.finite:
+    st.warning("Some group has zero variance and ε = 0 … the output is not finite.")
+
+
+@st.fragment
+def cube_section(red: lnviz.Reduction) -> None:
+    st.subheader("The tensor as a block")
+    c1, c2, c3 = st.columns(3)
+    shape = red.x.shape
+    with c1:
+        eb = ui.int_input("entry: batch", 0, shape[0] - 1, 0, key="eb")
+    with c2:
+        et = ui.int_input("entry: token", 0, shape[1] - 1, 0, key="et")
+    with c3:
+        ef = ui.int_input("entry: feature", 0, shape[2] - 1, 0, key="ef")
+    entry = (eb, et, ef)
+    g = int(red.labels[entry])
+    left, right = st.columns([3, 2])
+    with left:
+        ui.chart(
+            figs.cube_figure(red, entry),
+            figs.cube_alt(red, entry),
+            key="cube",
+            filename=f"axes-cube-{red.scheme}",
+        )
+    with right:
+        m1, m2 = st.columns(2)
+        m1.metric("statistic groups", red.group_count)
+        m2.metric("entries per group", red.group_size)
+        m1.metric(f"group {g}: mean", "— (none)" if not red.centered else ui.fmt(red.mean[g]))
+        m2.metric(
+            f"group {g}: {'mean square' if not red.centered else 'variance'}", ui.fmt(red.second[g])
+        )
+        m1.metric("γ shape", str(red.param_shape))
+        m2.metric("β shape", str(red.param_shape))
+        st.markdown(
+            f"**Pooled over:** {' and '.join(red.reduce_axes)}  \n"
+            f"**Parameters along:** {' and '.join(red.param_axes)}  \n"
+            f"x{list(entry)} = {ui.fmt(red.x[entry], 4)} → "
+            f"y{list(entry)} = {ui.fmt(red.output[entry], 6)}"
+        )
+
+
+cube_section(red)
+ui.notice(
+    [
+        "Token-wise layer norm: each (batch, token) row is its own group; other examples in "
+        "the batch never enter its statistics.",
+        "Batch norm: each feature column is one group across every example and token, so an "
+        "output depends on the rest of the batch.",
+        "Instance norm pools the tokens of one feature in one example; group norm pools a "
+        "block of features over all tokens of one example.",
+        "RMS norm uses the same groups as token-wise layer norm but subtracts no mean: it "
+        "divides by the root mean square.",
+    ]
+)
+
+st.subheader("Unfolded: rows are (batch, token), columns are features")
+cols = st.columns(3)
+for col, which in zip(cols, ("labels", "input", "output"), strict=True):
+    with col:
+        ui.chart(
+            figs.unfolded_figure(red, which),
+            figs.unfolded_alt(red, which),
+            key=f"unfolded-{which}",
+            filename=f"axes-{which}-{red.scheme}",
+        )
+
+st.subheader("Per-group statistics")
+table = figs.group_table(red)
+st.dataframe(table, hide_index=True, width="stretch", height=min(400, 40 + 35 * len(table)))
+st.download_button(
+    "Download groups as CSV",
+    table.to_csv(index=False),
+    file_name=f"lnviz-groups-{scheme}.csv",
+    mime="text/csv",
+    icon=":material/download:",
+)
+
+st.subheader("Every scheme on the same tensor")
+ui.chart(
+    figs.schemes_figure(results),
+    figs.schemes_alt(results),
+    key="schemes",
+    filename="axes-all-schemes",
+)
+st.dataframe(
+    {
+        "scheme": [SCHEME_LABELS[k] for k in results],
+        "pooled over": [" + ".join(v.reduce_axes) for v in results.values()],
+        "groups": [v.group_count for v in results.values()],
+        "entries per group": [v.group_size for v in results.values()],
+        "γ, β shape": [str(v.param_shape) for v in results.values()],
+    },
+    hide_index=True,
+    width="stretch",
+)
+
+st.subheader("Statistics and parameters are separate choices")
+agree = statistics_agree(
+    results["layer_all"],
+    lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
+)
+c1, c2, c3 = st.columns(3)
+c1.metric("same statistic groups", "yes" if agree.same_groups else "no")
+c2.metric("largest gap in means", ui.fmt(agree.max_mean_gap, 12))
+c3.metric("same γ shape", "yes" if agree.same_param_shape else "no")
+st.markdown(
+    f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
+same entries — one group per example — so their means and variances agree. Their learned
+parameters do not: layer norm keeps one γ and β per normalized element, shape
+{results["layer_all"].param_shape}, while group norm keeps one per channel (here the feature),
+shape ({fsz},). Reproducing a model therefore means matching **both** the reduction axes and the
+parameter shapes.
+
+The axes are a design choice, not a law. Keras's `LayerNormalization` normalizes the last axis
+by default (`axis=-1`) and gives its parameters the shape of the normalized axes; image models
+usually pool spatial positions (height × width) as well — they play the role the token axis
+plays here. Read the actual tensor layout before carrying a recipe from one model to another."""
+)

@@ -37,3 +37,15 @@ def texts(at: AppTest) -> str:
 def assert_clean(at: AppTest) -> None:
     """No exception element on the page."""
     assert not at.exception, [e.message for e in at.exception]
+
+
+def values(data: Any) -> list[Any]:
+    """A trace array as a flat list, decoding Plotly's typed-array form {"bdata", "dtype"}."""
+    import base64
+
+    import numpy as np
+
+    if isinstance(data, dict) and "bdata" in data:
+        arr = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        return arr.tolist()
+    return list(np.ravel(np.asarray(data, dtype=object)))

@@ -175,7 +175,7 @@ def scaling_figure(s: Scaling) -> go.Figure:
         x=idx,
         y=r(s.core_rescaled_eps),
         mode="markers",
-        name="u_{ε/a²}(z)",
+        name="u_(ε/a²)(z)",
         marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
     )
     layout(fig, title="Scaling the input moves ε instead", x="", y="core value")
@@ -213,7 +213,8 @@ def jacobian_figure(spec: Spectrum) -> go.Figure:
         )
     )
     layout(fig, title="Jacobian Du_ε(z)", x="input coordinate j", y="output coordinate i")
-    fig.update_yaxes(autorange="reversed", scaleanchor="x")
+    fig.update_yaxes(autorange="reversed", scaleanchor="x", type="category")
+    fig.update_xaxes(type="category")
     return fig
 
 

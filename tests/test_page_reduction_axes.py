@@ -1,0 +1,138 @@
+"""AppTest of the reduction-axes page."""
+
+from __future__ import annotations
+
+import pytest
+
+import lnviz
+from tests.apptest_helpers import assert_clean, figures, page, texts, values
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_default_shows_token_wise_layer_norm() -> None:
+    at = page("reduction_axes")
+    assert_clean(at)
+    assert len(figures(at)) == 5
+    assert metric(at, "statistic groups") == "8"  # B * T = 2 * 4 token rows
+    assert metric(at, "entries per group") == "6"
+    assert metric(at, "γ shape") == "(6,)"
+
+
+def test_group_mean_shown_is_the_engines() -> None:
+    at = page("reduction_axes")
+    x = lnviz.sample_tensor((2, 4, 6), 0)
+    expected = lnviz.reduce_tensor(x, "layer", eps=1e-5).mean[0]
+    assert float(metric(at, "group 0: mean").replace("−", "-")) == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "groups", "size"),
+    [
+        ("batch", "6", "8"),
+        ("layer_all", "2", "24"),
+        ("instance", "12", "4"),
+        ("group", "4", "12"),
+        ("rms", "8", "6"),
+    ],
+)
+def test_each_scheme_changes_the_partition(scheme: str, groups: str, size: str) -> None:
+    at = page("reduction_axes")
+    at.radio(key="scheme").set_value(scheme).run()
+    assert_clean(at)
+    assert metric(at, "statistic groups") == groups
+    assert metric(at, "entries per group") == size
+
+
+def test_layer_over_all_axes_has_two_dimensional_parameters() -> None:
+    at = page("reduction_axes", {"scheme": "layer-all"})
+    assert metric(at, "γ shape") == "(4, 6)"
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_presets_run_clean(index: int) -> None:
+    at = page("reduction_axes")
+    at.button(key=f"axes-presets-{index}").click().run()
+    assert_clean(at)
+
+
+def test_constant_token_preset_has_zero_variance_group() -> None:
+    at = page("reduction_axes")
+    at.button(key="axes-presets-4").click().run()
+    assert metric(at, "group 0: mean") == "1"
+    assert metric(at, "group 0: variance") == "0"
+
+
+def test_sizes_seed_and_eps_change_the_figures() -> None:
+    at = page("reduction_axes")
+    before = figures(at)[2]["data"][0]["z"]
+    at.number_input(key="seed").set_value(7).run()
+    assert figures(at)[2]["data"][0]["z"] != before
+    at.number_input(key="f").set_value(8).run()
+    assert metric(at, "entries per group") == "8"
+    out = figures(at)[3]["data"][0]["z"]
+    at.select_slider(key="eps").set_value(10.0).run()
+    assert figures(at)[3]["data"][0]["z"] != out
+
+
+def test_entry_chooser_moves_the_highlight() -> None:
+    at = page("reduction_axes")
+    highlighted = figures(at)[0]["data"][1]["y"]
+    at.number_input(key="et").set_value(2).run()
+    assert_clean(at)
+    assert figures(at)[0]["data"][1]["y"] != highlighted
+    assert set(values(figures(at)[0]["data"][1]["y"])) == {2}  # one token's features
+
+
+def test_groups_snap_to_a_divisor_when_features_change() -> None:
+    at = page("reduction_axes", {"scheme": "group", "groups": "3"})
+    assert metric(at, "statistic groups") == "6"  # 2 examples * 3 groups
+    at.number_input(key="f").set_value(8).run()  # 3 does not divide 8
+    assert_clean(at)
+    assert at.select_slider(key="groups").value in (2, 4)
+
+
+def test_url_state_is_restored() -> None:
+    at = page(
+        "reduction_axes",
+        {"b": "3", "t": "5", "f": "4", "seed": "42", "scheme": "batch", "edits": "0,0,0=9"},
+    )
+    assert_clean(at)
+    assert metric(at, "statistic groups") == "4"
+    assert metric(at, "entries per group") == "15"
+    assert at.text_input(key="edits").value == "0,0,0=9"
+    assert "9" in str(figures(at)[2]["data"][0]["z"][0][0])
+
+
+def test_batch_norm_on_a_single_entry_per_feature_is_explained() -> None:
+    at = page("reduction_axes", {"b": "1", "t": "1", "scheme": "batch"})
+    assert_clean(at)
+    assert "more than one entry per feature" in texts(at)
+
+
+def test_layer_all_and_group_one_share_statistics() -> None:
+    at = page("reduction_axes")
+    assert metric(at, "same statistic groups") == "yes"
+    assert metric(at, "largest gap in means") == "0"
+    assert metric(at, "same γ shape") == "no"
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"b": "999"},
+        {"f": "-3"},
+        {"scheme": "bogus"},
+        {"groups": "5"},
+        {"eps": "inf"},
+        {"edits": "<script>alert(1)</script>"},
+        {"edits": "9,9,9=1"},
+        {"seed": "abc"},
+    ],
+)
+def test_hostile_urls_show_a_message(query: dict[str, str]) -> None:
+    at = page("reduction_axes", query)
+    assert_clean(at)
+    assert at.warning or at.error
