@@ -258,9 +258,10 @@ def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
         st.markdown("\n".join(f"- {item}" for item in items))
 
 
-def chart(fig: go.Figure, alt: str, *, key: str, filename: str) -> None:
+def chart(fig: go.Figure, alt: str, *, key: str, filename: str, static: bool = False) -> None:
     """A Plotly chart with data-driven alt text and a readable PNG export name."""
     config = {
+        "staticPlot": static,
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": f"lnviz-{filename}", "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],

@@ -145,9 +145,9 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     st.subheader("Sensitivity: the Jacobian and the Lipschitz bound")
     st.latex(
         r"Du_\varepsilon(z)=\frac{1}{\sqrt{q+\varepsilon}}"
-        r"\Bigl(P-\frac{vv^{\mathsf T}}{d\,(q+\varepsilon)}\Bigr),\qquad P=I-\tfrac1d\mathbf 1"
-        r"\mathbf 1^{\mathsf T}"
+        r"\Bigl(P-\frac{vv^{\mathsf T}}{d\,(q+\varepsilon)}\Bigr)"
     )
+    st.caption("P = I − 𝟏𝟏ᵀ/d is the centering matrix, v = Pz the centred input.")
     spec = lnviz.jacobian_spectrum(z, eps)
     left, right = st.columns(2)
     with left:

@@ -31,10 +31,10 @@ statistic group. For a hidden-state tensor with axes (batch, token, feature), to
 normalization pools the $d$ features of one token:""",
 )
 st.latex(
-    r"\mu_{bt}=\frac1d\sum_{f}x_{btf},\quad"
-    r"\sigma^2_{bt}=\frac1d\sum_{f}(x_{btf}-\mu_{bt})^2,\quad "
-    r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f"
+    r"\mu_{bt}=\frac1d\sum_{f}x_{btf},\qquad"
+    r"\sigma^2_{bt}=\frac1d\sum_{f}(x_{btf}-\mu_{bt})^2"
 )
+st.latex(r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f")
 
 ui.presets(
     {

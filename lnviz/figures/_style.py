@@ -58,3 +58,19 @@ def layout(fig: go.Figure, *, title: str, x: str, y: str, height: int = 360) -> 
         yaxis_title=y,
     )
     return fig
+
+
+def discrete_scale(n: int) -> list[list[float | str]]:
+    """A stepped colourscale whose k-th band is QUALITATIVE[k], for z in 0..n-1.
+
+    Positions are rounded so they never decrease (Plotly drops a non-monotonic scale):
+
+    >>> positions = [p for p, _ in discrete_scale(10)]
+    >>> positions == sorted(positions) and positions[-1] == 1.0
+    True
+    """
+    scale: list[list[float | str]] = []
+    for k in range(n):
+        color = QUALITATIVE[k % len(QUALITATIVE)]
+        scale += [[round(k / n, 9), color], [round((k + 1) / n, 9), color]]
+    return scale

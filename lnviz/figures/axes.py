@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from lnviz.axes import SCHEME_INFO, Reduction
-from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, layout, num, r
+from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, layout, num, r
 
 AXES = ("batch", "token", "feature")
 
@@ -18,15 +18,6 @@ AXES = ("batch", "token", "feature")
 def _palette(labels: np.ndarray) -> np.ndarray:
     """One colour per statistic group (cycling the qualitative palette)."""
     return np.array(QUALITATIVE, dtype=object)[labels % len(QUALITATIVE)]
-
-
-def _discrete_scale(n: int) -> list[list[float | str]]:
-    """A stepped colourscale whose k-th band is QUALITATIVE[k], for z in 0..n-1."""
-    scale: list[list[float | str]] = []
-    for k in range(n):
-        color = QUALITATIVE[k % len(QUALITATIVE)]
-        scale += [[k / n, color], [(k + 1) / n, color]]
-    return scale
 
 
 def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
@@ -123,7 +114,7 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
             x=cols,
             y=rows,
             customdata=labels.tolist(),
-            colorscale=_discrete_scale(n),
+            colorscale=discrete_scale(n),
             zmin=-0.5,
             zmax=n - 0.5,
             showscale=False,
@@ -199,7 +190,7 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
             go.Heatmap(
                 z=(labels % len(QUALITATIVE)).tolist(),
                 customdata=labels.tolist(),
-                colorscale=_discrete_scale(n),
+                colorscale=discrete_scale(n),
                 zmin=-0.5,
                 zmax=n - 0.5,
                 showscale=False,

@@ -1,0 +1,37 @@
+"""The router: sections, url paths, and the home page it runs by default."""
+
+from __future__ import annotations
+
+import ast
+
+from streamlit.testing.v1 import AppTest
+
+from tests.apptest_helpers import ROOT, assert_clean, figures
+
+URL_PATHS = {"reduction-axes", "epsilon", "gain-and-bias", "invariance", "weighted-centering"}
+
+
+def test_home_page_renders_a_card_per_explorer_page() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    assert_clean(at)
+    assert "layer normalization" in at.title[0].value
+    specs = figures(at)
+    assert len(specs) == len(URL_PATHS)
+    links = at.get("page_link")
+    assert len(links) == len(URL_PATHS)
+
+
+def test_router_declares_every_page_with_its_url_path() -> None:
+    tree = ast.parse((ROOT / "app.py").read_text())
+    paths = {
+        kw.value.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page"
+        for kw in node.keywords
+        if kw.arg == "url_path"
+    }
+    assert paths == URL_PATHS
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page":
+            script = node.args[0].value
+            assert (ROOT / script).is_file(), script
