@@ -35,12 +35,27 @@ def require_finite(arr: np.ndarray, name: str = "x") -> None:
 def check_eps(eps: object, name: str = "eps") -> float:
     """eps as a float; it must be finite and >= 0 (0 only for illustrations)."""
     try:
+        if isinstance(eps, (str, bytes)):  # float("1e-5") would parse: refuse text
+            raise TypeError(name)
         value = float(eps)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise LnvizError(name, eps, f"{name} must be a finite number >= 0") from None
     if not math.isfinite(value) or value < 0:
         raise LnvizError(name, eps, f"{name} must be a finite number >= 0")
     return value
+
+
+def check_finite_number(value: object, name: str) -> float:
+    """value as a finite float (text refused)."""
+    try:
+        if isinstance(value, (str, bytes)):
+            raise TypeError(name)
+        out = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise LnvizError(name, value, f"{name} must be a finite number") from None
+    if not math.isfinite(out):
+        raise LnvizError(name, value, f"{name} must be a finite number")
+    return out
 
 
 def check_param(

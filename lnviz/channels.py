@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, check_param, compute_dtype
+from lnviz._checks import as_float_array, check_eps, check_param, compute_dtype, require_finite
 from lnviz._kernel import normalize_rows
 from lnviz.errors import LnvizError
 
@@ -103,9 +103,10 @@ def batch_norm(
             )
         if (rv < 0).any():
             raise LnvizError("running_var", running_var, "variances must be >= 0")
+        require_finite(arr, "x")  # training checks x in the kernel; evaluation must too
         with np.errstate(divide="ignore", invalid="ignore"):
             y2 = (xc - rm[:, None]) / np.sqrt(rv[:, None] + e)  # (C, N*S)
-        new_rm, new_rv = rm, rv
+        new_rm, new_rv = rm.copy(), rv.copy()  # never hand back the caller's own arrays
     else:
         if m < 2:
             raise LnvizError("x", arr, "training batch norm needs more than one value per channel")
@@ -125,6 +126,8 @@ def batch_norm(
 
 def _check_momentum(momentum: object) -> float:
     try:
+        if isinstance(momentum, (str, bytes)):  # float("0.1") would parse: refuse text
+            raise TypeError("momentum")
         mom = float(momentum)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         raise LnvizError("momentum", momentum, "a number in [0, 1]") from None

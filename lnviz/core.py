@@ -59,8 +59,13 @@ def analyze_core(z: ArrayLike, eps: float) -> Core:
     """
     arr = _vector(z)
     e = check_eps(eps)
-    mu = arr.mean(axis=-1)  # (...,)
-    v = arr - mu[..., None]  # (..., d)
+    # Centre about the first entry, so a constant z gives v = 0 exactly (C1) even when its
+    # mean is not representable (e.g. (0.1, 0.1, 0.1)); a common shift only moves `ref`.
+    ref = arr[..., :1]  # (..., 1)
+    dz = arr - ref  # (..., d)
+    m = dz.mean(axis=-1)  # (...,)
+    mu = ref[..., 0] + m  # (...,)
+    v = dz - m[..., None]  # (..., d)
     q = (v * v).mean(axis=-1)  # (...,) divisor d
     with np.errstate(divide="ignore", invalid="ignore"):
         core = v / np.sqrt(q + e)[..., None]  # (..., d)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, require_finite
+from lnviz._checks import as_float_array, check_eps, check_finite_number, require_finite
 from lnviz.core import normalized_core
 from lnviz.errors import LnvizError
 from lnviz.functional import rms_norm
@@ -115,9 +115,13 @@ def affine_redundancy(
         raise LnvizError("b", b, f"a vector of length {d}")
     if rv.shape != (n,) or sv.shape != (n,):
         raise LnvizError("r/s", (r, s), f"vectors of length {n}")
-    x = as_float_array(xs, "xs").astype(np.float64).reshape(-1, n)  # (k, n)
+    x = as_float_array(xs, "xs").astype(np.float64)
+    if x.shape[-1:] != (n,) or x.ndim > 2:
+        raise LnvizError("xs", x, f"one input of length {n}, or a (k, {n}) matrix of them")
+    x = x.reshape(-1, n)  # (k, n)
     require_finite(x, "xs")
     e = check_eps(eps)
+    c = check_finite_number(c, "c")
     ones = np.ones(d)
     base = normalized_core(x @ wm.T + bv, e)  # (k, d)
     bias_shift = normalized_core(x @ wm.T + bv + float(c) * ones, e)

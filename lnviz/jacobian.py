@@ -26,7 +26,7 @@ def centering_matrix(d: int) -> np.ndarray:
     >>> (centering_matrix(2) * 2).tolist()
     [[1.0, -1.0], [-1.0, 1.0]]
     """
-    if not 1 <= int(d) <= 4096:
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 4096:
         raise LnvizError("d", d, "an int from 1 to 4096")
     return np.eye(int(d)) - 1.0 / int(d)  # (d, d)
 
@@ -107,7 +107,8 @@ def jacobian_spectrum(z: ArrayLike, eps: float, gamma: ArrayLike | None = None) 
     used = [ones]
     vnorm = float(np.linalg.norm(core.v))
     if vnorm > 0:
-        radial = core.v / vnorm  # (d,)
+        radial = core.v / np.abs(core.v).max()  # (d,) scaled first: |v|^2 may underflow
+        radial /= np.linalg.norm(radial)
         spaces.append(
             ("radial", r"\varepsilon/(q+\varepsilon)^{3/2}", core.eps / s**1.5, radial[:, None])
         )

@@ -57,7 +57,8 @@ def _angle_deg(u: np.ndarray, v: np.ndarray, metric: np.ndarray) -> float:
     uu, vv, uv = u @ metric @ u, v @ metric @ v, u @ metric @ v
     if uu <= 0 or vv <= 0:
         return math.nan
-    return math.degrees(math.acos(max(-1.0, min(1.0, uv / math.sqrt(uu * vv)))))
+    # sqrt(uu) * sqrt(vv): the product uu * vv can underflow to 0 for short vectors
+    return math.degrees(math.acos(max(-1.0, min(1.0, uv / (math.sqrt(uu) * math.sqrt(vv))))))
 
 
 @dataclass(frozen=True)
