@@ -18,8 +18,17 @@ def test_public_api_is_complete() -> None:
     import lnviz
 
     for name in (
-        "layer_norm", "rms_norm", "group_norm", "instance_norm", "batch_norm",
-        "normalized_core", "h", "dh", "jacobian", "weighted_centering_matrix", "LnvizError",
+        "layer_norm",
+        "rms_norm",
+        "group_norm",
+        "instance_norm",
+        "batch_norm",
+        "normalized_core",
+        "h",
+        "dh",
+        "jacobian",
+        "weighted_centering_matrix",
+        "LnvizError",
     ):
         assert name in lnviz.__all__
         assert callable(getattr(lnviz, name))

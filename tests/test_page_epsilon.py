@@ -73,8 +73,15 @@ def test_url_state_is_restored() -> None:
 
 @pytest.mark.parametrize(
     "query",
-    [{"eps": "99"}, {"eps": "nan"}, {"z": "1,x"}, {"z": "<script>alert(1)</script>"},
-     {"z": "1"}, {"a": "-5"}, {"z": "1e308, 1, 2"}],
+    [
+        {"eps": "99"},
+        {"eps": "nan"},
+        {"z": "1,x"},
+        {"z": "<script>alert(1)</script>"},
+        {"z": "1"},
+        {"a": "-5"},
+        {"z": "1e308, 1, 2"},
+    ],
 )
 def test_bad_url_values_show_a_message_not_an_error(query: dict[str, str]) -> None:
     at = page("epsilon", query)
