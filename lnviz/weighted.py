@@ -17,11 +17,25 @@ from lnviz._checks import as_float_array, require_finite
 from lnviz.errors import LnvizError
 
 __all__ = [
+    "ConstantFit",
+    "Orthogonality",
+    "ProjectionChecks",
+    "ProjectionView",
     "WeightedCentering",
+    "constant_fit",
+    "d_inner",
+    "kernel_basis",
     "normalize_weights",
+    "orthogonality",
+    "projection_checks",
+    "projection_view",
+    "segment_in_box",
+    "two_weights",
     "weighted_centering",
     "weighted_centering_matrix",
 ]
+
+_TOL = 1e-12  # absolute tolerance of the checks on P_a (entries are of order 1)
 
 
 def normalize_weights(a: ArrayLike) -> np.ndarray:
@@ -117,4 +131,242 @@ def weighted_centering(a: ArrayLike, x: ArrayLike) -> WeightedCentering:
         symmetric=bool(np.allclose(p, p.T)),
         degenerate=bool((w == 0).any()),
         rank=int(np.linalg.matrix_rank(p)),
+    )
+
+
+# --- Quantities drawn and checked by the "Weighted centering" page -------------------------
+
+
+def two_weights(w: float) -> np.ndarray:
+    """The two-coordinate weights a = (w, 1 - w) for w in [0, 1].
+
+    >>> two_weights(0.25).tolist()
+    [0.25, 0.75]
+    """
+    if not (isinstance(w, (int, float, np.floating)) and 0.0 <= w <= 1.0):
+        raise LnvizError("w", w, "a number from 0 to 1")
+    return np.array([w, 1.0 - w], dtype=np.float64)  # (2,)
+
+
+def d_inner(a: ArrayLike, u: ArrayLike, v: ArrayLike) -> float:
+    """<u, v>_D = u^T diag(a) v = sum_i a_i u_i v_i, with a scaled to sum 1 first.
+
+    >>> d_inner([0.25, 0.75], [1.5, -0.5], [1.0, 1.0])
+    0.0
+    """
+    w = normalize_weights(a)
+    return float(np.sum(w * np.asarray(u, dtype=np.float64) * np.asarray(v, dtype=np.float64)))
+
+
+def kernel_basis(a: ArrayLike) -> np.ndarray:
+    """Orthonormal columns spanning ker a^T = {y : a^T y = 0}: rows 2..n of V^T in a^T = U S V^T.
+
+    >>> b = kernel_basis([0.25, 0.75])
+    >>> b.shape, abs(float(np.array([0.25, 0.75]) @ b[:, 0])) < 1e-15
+    ((2, 1), True)
+    """
+    w = normalize_weights(a)
+    _, _, vt = np.linalg.svd(w[None, :])  # (n, n); row 0 is a / |a|
+    return vt[1:].T  # (n, n - 1)
+
+
+def segment_in_box(point: ArrayLike, direction: ArrayLike, half: float) -> np.ndarray | None:
+    """Ends of the part of the line {p + t d} inside the cube [-half, half]^n, or None.
+
+    Each coordinate with d_k != 0 keeps t in [(-half - p_k) / d_k, (half - p_k) / d_k];
+    the segment is the intersection of these intervals.
+
+    >>> segment_in_box([4, 2], [1, 1], 5).tolist()
+    [[-3.0, -5.0], [5.0, 3.0]]
+    """
+    p = np.asarray(point, dtype=np.float64)  # (n,)
+    d = np.asarray(direction, dtype=np.float64)  # (n,)
+    moving = d != 0
+    if (np.abs(p[~moving]) > half).any() or not moving.any():
+        return None
+    ends = np.sort(np.stack([(-half - p[moving]), (half - p[moving])]) / d[moving], axis=0)
+    lo, hi = float(ends[0].max()), float(ends[1].min())  # intersection of the t-intervals
+    if lo > hi:
+        return None
+    return np.stack([p + lo * d, p + hi * d])  # (2, n)
+
+
+@dataclass(frozen=True)
+class ProjectionView:
+    """Everything a plot of P_a x needs, in the cube [-half, half]^n (n = 2 or 3)."""
+
+    half: float  # half-width of the view, the same on every axis (equal aspect ratio)
+    ones_line: np.ndarray  # (2, n) ends of the line {x + t 1}: the direction P_a moves along
+    kernel_line: np.ndarray | None  # (2, 2) ends of ker a^T (n = 2)
+    mean_zero_line: np.ndarray | None  # (2, 2) ends of ker 1^T, ordinary mean 0 (n = 2)
+    plane: np.ndarray | None  # (4, 3) corners of a square patch of the plane ker a^T (n = 3)
+
+
+def projection_view(result: WeightedCentering) -> ProjectionView:
+    """A view holding 0, x, P_a x and the Euclidean projection, with the lines (or plane).
+
+    The half-width is 1.25 max |coordinate| of those points (at least 1); the plane patch
+    for n = 3 is the square of side 2s in an orthonormal basis (u, v) of ker a^T, with s
+    1.3 times the largest |u^T p|, |v^T p| over the points p in the plane.
+
+    >>> v = projection_view(weighted_centering([0.25, 0.75], [4.0, 2.0]))
+    >>> v.half, v.kernel_line.tolist()
+    (5.0, [[-5.0, 1.6666666666666667], [5.0, -1.6666666666666667]])
+    """
+    n = result.a.size
+    if n not in (2, 3):
+        raise LnvizError("a", result.a, "a picture needs 2 or 3 coordinates")
+    points = np.stack([result.x, result.centered, result.euclidean])  # (3, n)
+    plane = None
+    if n == 3:
+        basis = kernel_basis(result.a)  # (3, 2)
+        s = 1.3 * float(np.abs(points[1:] @ basis).max()) or 1.0
+        corners = np.array([[1, 1], [1, -1], [-1, -1], [-1, 1]], dtype=np.float64)  # (4, 2)
+        plane = s * corners @ basis.T  # (4, 3)
+        points = np.vstack([points, plane])
+    half = max(1.0, 1.25 * float(np.abs(points).max()))
+    ones_line = segment_in_box(result.x, np.ones(n), half)  # never None: x is in the view
+    kernel = mean_zero = None
+    if n == 2:
+        kernel = segment_in_box(np.zeros(2), [result.a[1], -result.a[0]], half)
+        mean_zero = segment_in_box(np.zeros(2), [1.0, -1.0], half)
+    return ProjectionView(half, ones_line, kernel, mean_zero, plane)  # type: ignore[arg-type]
+
+
+@dataclass(frozen=True)
+class Orthogonality:
+    """The residual P_a x against the step x - P_a x = c 1, in both geometries."""
+
+    step: np.ndarray  # (n,) x - P_a x = c 1: how far x moved, along 1
+    d_inner: float  # <P_a x, c 1>_D = c a^T P_a x: always 0
+    euclidean_inner: float  # <P_a x, c 1> = c sum_i (P_a x)_i: 0 only in special cases
+    d_length: float  # ||P_a x||_D = sqrt(sum_i a_i (P_a x)_i^2)
+    euclidean_length: float  # ||P_a x||_2
+
+
+def orthogonality(result: WeightedCentering) -> Orthogonality:
+    """Inner products and lengths behind the two angles of a WeightedCentering.
+
+    >>> o = orthogonality(weighted_centering([0.25, 0.75], [4.0, 2.0]))
+    >>> o.step.tolist(), o.d_inner, o.euclidean_inner, round(o.d_length**2, 12)
+    ([2.5, 2.5], 0.0, 2.5, 0.75)
+    """
+    step = result.x - result.centered  # (n,)
+    return Orthogonality(
+        step=step,
+        d_inner=d_inner(result.a, result.centered, step),
+        euclidean_inner=float(result.centered @ step),
+        d_length=math.sqrt(d_inner(result.a, result.centered, result.centered)),
+        euclidean_length=float(np.linalg.norm(result.centered)),
+    )
+
+
+@dataclass(frozen=True)
+class ConstantFit:
+    """Weighted least squares with one constant: minimise f(c) = sum_i a_i (x_i - c)^2."""
+
+    c: float  # minimiser from a least-squares solve of sqrt(a) c = sqrt(a) x
+    residual: np.ndarray  # (n,) x - c 1, which equals P_a x
+    minimum: float  # f(c) = sum_i a_i residual_i^2
+    grid: np.ndarray  # (m,) candidate constants
+    values: np.ndarray  # (m,) f on the grid
+    ordinary_mean: float  # unweighted mean of x, the minimiser for equal weights
+    at_ordinary_mean: float  # f(ordinary mean) >= minimum
+
+
+def constant_fit(result: WeightedCentering, num: int = 201) -> ConstantFit:
+    """Fit c by weighted least squares (independently of a^T x) and tabulate f(c).
+
+    The grid spans min x - pad to max x + pad with pad = max(1, (max x - min x) / 2).
+
+    >>> f = constant_fit(weighted_centering([0.25, 0.75], [4.0, 2.0]))
+    >>> round(f.c, 12), f.residual.round(12).tolist(), round(f.minimum, 12), f.at_ordinary_mean
+    (2.5, [1.5, -0.5], 0.75, 1.0)
+    """
+    root = np.sqrt(result.a)  # (n,)
+    sol, *_ = np.linalg.lstsq(root[:, None], root * result.x, rcond=None)  # (1,)
+    c = float(sol[0])
+    pad = max(1.0, float(np.ptp(result.x)) / 2)
+    grid = np.linspace(result.x.min() - pad, result.x.max() + pad, num)  # (m,)
+    mean = float(result.x.mean())
+    return ConstantFit(
+        c=c,
+        residual=result.x - c,
+        minimum=float(result.objective(c)),
+        grid=grid,
+        values=result.objective(grid),
+        ordinary_mean=mean,
+        at_ordinary_mean=float(result.objective(mean)),
+    )
+
+
+@dataclass(frozen=True)
+class ProjectionChecks:
+    """P_a and its properties, each measured rather than assumed."""
+
+    a: np.ndarray  # (n,) weights summing to 1
+    matrix: np.ndarray  # (n, n) P_a = I - 1 a^T
+    idempotent_error: float  # max |P_a^2 - P_a|
+    ones_image: np.ndarray  # (n,) P_a 1
+    rank: int  # numerical rank of P_a
+    asymmetry: float  # max |P_a - P_a^T|
+    d_p: np.ndarray  # (n, n) D P_a with D = diag(a)
+    pt_d: np.ndarray  # (n, n) P_a^T D
+    d_minus_aat: np.ndarray  # (n, n) D - a a^T
+    d_identity_error: float  # max |D P_a - (D - a a^T)|, |P_a^T D - (D - a a^T)|
+    zero_weights: tuple[int, ...]  # 1-based positions i with a_i = 0
+
+    @property
+    def n(self) -> int:
+        return self.a.size
+
+    @property
+    def idempotent(self) -> bool:
+        return self.idempotent_error <= _TOL
+
+    @property
+    def kills_ones(self) -> bool:
+        return float(np.abs(self.ones_image).max()) <= _TOL
+
+    @property
+    def rank_ok(self) -> bool:
+        return self.rank == self.n - 1
+
+    @property
+    def symmetric(self) -> bool:
+        return self.asymmetry <= _TOL
+
+    @property
+    def d_identity(self) -> bool:
+        return self.d_identity_error <= _TOL
+
+    @property
+    def degenerate(self) -> bool:
+        return bool(self.zero_weights)
+
+
+def projection_checks(a: ArrayLike) -> ProjectionChecks:
+    """Measure P_a^2 = P_a, P_a 1 = 0, rank n - 1, symmetry and D P_a = P_a^T D = D - a a^T.
+
+    >>> ch = projection_checks([1, 3])
+    >>> ch.idempotent, ch.kills_ones, ch.rank, ch.symmetric, ch.asymmetry, ch.d_identity
+    (True, True, 1, False, 0.5, True)
+    """
+    w = normalize_weights(a)
+    p = weighted_centering_matrix(w)  # (n, n)
+    d = np.diag(w)  # (n, n)
+    target = d - np.outer(w, w)  # (n, n)
+    d_p, pt_d = d @ p, p.T @ d
+    return ProjectionChecks(
+        a=w,
+        matrix=p,
+        idempotent_error=float(np.abs(p @ p - p).max()),
+        ones_image=p @ np.ones(w.size),
+        rank=int(np.linalg.matrix_rank(p)),
+        asymmetry=float(np.abs(p - p.T).max()),
+        d_p=d_p,
+        pt_d=pt_d,
+        d_minus_aat=target,
+        d_identity_error=float(max(np.abs(d_p - target).max(), np.abs(pt_d - target).max())),
+        zero_weights=tuple(int(i) + 1 for i in np.flatnonzero(w == 0)),
     )

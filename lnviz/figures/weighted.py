@@ -1,0 +1,300 @@
+"""Figures of the weighted-centering page: the plane and space pictures, f(c), and P_a."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lnviz.figures._style import (
+    BLUE,
+    DIVERGING,
+    GRAY,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    layout,
+    num,
+    r,
+    vec,
+)
+from lnviz.weighted import ConstantFit, ProjectionChecks, ProjectionView, WeightedCentering
+
+_POINTS = (  # (label, hover name, colour, marker symbol) of the drawn points
+    ("x", "x (your point)", ORANGE, "circle"),
+    ("Pₐx", "Pₐx: along 𝟏 onto the line", GREEN, "diamond"),
+    ("Euclidean", "Euclidean projection", PURPLE, "square"),
+)
+
+
+def _entry(v: float, digits: int) -> str:
+    """A matrix entry; -0 is shown as 0."""
+    return num(float(v) + 0.0, digits)
+
+
+def _points(result: WeightedCentering) -> list[np.ndarray]:
+    return [result.x, result.centered, result.euclidean]
+
+
+def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
+    """n = 2: ker a^T, the line through x along 1, x, P_a x and the Euclidean projection."""
+    assert view.kernel_line is not None and view.mean_zero_line is not None
+    fig = go.Figure()
+    fig.add_scatter(
+        x=r(view.mean_zero_line[:, 0]),
+        y=r(view.mean_zero_line[:, 1]),
+        mode="lines",
+        name="ordinary mean 0 (usual centering)",
+        line={"color": GRAY, "width": 1.5, "dash": "dot"},
+        hoverinfo="skip",
+    )
+    fig.add_scatter(
+        x=r(view.kernel_line[:, 0]),
+        y=r(view.kernel_line[:, 1]),
+        mode="lines",
+        name="ker aᵀ: weighted mean 0",
+        line={"color": BLUE, "width": 3},
+        hoverinfo="skip",
+    )
+    fig.add_scatter(
+        x=r(view.ones_line[:, 0]),
+        y=r(view.ones_line[:, 1]),
+        mode="lines",
+        name="x + t𝟏: the direction 𝟏",
+        line={"color": GREEN, "width": 1.5, "dash": "dash"},
+        hoverinfo="skip",
+    )
+    fig.add_scatter(
+        x=r(np.array([result.x[0], result.euclidean[0]])),
+        y=r(np.array([result.x[1], result.euclidean[1]])),
+        mode="lines",
+        name="shortest Euclidean path",
+        line={"color": PURPLE, "width": 1.5, "dash": "dot"},
+        hoverinfo="skip",
+    )
+    # labels sit on short arrows (pixel offsets): right of x, up-left of P_a x (above the
+    # line), below the Euclidean point, so they stay apart wherever the points are
+    offsets = ((26, 0), (-34, -30), (0, 34))
+    for (label, name, color, symbol), p, (ax, ay) in zip(
+        _POINTS, _points(result), offsets, strict=True
+    ):
+        fig.add_scatter(
+            x=r(p[:1]),
+            y=r(p[1:]),
+            mode="markers",
+            name=name,
+            text=[label],
+            marker={"color": color, "size": 12, "symbol": symbol},
+            hovertemplate=f"{label} = (%{{x}}, %{{y}})<extra></extra>",
+            cliponaxis=False,
+            showlegend=False,
+        )
+        fig.add_annotation(
+            x=r(p[:1])[0],
+            y=r(p[1:])[0],
+            text=label,
+            ax=ax,
+            ay=ay,
+            showarrow=True,
+            arrowhead=0,
+            arrowwidth=1,
+            arrowcolor=color,
+            standoff=6,
+            font={"color": color, "size": 14},
+        )
+    fig.add_scatter(
+        x=[0.0],
+        y=[0.0],
+        mode="markers",
+        name="origin",
+        marker={"color": GRAY, "size": 7},
+        showlegend=False,
+        hoverinfo="skip",
+    )
+    layout(fig, title="Centering moves x along 𝟏, not at a right angle", x="x₁", y="x₂", height=520)
+    fig.update_layout(legend={"y": -0.16, "yanchor": "top"}, margin={"b": 10, "t": 40})
+    fig.update_xaxes(range=[-view.half, view.half], zeroline=True, constrain="domain")
+    fig.update_yaxes(range=[-view.half, view.half], zeroline=True, scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def plane_alt(result: WeightedCentering, view: ProjectionView) -> str:
+    return (
+        f"Plane plot, equal scales, x₁ and x₂ from {num(-view.half)} to {num(view.half)}. "
+        f"A solid line through the origin is ker aᵀ for a = {vec(result.a)}. The point "
+        f"x = {vec(result.x)} moves along a dashed line of slope 1 (the direction 𝟏) to "
+        f"Pₐx = {vec(result.centered)} on that line, a step of aᵀx = {num(result.c)} in every "
+        f"coordinate. A dotted segment drops perpendicularly from x to the Euclidean "
+        f"projection {vec(result.euclidean)}. A faint dotted line marks the vectors with "
+        f"ordinary mean 0; Pₐx has ordinary mean {num(result.ordinary_mean)}."
+    )
+
+
+def space_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
+    """n = 3: the plane ker a^T as a patch, the line along 1 through x, and the three points."""
+    assert view.plane is not None
+    corners = view.plane
+    fig = go.Figure()
+    fig.add_mesh3d(
+        x=r(corners[:, 0]),
+        y=r(corners[:, 1]),
+        z=r(corners[:, 2]),
+        i=[0, 0],
+        j=[1, 2],
+        k=[2, 3],
+        color=BLUE,
+        opacity=0.35,
+        name="ker aᵀ: weighted mean 0",
+        showlegend=True,
+        hoverinfo="skip",
+    )
+    fig.add_scatter3d(
+        x=r(view.ones_line[:, 0]),
+        y=r(view.ones_line[:, 1]),
+        z=r(view.ones_line[:, 2]),
+        mode="lines",
+        name="x + t𝟏: the direction 𝟏",
+        line={"color": GREEN, "width": 4, "dash": "dash"},
+        hoverinfo="skip",
+    )
+    fig.add_scatter3d(
+        x=r(np.array([result.x[0], result.euclidean[0]])),
+        y=r(np.array([result.x[1], result.euclidean[1]])),
+        z=r(np.array([result.x[2], result.euclidean[2]])),
+        mode="lines",
+        name="shortest Euclidean path",
+        line={"color": PURPLE, "width": 6, "dash": "dot"},
+        hoverinfo="skip",
+    )
+    positions = ("top center", "top center", "bottom center")
+    for (label, name, color, symbol), p, pos in zip(
+        _POINTS, _points(result), positions, strict=True
+    ):
+        fig.add_scatter3d(
+            x=r(p[:1]),
+            y=r(p[1:2]),
+            z=r(p[2:]),
+            mode="markers+text",
+            name=name,
+            text=[label],
+            textposition=pos,
+            textfont={"color": color, "size": 13},
+            marker={"color": color, "size": 6, "symbol": symbol},
+            hovertemplate=f"{label} = (%{{x}}, %{{y}}, %{{z}})<extra></extra>",
+            showlegend=False,
+        )
+    axis = {"range": [-view.half, view.half], "zeroline": True}
+    layout(fig, title="The plane ker aᵀ and the step along 𝟏", x="", y="", height=500)
+    fig.update_layout(
+        scene={
+            "xaxis": {**axis, "title": {"text": "x₁"}},
+            "yaxis": {**axis, "title": {"text": "x₂"}},
+            "zaxis": {**axis, "title": {"text": "x₃"}},
+            "aspectmode": "cube",
+            "camera": {"eye": {"x": 1.5, "y": -1.5, "z": 0.9}},
+        },
+        legend={"y": 0, "yanchor": "top"},
+        margin={"l": 0, "r": 0, "t": 40, "b": 10},
+    )
+    return fig
+
+
+def space_alt(result: WeightedCentering, view: ProjectionView) -> str:
+    return (
+        f"3-D view, equal scales from {num(-view.half)} to {num(view.half)} on each axis. "
+        f"A translucent square is part of the plane ker aᵀ for a = {vec(result.a)}. The point "
+        f"x = {vec(result.x)} moves along a dashed line in the direction (1, 1, 1) to "
+        f"Pₐx = {vec(result.centered)} in the plane (step aᵀx = {num(result.c)}); a dotted "
+        f"segment meets the plane at right angles at the Euclidean projection "
+        f"{vec(result.euclidean)}."
+    )
+
+
+def objective_figure(fit: ConstantFit) -> go.Figure:
+    """f(c) = sum_i a_i (x_i - c)^2 with its minimum and the ordinary mean marked."""
+    fig = go.Figure()
+    fig.add_scatter(
+        x=r(fit.grid),
+        y=r(fit.values),
+        mode="lines",
+        name="f(c) = Σ aᵢ (xᵢ − c)²",
+        line={"color": BLUE, "width": 3},
+    )
+    fig.add_scatter(
+        x=r(np.array([fit.ordinary_mean])),
+        y=r(np.array([fit.at_ordinary_mean])),
+        mode="markers+text",
+        text=[f"ordinary mean {num(fit.ordinary_mean)}"],
+        textposition="middle right",
+        textfont={"color": ORANGE},
+        marker={"color": ORANGE, "size": 11, "symbol": "circle-open", "line": {"width": 3}},
+        name="ordinary mean of x",
+    )
+    fig.add_scatter(
+        x=r(np.array([fit.c])),
+        y=r(np.array([fit.minimum])),
+        mode="markers+text",
+        text=[f"minimum at c = {num(fit.c)}"],
+        textposition="bottom center",
+        textfont={"color": GREEN},
+        marker={"color": GREEN, "size": 13, "symbol": "diamond"},
+        name="minimum: c = aᵀx",
+    )
+    layout(
+        fig,
+        title="Weighted squared error of a constant fit",
+        x="constant c",
+        y="f(c) = Σ aᵢ(xᵢ − c)²",
+    )
+    fig.update_layout(showlegend=False)
+    fig.update_traces(cliponaxis=False)
+    return fig
+
+
+def objective_alt(fit: ConstantFit) -> str:
+    return (
+        f"Parabola of f(c) = Σ aᵢ (xᵢ − c)² for c from {num(float(fit.grid[0]))} to "
+        f"{num(float(fit.grid[-1]))}. Its lowest point, marked, is at c = {num(fit.c)} with "
+        f"f = {num(fit.minimum)}; the ordinary mean {num(fit.ordinary_mean)} is also marked, "
+        f"where f = {num(fit.at_ordinary_mean)}."
+    )
+
+
+def matrix_figure(checks: ProjectionChecks) -> go.Figure:
+    """Heatmap of P_a with its entries written in the cells."""
+    n = checks.n
+    names = [f"{i + 1}" for i in range(n)]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[r(row) for row in checks.matrix],
+            x=names,
+            y=names,
+            colorscale=DIVERGING,
+            zmid=0,
+            zmin=-1,
+            zmax=1,
+            text=[[_entry(v, 3).replace("-", "−") for v in row] for row in checks.matrix],
+            texttemplate="%{text}",
+            textfont={"size": 16},
+            showscale=False,
+            hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
+        )
+    )
+    layout(fig, title=f"Pₐ = I − 𝟏aᵀ for a = {vec(checks.a, 3)}", x="column j", y="row i")
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(type="category", autorange="reversed", scaleanchor="x")
+    return fig
+
+
+def matrix_alt(checks: ProjectionChecks) -> str:
+    rows = "; ".join(vec(row, 3) for row in checks.matrix)
+    return (
+        f"Heatmap of the {checks.n}×{checks.n} matrix Pₐ for a = {vec(checks.a, 3)}, rows "
+        f"{rows}. Each row i is the unit vector eᵢ minus aᵀ, so every row sums to 0; "
+        + ("it is symmetric." if checks.symmetric else "it is not symmetric.")
+    )
+
+
+def matrix_latex(m: np.ndarray, digits: int = 4) -> str:
+    """A matrix as a LaTeX bmatrix with short numbers."""
+    rows = [" & ".join(_entry(v, digits) for v in row) for row in m]
+    return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"

@@ -1,0 +1,269 @@
+"""AppTest of the weighted-centering page: defaults, presets, controls and URL state."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.apptest_helpers import assert_clean, figures, page, texts
+
+NAME = "weighted_centering"
+PLANE, OBJECTIVE, SPACE, MATRIX = range(4)  # order of the charts on the page
+
+
+def rows(at) -> dict[str, list[str]]:
+    """Cells of every markdown table row on the page, keyed by the row's first cell.
+
+    A label used in several tables (e.g. 'Pₐx') keeps all of its rows, in page order.
+    """
+    out: dict[str, list[str]] = {}
+    for md in at.markdown:
+        for line in str(md.value).splitlines():
+            cells = [c.strip().strip("*") for c in line.strip().strip("|").split("|")]
+            if line.startswith("|") and len(cells) >= 2 and not set(cells[0]) <= {"-"}:
+                out.setdefault(cells[0], []).append(" | ".join(cells[1:]))
+    return out
+
+
+def cell(at, label: str, index: int = 0) -> str:
+    return rows(at)[label][index]
+
+
+def trace(fig: dict, name: str) -> dict:
+    return next(t for t in fig["data"] if t.get("name") == name)
+
+
+def point(fig: dict, label: str) -> list[float]:
+    """Coordinates of the labelled marker (text == label) of a plane or space figure."""
+    t = next(t for t in fig["data"] if t.get("text") == [label])
+    return [t[k][0] for k in ("x", "y", "z") if k in t]
+
+
+def check_verdicts(at) -> dict[str, str]:
+    table = at.dataframe[0].value
+    return dict(zip(table["property"], table["holds"], strict=True))
+
+
+# --- defaults and the seed's worked example -------------------------------------------------
+
+
+def test_default_state_is_the_worked_example() -> None:
+    at = page(NAME)
+    assert_clean(at)
+    assert len(figures(at)) == 4
+    assert cell(at, "weights a = (w, 1 − w)") == "(0.25, 0.75)"
+    assert cell(at, "aᵀx, the weighted mean of x") == "2.5"
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(1.5, −0.5)"
+    assert cell(at, "weighted mean of Pₐx") == "0"
+    assert cell(at, "ordinary mean of Pₐx") == "0.5"
+    assert cell(at, "Euclidean projection") == "(3, −1)"
+    assert cell(at, "angle") == "90° | 63.43°"
+    assert cell(at, "inner product") == "0 | 2.5"
+    assert not at.warning and not at.error
+
+
+def test_plane_figure_draws_the_engine_points() -> None:
+    fig = figures(page(NAME))[PLANE]
+    assert point(fig, "x") == [4.0, 2.0]
+    assert point(fig, "Pₐx") == [1.5, -0.5]
+    assert point(fig, "Euclidean") == [3.0, -1.0]
+    kernel = trace(fig, "ker aᵀ: weighted mean 0")
+    for x1, x2 in zip(kernel["x"], kernel["y"], strict=True):  # a^T y = 0 on the line
+        assert abs(0.25 * x1 + 0.75 * x2) < 1e-4
+    assert fig["layout"]["yaxis"]["scaleanchor"] == "x"  # equal aspect ratio
+    assert fig["layout"]["xaxis"]["range"] == fig["layout"]["yaxis"]["range"] == [-5.0, 5.0]
+
+
+def test_least_squares_fit_of_the_worked_example() -> None:
+    at = page(NAME)
+    assert cell(at, "fitted c (solver)") == "2.5"
+    assert cell(at, "residual x − c𝟏") == "(1.5, −0.5)"
+    assert cell(at, "f at the minimum") == "0.75"
+    assert cell(at, "f at the ordinary mean 3") == "1"
+    fig = figures(at)[OBJECTIVE]
+    minimum = next(t for t in fig["data"] if t.get("name") == "minimum: c = aᵀx")
+    assert (minimum["x"], minimum["y"]) == ([2.5], [0.75])
+    assert min(fig["data"][0]["y"]) >= 0.75 - 1e-9
+
+
+def test_default_space_section_and_matrix() -> None:
+    at = page(NAME)
+    assert cell(at, "weights a (rescaled to sum 1)") == "(0.125, 0.25, 0.625)"
+    assert cell(at, "aᵀx, the weighted mean of x", 1) == "1.875"
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏", 1) == "(1.125, −0.875, 0.125)"
+    assert cell(at, "Euclidean projection", 1) == "(2.5, 0, −0.5)"
+    space = figures(at)[SPACE]
+    assert point(space, "Pₐx") == [1.125, -0.875, 0.125]
+    assert space["layout"]["scene"]["aspectmode"] == "cube"
+    heat = figures(at)[MATRIX]["data"][0]
+    assert heat["z"] == [[0.75, -0.75], [-0.25, 0.25]]
+    verdicts = check_verdicts(at)
+    assert verdicts["Pₐ² = Pₐ (idempotent)"] == "yes"
+    assert verdicts["Pₐ𝟏 = 0"] == "yes"
+    assert verdicts["rank n − 1"] == "yes"
+    assert verdicts["symmetric, Pₐ = Pₐᵀ"] == "no"
+    assert verdicts["D Pₐ = Pₐᵀ D = D − a aᵀ"] == "yes"
+    assert r"0.1875" in texts(at)  # D - a a^T = 3/16 (1, -1; -1, 1)
+
+
+# --- presets ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page(NAME)
+    at.button(key=f"wc-presets-{index}").click().run()
+    assert_clean(at)
+    assert len(figures(at)) == 4
+
+
+def test_worked_example_preset_restores_the_seed_numbers() -> None:
+    at = page(NAME, {"w": "0.9", "x": "-3, 7", "m": "3"})
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") != "(1.5, −0.5)"
+    at.button(key="wc-presets-0").click().run()
+    assert_clean(at)
+    assert at.slider(key="w").value == 0.25
+    assert at.text_input(key="x").value == "4, 2"
+    assert at.radio(key="m").value == "2"
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(1.5, −0.5)"
+    assert cell(at, "Euclidean projection") == "(3, −1)"
+
+
+def test_equal_weights_preset_is_the_usual_centering() -> None:
+    at = page(NAME)
+    at.button(key="wc-presets-1").click().run()
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(1, −1)"  # x = (4, 2), mean 3
+    assert cell(at, "Euclidean projection") == "(1, −1)"
+    assert cell(at, "ordinary mean of Pₐx") == "0"
+    assert cell(at, "angle") == "90° | 90°"
+    assert cell(at, "weights a (rescaled to sum 1)") == "(0.3333, 0.3333, 0.3333)"
+    assert check_verdicts(at)["symmetric, Pₐ = Pₐᵀ"] == "yes"
+    assert any("usual centering matrix" in str(s.value) for s in at.success)
+
+
+def test_zero_weight_preset_says_what_breaks() -> None:
+    at = page(NAME)
+    at.button(key="wc-presets-2").click().run()
+    assert_clean(at)
+    assert cell(at, "weights a = (w, 1 − w)") == "(0, 1)"
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(2, 0)"
+    assert cell(at, "Euclidean projection") == "(4, 0)"
+    assert cell(at, "angle") == "undefined | 45°"
+    warnings = " ".join(str(w.value) for w in at.warning)
+    assert "semi-definite" in warnings and "What breaks" in warnings
+    assert "D-length is 0" in texts(at)
+    assert cell(at, "weights a (rescaled to sum 1)") == "(0, 0.5, 0.5)"
+    assert check_verdicts(at)["D Pₐ = Pₐᵀ D = D − a aᵀ"] == "yes"  # the algebra survives
+
+
+# --- every control changes what is shown ---------------------------------------------------
+
+
+def test_w_slider_moves_the_line_and_the_numbers() -> None:
+    at = page(NAME)
+    before = trace(figures(at)[PLANE], "ker aᵀ: weighted mean 0")["y"]
+    at.slider(key="w").set_value(0.5).run()
+    assert_clean(at)
+    assert trace(figures(at)[PLANE], "ker aᵀ: weighted mean 0")["y"] != before
+    assert cell(at, "aᵀx, the weighted mean of x") == "3"
+    assert figures(at)[OBJECTIVE]["data"][2]["x"] == [3.0]
+
+
+def test_x_input_moves_the_point() -> None:
+    at = page(NAME)
+    at.text_input(key="x").set_value("-2, 6").run()
+    assert_clean(at)
+    assert cell(at, "aᵀx, the weighted mean of x") == "4"  # -0.5 + 4.5
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(−6, 2)"
+    assert point(figures(at)[PLANE], "x") == [-2.0, 6.0]
+
+
+def test_space_weights_change_the_plane() -> None:
+    at = page(NAME)
+    before = figures(at)[SPACE]["data"][0]["x"]
+    at.text_input(key="a3").set_value("1, 1, 2").run()
+    assert_clean(at)
+    assert figures(at)[SPACE]["data"][0]["x"] != before
+    assert cell(at, "weights a (rescaled to sum 1)") == "(0.25, 0.25, 0.5)"
+    assert cell(at, "aᵀx, the weighted mean of x", 1) == "2"  # (3 + 1 + 4) / 4
+
+
+def test_space_point_moves() -> None:
+    at = page(NAME)
+    at.text_input(key="x3").set_value("0, 0, 8").run()
+    assert_clean(at)
+    assert cell(at, "aᵀx, the weighted mean of x", 1) == "5"
+    assert point(figures(at)[SPACE], "x") == [0.0, 0.0, 8.0]
+
+
+def test_matrix_choice_switches_to_three_coordinates() -> None:
+    at = page(NAME)
+    at.radio(key="m").set_value("3").run()
+    assert_clean(at)
+    z = figures(at)[MATRIX]["data"][0]["z"]
+    assert len(z) == 3
+    assert z[0] == [0.875, -0.25, -0.625]
+    assert check_verdicts(at)["rank n − 1"] == "yes"
+    at.text_input(key="a3").set_value("2, 2, 2").run()  # the fragment redraws the matrix
+    assert check_verdicts(at)["symmetric, Pₐ = Pₐᵀ"] == "yes"
+
+
+# --- URL state --------------------------------------------------------------------------------
+
+
+def test_url_state_is_restored() -> None:
+    at = page(NAME, {"w": "0.5", "x": "3, -1", "a3": "1, 1, 1", "x3": "1, 2, 3", "m": "3"})
+    assert_clean(at)
+    assert at.slider(key="w").value == 0.5
+    assert at.text_input(key="x").value == "3, -1"
+    assert at.text_input(key="a3").value == "1, 1, 1"
+    assert at.text_input(key="x3").value == "1, 2, 3"
+    assert at.radio(key="m").value == "3"
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(2, −2)"
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏", 1) == "(−1, 0, 1)"
+    assert len(figures(at)[MATRIX]["data"][0]["z"]) == 3
+    assert not at.warning and not at.error
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"w": "nan"},
+        {"w": "-0.5"},
+        {"w": "1e400"},
+        {"w": "abc"},
+        {"x": "nan, 1"},
+        {"x": "1"},
+        {"x": "1, 2, 3"},
+        {"x": "<script>alert(1)</script>"},
+        {"x": "1e308, 2"},
+        {"a3": "-1, 2, 3"},
+        {"a3": "0, 0, 0"},
+        {"a3": "nan, 1, 1"},
+        {"a3": "1, 2"},
+        {"a3": "1, 2, 3, 4"},
+        {"a3": "1e9, 1, 1"},
+        {"x3": "inf, 0, 0"},
+        {"x3": "<img src=x onerror=alert(1)>"},
+        {"m": "7"},
+        {"m": "<b>3</b>"},
+    ],
+)
+def test_bad_url_values_show_a_message_not_an_error(query: dict[str, str]) -> None:
+    at = page(NAME, query)
+    assert_clean(at)
+    assert at.warning or at.error
+    assert len(figures(at)) == 4
+
+
+def test_all_zero_weights_fall_back_with_a_message() -> None:
+    at = page(NAME, {"a3": "0, 0, 0"})
+    assert "at least one weight must be > 0" in str(at.error[0].value)
+    assert cell(at, "weights a (rescaled to sum 1)") == "(0.125, 0.25, 0.625)"
+
+
+def test_constant_point_has_no_angle() -> None:
+    at = page(NAME, {"x": "2, 2"})
+    assert_clean(at)
+    assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(0, 0)"
+    assert cell(at, "angle") == "undefined | undefined"
+    assert any("x is constant" in str(i.value) for i in at.info)
