@@ -1,4 +1,226 @@
+"""Gain and bias: what the learned affine step does after the normalized core."""
+
+import numpy as np
 import streamlit as st
 
-st.title("gain_and_bias")
-st.info("Coming soon.")
+import lnviz
+from lnviz import ui
+from lnviz.figures import affine as figs
+
+Z_DEFAULT, GAMMA_DEFAULT, BETA_DEFAULT = "1, 2, 3", "1, 2, 1", "0, 1, 0"  # the seed's toy
+
+
+def show(x: float) -> str:
+    """A number with six decimals, followed by its closed form when that says more."""
+    form = figs.exact(x)
+    text = ui.fmt(x, 6)
+    return f"{text} = {form}" if form and ("/" in form or "√" in form) else text
+
+
+def exact_help(x: float) -> str | None:
+    """Tooltip with the closed form of a metric, when there is one."""
+    form = figs.exact(x)
+    return f"exactly {form}" if form else None
+
+
+def show_vec(values: np.ndarray) -> str:
+    """Six-decimal entries, followed by closed forms such as (−√(3/2), 0, √(3/2)) if found."""
+    form = figs.exact_vec(values)
+    text = ui.fmt_vec(values, 6)
+    return f"{text} = {form}" if form else text
+
+
+def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray | None:
+    """The vector if it has one entry per coordinate of z; otherwise a message and None."""
+    if values.size == d:
+        return values
+    st.error(
+        f"**{field}** has {values.size} entries but z has {d}: give one {field} value per "
+        f"coordinate of z. Using {fallback} for every coordinate until they match.",
+        icon=":material/error:",
+    )
+    return None
+
+
+ui.page_intro(
+    "Gain and bias: after the normalization",
+    r"""Layer normalization has two steps. First it centres $z\in\mathbb R^d$ and divides by
+$\sqrt{q+\varepsilon}$, where $\mu$ is the mean of the coordinates and $q$ their population
+variance (divisor $d$). Then it applies a learned gain $\gamma$ and bias $\beta$, one pair per
+coordinate:""",
+)
+st.latex(r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}")
+st.latex(r"y=\gamma\odot u_\varepsilon(z)+\beta,\qquad y_i=\gamma_i\,u_i+\beta_i")
+st.markdown(
+    "Here γ and β are fixed numbers (learned during training, frozen while we look at how "
+    "y depends on z). The second step undoes the promise people read into the name: "
+    "after it, the coordinates of y can have any mean and any spread."
+)
+
+ui.presets(
+    {
+        "Seed toy (ε = 0)": {
+            "z": Z_DEFAULT,
+            "gamma": GAMMA_DEFAULT,
+            "beta": BETA_DEFAULT,
+            "eps": 0.0,
+        },
+        "Same toy, ε = 1/3": {
+            "z": Z_DEFAULT,
+            "gamma": GAMMA_DEFAULT,
+            "beta": BETA_DEFAULT,
+            "eps": 1 / 3,
+        },
+        "No affine (γ = 1, β = 0)": {
+            "z": Z_DEFAULT,
+            "gamma": "1, 1, 1",
+            "beta": "0, 0, 0",
+            "eps": 0.0,
+        },
+        "Constant input, ε = 0.01": {
+            "z": "2, 2, 2",
+            "gamma": GAMMA_DEFAULT,
+            "beta": BETA_DEFAULT,
+            "eps": 0.01,
+        },
+        "Constant input, ε = 0": {
+            "z": "2, 2, 2",
+            "gamma": GAMMA_DEFAULT,
+            "beta": BETA_DEFAULT,
+            "eps": 0.0,
+        },
+    },
+    key="gb-presets",
+)
+c1, c2, c3 = st.columns(3)
+with c1:
+    z = ui.vector_input(
+        "z (input vector)", Z_DEFAULT, key="z", min_len=2, max_len=8, lo=-1000, hi=1000
+    )
+with c2:
+    gamma_raw = ui.vector_input(
+        "γ (gain)", GAMMA_DEFAULT, key="gamma", min_len=1, max_len=8, lo=-100, hi=100
+    )
+with c3:
+    beta_raw = ui.vector_input(
+        "β (bias)", BETA_DEFAULT, key="beta", min_len=1, max_len=8, lo=-100, hi=100
+    )
+eps = ui.eps_slider(
+    default=0.0,
+    allow_zero=True,
+    help="0 or a log scale from 10⁻⁶ to 10. The seed's toy uses ε = 0 so the arithmetic is "
+    "exact; real implementations use ε > 0 (often 10⁻⁵).",
+)
+gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
+beta = matched(beta_raw, "β", z.size, "β = 0")
+
+res = lnviz.affine_stages(z, gamma, beta, eps)
+core = lnviz.analyze_core(z, eps)
+
+st.subheader("Three stages: input → core → output")
+if not res.defined:
+    st.warning(
+        "**Undefined at ε = 0 for a constant input.** Every coordinate of z is equal, so the "
+        "centred vector is 0 and its variance q is 0: the core would be 0/0. Any ε > 0 fixes "
+        "this: the core becomes exactly 0 and the output equals β.",
+        icon=":material/block:",
+    )
+for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
+    with col:
+        ui.chart(
+            figs.stage_figure(res, i),
+            figs.stage_alt(res, i),
+            key=f"stage-{name}",
+            filename=f"gain-bias-{name}",
+        )
+st.caption(
+    "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
+)
+if res.defined:
+    st.dataframe(
+        {
+            "stage": [s.name for s in res.stages],
+            "mean": [show(s.mean) for s in res.stages],
+            "variance": [show(s.var) for s in res.stages],
+        },
+        hide_index=True,
+        width="stretch",
+    )
+    st.markdown(
+        "\n".join(f"- **{s.name}** = {show_vec(s.values)}" for s in res.stages),
+    )
+if res.constant_input and res.defined:
+    st.success(
+        f"Constant input: the centred vector is 0, so the core is 0 and the output is exactly "
+        f"β = {ui.fmt_vec(res.output.values, 6)}.",
+        icon=":material/check_circle:",
+    )
+ui.notice(
+    [
+        "In the seed's toy (z = (1, 2, 3), ε = 0) the core is (−√(3/2), 0, √(3/2)). Its middle "
+        "entry is 0, so the gain 2 there has nothing to multiply; the bias 1 lifts it to 1.",
+        "The gain stretches each coordinate by its own factor and the bias moves it by its own "
+        "amount, so the output is no longer centred on 0.",
+        "A constant z has no direction left after centring: with ε > 0 the output is β itself.",
+    ]
+)
+
+st.subheader("“Normalized” does not mean mean 0 and variance 1")
+st.markdown(
+    r"""The core always has mean 0. Its variance is $q/(q+\varepsilon)$: exactly 1 only at
+$\varepsilon=0$, and below 1 otherwise. The affine step then changes both moments, because
+$\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates unequally."""
+)
+if res.defined:
+    ui.chart(
+        figs.moments_figure(res), figs.moments_alt(res), key="moments", filename="gain-bias-moments"
+    )
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("output mean", ui.fmt(res.output.mean, 6), help=exact_help(res.output.mean))
+    m2.metric("output variance", ui.fmt(res.output.var, 6), help=exact_help(res.output.var))
+    m3.metric("core variance", ui.fmt(res.core.var, 6), help="measured from the core's values")
+    m4.metric(
+        "q/(q+ε)", ui.fmt(float(core.core_var), 6), help="the formula for the core's variance"
+    )
+else:
+    st.info(
+        "Nothing to measure yet: at ε = 0 a constant input has no core. Pick ε > 0 or make "
+        "the coordinates of z differ.",
+        icon=":material/info:",
+    )
+ui.notice(
+    [
+        "The seed's toy ends with mean 1/3 and variance 11/9 — a normalized layer whose "
+        "output is neither centred nor of unit variance.",
+        "Set γ = 1 and β = 0 (preset) to see the core alone: mean 0 and, at ε = 0, variance 1.",
+        "With ε > 0 even the core falls short of variance 1: at ε = 1/3 and z = (1, 2, 3), "
+        "q = 2/3 and the core's variance is 2/3. Measured and formula agree.",
+    ]
+)
+
+st.subheader("How sensitive is the output to z?")
+st.markdown(
+    r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$; the gain
+multiplies that by its largest entry in absolute value. So for any two inputs"""
+)
+st.latex(r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 .")
+b1, b2 = st.columns(2)
+b1.metric("core bound ε^(−1/2)", ui.fmt(res.core_lipschitz, 6), help=exact_help(res.core_lipschitz))
+b2.metric(
+    "output bound max|γᵢ|·ε^(−1/2)",
+    ui.fmt(res.output_lipschitz, 6),
+    help=exact_help(res.output_lipschitz),
+)
+if eps == 0:
+    st.info(
+        "At ε = 0 there is no finite bound (∞): near a constant input the core can jump "
+        "between far-apart values for an arbitrarily small change of z.",
+        icon=":material/all_inclusive:",
+    )
+ui.notice(
+    [
+        "Doubling the largest |γᵢ| doubles the output bound; β shifts the output and never "
+        "changes its sensitivity.",
+        "Smaller ε allows a steeper core; the Epsilon page shows where the bound is reached.",
+    ]
+)

@@ -1,4 +1,316 @@
+"""Invariances: which changes of the input layer normalization ignores, and which it does not."""
+
+import numpy as np
 import streamlit as st
 
-st.title("invariance")
-st.info("Coming soon.")
+import lnviz
+from lnviz import symmetry, ui
+from lnviz.figures import affine as exact_forms
+from lnviz.figures import invariance as figs
+
+SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # c
+SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
+BIAS_SHIFT_OPTIONS = (-10.0, -1.0, 0.0, 1.0, 5.0, 10.0, 100.0)  # c added to b
+S_DEFAULT = "0, 0, 1"  # with z = (1, 2, 3) this gives the seed's (1, 2, 4)
+
+
+def show_vec(values: np.ndarray) -> str:
+    """Six decimals, followed by a closed form such as (−4, −1, 5)/√17 entries when found."""
+    form = exact_forms.exact_vec(values)
+    text = ui.fmt_vec(values, 6)
+    return f"{text} = {form}" if form else text
+
+
+def undefined_note(what: str) -> None:
+    st.warning(
+        f"**Undefined at ε = 0:** {what} has all coordinates equal, so layer norm would divide "
+        "0 by 0. Choose ε > 0 or make the coordinates differ.",
+        icon=":material/block:",
+    )
+
+
+ui.page_intro(
+    "Invariances: what layer norm cannot see",
+    r"""Layer normalization subtracts the mean $\mu$ of the coordinates before it divides by
+$\sqrt{q+\varepsilon}$. Anything that only moves the mean is therefore erased, whatever
+$\varepsilon$ is. For every number $c$:""",
+)
+st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")
+st.latex(r"\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)")
+st.markdown(
+    r"Here $\mathbf 1=(1,\dots,1)$, so $z+c\mathbf 1$ adds $c$ to every coordinate; labels "
+    "below write it as z + c. Gain and bias are applied after this step, so the full output "
+    "is unchanged too. Other changes — moving one coordinate, rescaling — do get through. "
+    "Each section tests one."
+)
+
+ui.presets(
+    {
+        "Seed: (1, 2, 3) vs (101, 102, 103)": {"z": "1, 2, 3", "c": 100.0, "eps": 1 / 3},
+        "Seed: (1, 2, 4)": {"z": "1, 2, 3", "s": S_DEFAULT, "eps": 1 / 3},
+        "Scaling at ε = 0 (exact)": {"z": "1, 2, 3", "a": 10.0, "eps": 0.0},
+        "Scaling at ε = 1 (broken)": {"z": "1, 2, 3", "a": 10.0, "eps": 1.0},
+    },
+    key="inv-presets",
+)
+c1, c2 = st.columns([2, 3])
+with c1:
+    z = ui.vector_input(
+        "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
+    )
+with c2:
+    eps = ui.eps_slider(
+        allow_zero=True,
+        help="0 or a log scale from 10⁻⁶ to 10; the seed's shift examples use 1/3.",
+    )
+defined = lnviz.analyze_core(z, eps).finite
+
+
+def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
+    st.subheader("1 · A common shift changes nothing")
+    c = ui.choice_slider("c (added to every coordinate)", SHIFT_OPTIONS, key="c", default=100.0)
+    sym = symmetry.common_shift(z, c, eps)
+    if not sym.ln_defined:
+        undefined_note("z")
+        return sym
+    ui.chart(figs.pair_figure(sym), figs.pair_alt(sym), key="shift", filename="invariance-shift")
+    st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
+    st.markdown(
+        f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
+        f"$u_\\varepsilon$ = **{show_vec(sym.ln_moved)}**."
+    )
+    ui.notice(
+        [
+            "The seed's pair (1, 2, 3) and (101, 102, 103) at ε = 1/3 both give (−1, 0, 1).",
+            "The change is 0 for every c and every ε, not just approximately: the mean absorbs "
+            "the shift and the variance never sees it.",
+        ]
+    )
+    return sym
+
+
+def unequal_shift_section(z: np.ndarray, eps: float) -> None:
+    st.subheader("2 · An unequal shift does get through")
+    st.markdown(
+        r"""Any shift splits as $s=\bar s\,\mathbf 1+(s-\bar s\,\mathbf 1)$. Layer norm removes
+the first part and keeps the second, so only a shift with all entries equal is invisible."""
+    )
+    s = ui.vector_input(
+        "s (shift, one entry per coordinate of z)",
+        S_DEFAULT,
+        key="s",
+        min_len=1,
+        max_len=8,
+        lo=-1000,
+        hi=1000,
+    )
+    if s.size != z.size:
+        st.error(
+            f"**s** has {s.size} entries but z has {z.size}: give one shift per coordinate "
+            "of z to see this section.",
+            icon=":material/error:",
+        )
+        return
+    sym = symmetry.unequal_shift(z, s, eps)
+    split = symmetry.split_shift(s)
+    if not sym.ln_defined:
+        undefined_note("z" if not defined else "z + s")
+        return
+    ui.chart(
+        figs.pair_figure(sym), figs.pair_alt(sym), key="unequal", filename="invariance-unequal"
+    )
+    m1, m2 = st.columns(2)
+    m1.metric("largest change max |u_ε(z + s) − u_ε(z)|", ui.fmt(sym.ln_change, 6))
+    m2.metric("common part of s (removed)", ui.fmt(split.c, 6))
+    st.markdown(
+        f"z + s = {ui.fmt_vec(sym.moved, 6)} gives $u_\\varepsilon(z+s)$ = "
+        f"**{show_vec(sym.ln_moved)}**. The part of s that is kept: {show_vec(split.rest)}."
+    )
+    ui.notice(
+        [
+            "The seed moves only the last coordinate: (1, 2, 3) → (1, 2, 4) at ε = 1/3 gives "
+            "(−4, −1, 5)/√17 instead of (−1, 0, 1).",
+            "Try s with equal entries (e.g. 7, 7, 7): the change drops to 0, because then the "
+            "kept part is zero.",
+        ]
+    )
+
+
+def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
+    st.subheader("3 · Scaling: exact only at ε = 0")
+    st.latex(
+        r"u_\varepsilon(az)=\frac{a\,v}{\sqrt{a^2q+\varepsilon}}=u_{\varepsilon/a^2}(z),"
+        r"\qquad a>0"
+    )
+    st.markdown(
+        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so the core changes
+unless $a=1$. Only at $\varepsilon=0$ does the factor $a$ cancel exactly."""
+    )
+    a = ui.choice_slider("a (scale factor)", SCALE_OPTIONS, key="a", default=10.0)
+    sym = symmetry.scale(z, a, eps)
+    if not sym.ln_defined:
+        undefined_note("z")
+        return sym
+    ident = lnviz.scaling_identity(z, eps, a)
+    exact = symmetry.scale(z, a, 0.0)
+    ui.chart(
+        figs.scale_figure(sym, ident),
+        figs.scale_alt(sym, ident),
+        key="scale",
+        filename="invariance-scale",
+    )
+    m1, m2, m3 = st.columns(3)
+    m1.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
+    m2.metric(
+        "same a at ε = 0",
+        ui.fmt(exact.ln_change, 12) if exact.ln_defined else "undefined",
+    )
+    m3.metric("identity error |u_ε(az) − u_ε/a²(z)|", ui.fmt(ident.identity_error, 12))
+    ui.notice(
+        [
+            "For ε > 0 and a ≠ 1 the core moves; large a shrinks the effective ε towards 0, "
+            "small a inflates it and flattens the core.",
+            "The identity u_ε(az) = u_ε/a²(z) holds to rounding for every a (crosses on the "
+            "orange bars).",
+            "At ε = 0 the change is 0 up to rounding: the exact invariance holds only there.",
+        ]
+    )
+    return sym
+
+
+def rms_section(shift: symmetry.Symmetry, scaled: symmetry.Symmetry) -> None:
+    st.subheader("4 · RMS norm for contrast")
+    st.markdown(
+        r"""RMS norm skips the centring: $\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$
+with $m=\tfrac1d\sum_i z_i^2$. Without the mean subtraction nothing absorbs a common shift;
+the scaling behaviour is the same as for layer norm. The chart uses c and a from sections 1
+and 3."""
+    )
+    if not (shift.ln_defined and scaled.ln_defined and shift.rms_defined):
+        st.info(
+            "Some of these are 0/0 at ε = 0 for this z; choose ε > 0 to compare.",
+            icon=":material/info:",
+        )
+    ui.chart(
+        figs.contrast_figure(shift, scaled),
+        figs.contrast_alt(shift, scaled),
+        key="contrast",
+        filename="invariance-rms-contrast",
+    )
+    st.dataframe(
+        {
+            "input": ["z", "z + c", "a·z"],
+            "layer norm": [ui.fmt_vec(v, 4) for v in (shift.ln, shift.ln_moved, scaled.ln_moved)],
+            "RMS norm": [ui.fmt_vec(v, 4) for v in (shift.rms, shift.rms_moved, scaled.rms_moved)],
+        },
+        hide_index=True,
+        width="stretch",
+    )
+    ui.notice(
+        [
+            "Common shift: layer norm's bar is 0, RMS norm's is not — its mean square grows "
+            "with c, so large c pushes every output coordinate towards the same value.",
+            "Scaling: for ε > 0 both change (by different amounts), and both are exact at "
+            "ε = 0 (try the preset).",
+        ]
+    )
+
+
+@st.fragment
+def shift_scale_sections(z: np.ndarray, eps: float) -> None:
+    """Sections 1-4: 4 reuses c and a from 1 and 3, so they rerun together."""
+    shift = common_shift_section(z, eps)
+    unequal_shift_section(z, eps)
+    scaled = scaling_section(z, eps)
+    rms_section(shift, scaled)
+
+
+@st.fragment
+def redundancy_section(eps: float) -> None:
+    st.subheader("5 · Redundancy in the layer before")
+    st.markdown(
+        r"""Usually $z$ comes out of an affine map $z=Wx+b$. Two of its parameters can change
+without any effect on the normalized output, for **every** input $x$:"""
+    )
+    st.latex(
+        r"\begin{aligned}"
+        r"b\to b+c\mathbf 1:&\quad z\mapsto z+c\,\mathbf 1\\"
+        r"W\to W+\mathbf 1r^{\mathsf T}:&\quad z\mapsto z+(r^{\mathsf T}x)\,\mathbf 1\\"
+        r"x\to x+\Delta x:&\quad z\mapsto z+W\Delta x"
+        r"\end{aligned}"
+    )
+    st.markdown(
+        "The first two add a common shift (the second a different one for each x, removed "
+        "input by input). Shifting the raw input by Δx adds W Δx, which has equal entries only "
+        "by accident."
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        seed = ui.int_input("layer seed (draws W, b and five inputs x)", 0, 999, 0, key="seed")
+        cb = ui.choice_slider(
+            "c (added to every entry of b)", BIAS_SHIFT_OPTIONS, key="cb", default=5.0
+        )
+    layer = symmetry.seeded_layer(seed)
+    n = layer.w.shape[1]
+    with c2:
+        rv = ui.vector_input(
+            "r (added to each row of W)", "1, -2, 0.5", key="r", length=n, lo=-100, hi=100
+        )
+        sv = ui.vector_input(
+            "Δx (shift of the raw input x)", "1, 0, 0", key="dx", length=n, lo=-100, hi=100
+        )
+    red = lnviz.affine_redundancy(layer.w, layer.b, layer.xs, c=cb, r=rv, s=sv, eps=eps)
+    split = symmetry.split_shift(red.added_by_input_shift)
+    with st.expander("The layer: W, b and the inputs x", icon=":material/table:"):
+        st.dataframe(
+            {
+                "row": [f"z{i + 1}" for i in range(layer.b.size)],
+                **{f"W col {j + 1}": layer.w[:, j] for j in range(n)},
+                "b": layer.b,
+            },
+            hide_index=True,
+            width="stretch",
+        )
+        st.dataframe(
+            {
+                "entry": [f"x[{j + 1}]" for j in range(n)],
+                **{f"x{i + 1}": row for i, row in enumerate(layer.xs)},
+            },
+            hide_index=True,
+            width="stretch",
+        )
+    m1, m2, m3 = st.columns(3)
+    m1.metric("max change, b + c", ui.fmt(red.bias_change, 12))
+    m2.metric("max change, W + 1rᵀ", ui.fmt(red.weight_change, 12))
+    m3.metric("max change, x + Δx", ui.fmt(red.input_change, 6))
+    left, right = st.columns([3, 2])
+    with left:
+        ui.chart(
+            figs.redundancy_figure(red, cb, rv, sv),
+            figs.redundancy_alt(red, cb, rv, sv),
+            key="redundancy",
+            filename="invariance-redundancy",
+        )
+    with right:
+        ui.chart(figs.ws_figure(split), figs.ws_alt(split), key="ws", filename="invariance-ws")
+    st.markdown(
+        f"W Δx = **{ui.fmt_vec(split.s, 4)}**: its common part {ui.fmt(split.c, 4)} is removed, "
+        f"the rest {ui.fmt_vec(split.rest, 4)} reaches the output."
+    )
+    ui.notice(
+        [
+            "Green circles and teal crosses sit on the diagonal: b + c and W + 1rᵀ change "
+            "nothing, for all five inputs at once.",
+            "Red diamonds leave the diagonal: a raw-input shift is not absorbed, because W Δx "
+            "has unequal entries.",
+            "So a network with layer norm after W x + b cannot learn anything through the "
+            "common part of b or of W's rows — those directions are redundant.",
+        ]
+    )
+
+
+if defined:
+    shift_scale_sections(z, eps)
+else:
+    undefined_note("z")
+redundancy_section(eps)

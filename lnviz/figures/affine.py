@@ -1,0 +1,208 @@
+"""Figures of the gain-and-bias page: the three stages z -> u -> y and their moments.
+
+`exact` and `exact_vec` only recognise a closed form for display (1/3, √(3/2), −4/√17);
+they never feed a number back into the mathematics.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lnviz.core import AffineStages, Stage
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r, vec
+
+STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
+_MAX_DEN = 64  # largest denominator recognised as "exact"
+
+
+def _fraction(x: float) -> Fraction | None:
+    frac = Fraction(x).limit_denominator(_MAX_DEN)
+    return frac if math.isclose(float(frac), x, rel_tol=1e-10, abs_tol=1e-12) else None
+
+
+def _frac_text(f: Fraction) -> str:
+    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
+
+
+def _isqrt(n: int) -> int | None:
+    root = math.isqrt(n)
+    return root if root * root == n else None
+
+
+def exact(x: float) -> str | None:
+    """A short closed form of x (p/q or ±√(p/q) with small q), or None if none fits.
+
+    >>> exact(1 / 3), exact(11 / 9), exact(-(1.5**0.5)), exact(-4 / 17**0.5), exact(0.1234567)
+    ('1/3', '11/9', '−√(3/2)', '−4/√17', None)
+    """
+    if not math.isfinite(x):
+        return None
+    sign = "−" if x < 0 else ""
+    f = _fraction(abs(x))
+    if f is not None:
+        return sign + _frac_text(f) if f != 0 else "0"
+    sq = _fraction(x * x)
+    if sq is None:
+        return None
+    p, q = sq.numerator, sq.denominator
+    rp, rq = _isqrt(p), _isqrt(q)
+    if rp is not None:  # √(p/q) = rp / √q
+        return f"{sign}{rp}/√{q}"
+    if rq is not None:  # √(p/q) = √p / rq
+        return f"{sign}√{p}" + ("" if rq == 1 else f"/{rq}")
+    return f"{sign}√({p}/{q})"
+
+
+def exact_vec(v: np.ndarray) -> str | None:
+    """Closed forms of every entry, or None unless all have one and some are not integers.
+
+    >>> exact_vec(np.array([-(1.5**0.5), 1.0, 1.5**0.5]))
+    '(−√(3/2), 1, √(3/2))'
+    >>> exact_vec(np.array([1.0, 2.0])) is None  # the decimals already say it
+    True
+    """
+    forms = [exact(float(x)) for x in np.asarray(v).ravel()]
+    if any(f is None for f in forms) or not any("/" in f or "√" in f for f in forms if f):
+        return None
+    return "(" + ", ".join(f for f in forms if f) + ")"
+
+
+def stage_title(stage: Stage) -> str:
+    """'core u: mean 0, variance 1' with closed forms where they exist."""
+    if not math.isfinite(stage.mean):
+        return f"{stage.name}: undefined"
+    mean = exact(stage.mean) or num(stage.mean)
+    var = exact(stage.var) or num(stage.var)
+    return f"{stage.name} · mean {mean} · variance {var}"
+
+
+STEPS = ("1 · ", "2 · ", "3 · ")  # the order z -> u -> y, shown in titles
+
+
+def stage_figure(res: AffineStages, index: int) -> go.Figure:
+    """One stage (0 input, 1 core, 2 output): bars per coordinate, mean dashed, ± sd shaded."""
+    stage, color = res.stages[index], STAGE_COLORS[index]
+    d = stage.values.size
+    fig = go.Figure()
+    layout(fig, title=STEPS[index] + stage_title(stage), x="coordinate", y="", height=320)
+    fig.update_layout(showlegend=False, margin={"t": 50})
+    if not math.isfinite(stage.mean):
+        fig.add_annotation(
+            text="undefined: ε = 0 and q = 0 (0/0)",
+            showarrow=False,
+            xref="x domain",
+            yref="y domain",
+            x=0.5,
+            y=0.5,
+            font={"color": RED, "size": 14},
+        )
+        fig.update_xaxes(visible=False)
+        fig.update_yaxes(visible=False)
+        return fig
+    sd = math.sqrt(stage.var)
+    fig.add_shape(  # below the bars, so it never washes them out
+        type="rect",
+        x0=-0.5,
+        x1=d - 0.5,
+        y0=stage.mean - sd,
+        y1=stage.mean + sd,
+        fillcolor=GRAY,
+        opacity=0.22,
+        line={"width": 0},
+        layer="below",
+    )
+    fig.add_bar(
+        x=list(range(d)),
+        y=r(stage.values, 7),
+        marker_color=color,
+        name=stage.name,
+        text=[num(float(v), 3) for v in stage.values],
+        textposition="outside",
+        cliponaxis=False,
+        hovertemplate=f"{stage.name}, coordinate %{{x}}: %{{y}}<extra></extra>",
+        showlegend=False,
+    )
+    fig.add_scatter(
+        x=[-0.5, d - 0.5],
+        y=[stage.mean, stage.mean],
+        mode="lines",
+        line={"dash": "dash", "color": RED, "width": 2},
+        name="mean",
+        hoverinfo="skip",
+    )
+    fig.update_xaxes(
+        tickvals=list(range(d)), ticktext=[str(i + 1) for i in range(d)], range=[-0.6, d - 0.4]
+    )
+    lo = min(float(stage.values.min()), stage.mean - sd, 0.0)
+    hi = max(float(stage.values.max()), stage.mean + sd, 0.0)
+    pad = 0.18 * (hi - lo or 1.0)
+    fig.update_yaxes(range=[lo - pad, hi + pad])
+    return fig
+
+
+def stage_alt(res: AffineStages, index: int) -> str:
+    s = res.stages[index]
+    where = f"stage {index + 1} of 3 (input, core, output) at ε = {num(res.eps)}"
+    if not math.isfinite(s.mean):
+        return f"Empty panel, {where}: {s.name} is undefined because ε = 0 and z is constant."
+    extra = (
+        f" Gains {vec(res.gamma)} and biases {vec(res.beta)} map the core to this output."
+        if index == 2
+        else ""
+    )
+    return (
+        f"Bar chart, {where}: {s.name} = {vec(s.values)}, with a dashed line at the mean "
+        f"{num(s.mean)} and a shaded band of one standard deviation around it; population "
+        f"variance {num(s.var)}.{extra}"
+    )
+
+
+def moments_figure(res: AffineStages) -> go.Figure:
+    """Mean and variance of the core and of the output, against the targets 0 and 1."""
+    names = [res.core.name, res.output.name]
+    means = [res.core.mean, res.output.mean]
+    variances = [res.core.var, res.output.var]
+    fig = go.Figure()
+    fig.add_bar(
+        x=names,
+        y=r(np.array(means), 7),
+        name="mean",
+        marker_color=BLUE,
+        text=[exact(m) or num(m) for m in means],
+        textposition="outside",
+        cliponaxis=False,
+    )
+    fig.add_bar(
+        x=names,
+        y=r(np.array(variances), 7),
+        name="variance",
+        marker_color=GREEN,
+        text=[exact(v) or num(v) for v in variances],
+        textposition="outside",
+        cliponaxis=False,
+    )
+    fig.add_hline(
+        y=1.0,
+        line={"dash": "dot", "color": RED, "width": 1.5},
+        annotation_text="variance 1",
+        annotation_position="top left",
+    )
+    fig.add_hline(y=0.0, line={"color": GRAY, "width": 1})
+    layout(fig, title="Mean and variance: core against output", x="", y="value", height=340)
+    fig.update_layout(barmode="group")
+    finite = [v for v in means + variances if math.isfinite(v)]
+    lo, hi = min([0.0, *finite]), max([1.0, *finite])
+    fig.update_yaxes(range=[lo - 0.15 * (hi - lo), hi + 0.2 * (hi - lo)])
+    return fig
+
+
+def moments_alt(res: AffineStages) -> str:
+    return (
+        f"Grouped bars of mean and population variance. Core: mean {num(res.core.mean)}, "
+        f"variance {num(res.core.var)}. Output: mean {num(res.output.mean)}, variance "
+        f"{num(res.output.var)}. A dotted line marks variance 1."
+    )

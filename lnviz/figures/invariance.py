@@ -1,0 +1,284 @@
+"""Figures of the invariance page: before/after bars, LN against RMS, the affine redundancy."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lnviz.core import Scaling
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, TEAL, layout, num, r, vec
+from lnviz.invariance import Redundancy
+from lnviz.symmetry import Split, Symmetry
+
+_WHAT = {  # how each change is written in labels
+    "common shift": "z + c",
+    "unequal shift": "z + s",
+    "scale": "a·z",
+}
+
+
+def _coords(d: int) -> list[str]:
+    return [f"z{i + 1}" if d > 3 else f"coordinate {i + 1}" for i in range(d)]
+
+
+def _bar_text(values: np.ndarray) -> list[str]:
+    return [num(float(v), 4) for v in values]
+
+
+def _zero_line(fig: go.Figure) -> None:
+    fig.add_hline(y=0.0, line={"color": GRAY, "width": 1})
+
+
+def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
+    """Grouped bars per coordinate: the normalization of z and of the changed input."""
+    before, after = (sym.ln, sym.ln_moved) if norm == "ln" else (sym.rms, sym.rms_moved)
+    f = "u_ε" if norm == "ln" else "rms_ε"
+    what = _WHAT[sym.kind]
+    idx = _coords(sym.z.size)
+    fig = go.Figure()
+    fig.add_bar(
+        x=idx,
+        y=r(before, 7),
+        name=f"{f}(z)",
+        marker_color=BLUE,
+        text=_bar_text(before),
+        textposition="outside",
+        cliponaxis=False,
+    )
+    fig.add_bar(
+        x=idx,
+        y=r(after, 7),
+        name=f"{f}({what})",
+        marker_color=ORANGE,
+        text=_bar_text(after),
+        textposition="outside",
+        cliponaxis=False,
+    )
+    change = sym.ln_change if norm == "ln" else sym.rms_change
+    name = "layer norm" if norm == "ln" else "RMS norm"
+    layout(
+        fig,
+        title=f"{name} before and after {what}: largest change {num(change, 3)}",
+        x="",
+        y=f"{f} value",
+        height=340,
+    )
+    fig.update_layout(barmode="group", bargap=0.25)
+    _zero_line(fig)
+    return fig
+
+
+def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
+    before, after = (sym.ln, sym.ln_moved) if norm == "ln" else (sym.rms, sym.rms_moved)
+    change = sym.ln_change if norm == "ln" else sym.rms_change
+    name = "layer norm" if norm == "ln" else "RMS norm"
+    return (
+        f"Grouped bars per coordinate at ε = {num(sym.eps)}: {name} of z = {vec(sym.z)} is "
+        f"{vec(before)}; of the changed input {vec(sym.moved)} it is {vec(after)}. "
+        f"The largest change is {num(change)}."
+    )
+
+
+def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
+    """u_eps(z), u_eps(a z) as bars and u_{eps/a^2}(z) as crosses on top of the second."""
+    idx = _coords(sym.z.size)
+    fig = go.Figure()
+    fig.add_bar(x=idx, y=r(sym.ln, 7), name="u_ε(z)", marker_color=BLUE, offsetgroup="1")
+    fig.add_bar(
+        x=idx,
+        y=r(sym.ln_moved, 7),
+        name=f"u_ε(a·z), a = {num(s.a)}",
+        marker_color=ORANGE,
+        offsetgroup="2",
+    )
+    fig.add_scatter(
+        x=idx,
+        y=r(s.core_rescaled_eps, 7),
+        mode="markers",
+        name="u_ε/a²(z)",
+        marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
+        offsetgroup="2",
+    )
+    layout(
+        fig,
+        title=f"Scaling by a = {num(s.a)}: largest change {num(sym.ln_change, 3)}",
+        x="",
+        y="core value",
+        height=340,
+    )
+    fig.update_layout(barmode="group", bargap=0.25, scattermode="group")
+    _zero_line(fig)
+    return fig
+
+
+def scale_alt(sym: Symmetry, s: Scaling) -> str:
+    return (
+        f"Grouped bars of u_ε(z) = {vec(sym.ln)} and u_ε(a·z) = {vec(sym.ln_moved)} for "
+        f"a = {num(s.a)}, ε = {num(sym.eps)}; the largest change is {num(sym.ln_change)}. "
+        f"Crosses mark u_(ε/a²)(z) = {vec(s.core_rescaled_eps)}, equal to u_ε(a·z) up to "
+        f"{num(s.identity_error)}."
+    )
+
+
+def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
+    """Largest change of layer norm and of RMS norm under the common shift and the scaling."""
+    groups = [f"z + c, c = {num(shift.amount)}", f"a·z, a = {num(scaled.amount)}"]
+    ln = [shift.ln_change, scaled.ln_change]
+    rms = [shift.rms_change, scaled.rms_change]
+    fig = go.Figure()
+    fig.add_bar(
+        x=groups,
+        y=r(np.array(ln), 7),
+        name="layer norm",
+        marker_color=BLUE,
+        text=[num(v, 3) for v in ln],
+        textposition="outside",
+        cliponaxis=False,
+    )
+    fig.add_bar(
+        x=groups,
+        y=r(np.array(rms), 7),
+        name="RMS norm",
+        marker_color=PURPLE,
+        text=[num(v, 3) for v in rms],
+        textposition="outside",
+        cliponaxis=False,
+    )
+    layout(fig, title="Largest change of the output", x="", y="max |change|", height=340)
+    finite = [v for v in ln + rms if math.isfinite(v)]
+    top = max(finite, default=0.0)
+    fig.update_yaxes(range=[0, 1.25 * top if top > 0 else 1.0])
+    fig.update_layout(barmode="group", bargap=0.3)
+    return fig
+
+
+def contrast_alt(shift: Symmetry, scaled: Symmetry) -> str:
+    return (
+        f"Grouped bars of the largest output change at ε = {num(shift.eps)}. Common shift "
+        f"c = {num(shift.amount)}: layer norm {num(shift.ln_change)}, RMS norm "
+        f"{num(shift.rms_change)}. Scaling by a = {num(scaled.amount)}: layer norm "
+        f"{num(scaled.ln_change)}, RMS norm {num(scaled.rms_change)}."
+    )
+
+
+_CHANGES = (  # field of Redundancy, label, colour, marker
+    ("bias_shift", "b + c", GREEN, "circle-open"),
+    ("weight_shift", "W + 1rᵀ", TEAL, "x-thin"),
+    ("input_shift", "x + Δx (raw input)", RED, "diamond"),
+)
+
+
+def _labels(c: float, r_vec: np.ndarray, dx: np.ndarray) -> dict[str, str]:
+    return {
+        "bias_shift": f"b + c, c = {num(c)}",
+        "weight_shift": f"W + 1rᵀ, r = {vec(r_vec)}",
+        "input_shift": f"x + Δx, Δx = {vec(dx)}",
+    }
+
+
+def redundancy_figure(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray) -> go.Figure:
+    """Each output coordinate after a change against before: on the diagonal = unchanged.
+
+    c, r_vec and dx are the changes that produced `red`; they only label the legend.
+    """
+    names = _labels(c, r_vec, dx)
+    base = red.base.ravel()  # (k d,)
+    fig = go.Figure()
+    every = np.concatenate([base, *(getattr(red, f).ravel() for f, *_ in _CHANGES)])
+    finite = every[np.isfinite(every)]
+    lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
+    pad = 0.1 * (hi - lo or 1.0)
+    lo, hi = lo - pad, hi + pad
+    fig.add_scatter(
+        x=[lo, hi],
+        y=[lo, hi],
+        mode="lines",
+        line={"dash": "dash", "color": GRAY, "width": 1.5},
+        name="unchanged (after = before)",
+        hoverinfo="skip",
+    )
+    k, d = red.base.shape
+    hover = [f"input x{i + 1}, coordinate {j + 1}" for i in range(k) for j in range(d)]
+    for field, _, color, symbol in _CHANGES:
+        label = names[field]
+        after = getattr(red, field).ravel()  # (k d,)
+        fig.add_scatter(
+            x=r(base, 7),
+            y=r(after, 7),
+            mode="markers",
+            name=label,
+            text=hover,
+            hovertemplate="%{text}<br>before %{x}, after %{y}<extra>" + label + "</extra>",
+            marker={
+                "color": color,
+                "symbol": symbol,
+                "size": 13 if symbol != "diamond" else 9,
+                "line": {"width": 2.5, "color": color},
+            },
+        )
+    layout(
+        fig,
+        title="After each change against before",
+        x="layer-norm output before (W x + b)",
+        y="output after the change",
+        height=420,
+    )
+    fig.update_xaxes(range=[lo, hi])
+    fig.update_yaxes(range=[lo, hi], scaleanchor="x", scaleratio=1)
+    fig.update_layout(legend={"y": -0.22, "yanchor": "top"}, margin={"b": 10})
+    return fig
+
+
+def redundancy_alt(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray) -> str:
+    k, d = red.base.shape
+    return (
+        f"Scatter of all {k * d} layer-norm outputs (k = {k} inputs, d = {d} coordinates), "
+        f"each change against the original. Adding c = {num(c)} to "
+        f"every entry of b moves no point off the diagonal (largest change "
+        f"{num(red.bias_change)}), nor does adding r = {vec(r_vec)} to each row of W (largest "
+        f"change {num(red.weight_change)}). Shifting the raw input by Δx = {vec(dx)} moves "
+        f"points off it "
+        f"(largest change {num(red.input_change)}), because it adds W Δx = "
+        f"{vec(red.added_by_input_shift)} to z."
+    )
+
+
+def ws_figure(split: Split) -> go.Figure:
+    """Bars of W dx, with its common part (the mean, removed by layer norm) dashed."""
+    idx = _coords(split.s.size)
+    fig = go.Figure()
+    fig.add_bar(
+        x=idx,
+        y=r(split.s, 7),
+        name="W Δx (added to z)",
+        marker_color=RED,
+        text=_bar_text(split.s),
+        textposition="outside",
+        cliponaxis=False,
+    )
+    fig.add_scatter(
+        x=[idx[0], idx[-1]],
+        y=[split.c, split.c],
+        mode="lines",
+        line={"dash": "dash", "color": BLUE, "width": 2},
+        name=f"common part {num(split.c, 3)} (removed)",
+        hoverinfo="skip",
+    )
+    _zero_line(fig)
+    layout(fig, title="What the raw-input shift adds to z", x="", y="(W Δx)ᵢ", height=420)
+    fig.update_layout(legend={"y": -0.12, "yanchor": "top"}, bargap=0.35)
+    vals = np.append(split.s, [split.c, 0.0])
+    lo, hi = float(vals.min()), float(vals.max())
+    pad = 0.25 * (hi - lo or 1.0)
+    fig.update_yaxes(range=[lo - pad, hi + pad])
+    return fig
+
+
+def ws_alt(split: Split) -> str:
+    kept = "nothing is left: a common shift" if split.common else f"{vec(split.rest)} is kept"
+    return (
+        f"Bars of W Δx = {vec(split.s)}, with a dashed line at its mean {num(split.c)}, the "
+        f"common part that layer norm removes; the rest, {kept}."
+    )

@@ -1,0 +1,82 @@
+"""lnviz.figures.invariance: figure data equals engine data; alt text names the key values."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lnviz import affine_redundancy, scaling_identity
+from lnviz.figures import invariance as figs
+from lnviz.symmetry import common_shift, scale, seeded_layer, split_shift, unequal_shift
+
+
+def by_name(fig, start: str):
+    return next(t for t in fig.data if t.name.startswith(start))
+
+
+def test_pair_figure_draws_both_normalizations() -> None:
+    sym = unequal_shift([1, 2, 3], [0, 0, 1], 1 / 3)
+    fig = figs.pair_figure(sym)
+    np.testing.assert_allclose(by_name(fig, "u_ε(z)").y, sym.ln, atol=1e-6)
+    np.testing.assert_allclose(by_name(fig, "u_ε(z + s)").y, sym.ln_moved, atol=1e-6)
+    rms = figs.pair_figure(sym, norm="rms")
+    np.testing.assert_allclose(by_name(rms, "rms_ε(z + s)").y, sym.rms_moved, atol=1e-6)
+    alt = figs.pair_alt(sym)
+    assert "(1, 2, 4)" in alt and "(-0.9701, -0.2425, 1.213)" in alt and "0.2425" in alt
+
+
+def test_common_shift_pair_has_identical_bars() -> None:
+    sym = common_shift([1, 2, 3], 100, 1 / 3)
+    fig = figs.pair_figure(sym)
+    assert list(fig.data[0].y) == list(fig.data[1].y) == [-1, 0, 1]
+    assert "largest change 0" in fig.layout.title.text
+    assert "(101, 102, 103)" in figs.pair_alt(sym)
+
+
+def test_scale_figure_shows_identity_crosses() -> None:
+    sym, ident = scale([1, 2, 3], 10, 1 / 3), scaling_identity([1, 2, 3], 1 / 3, 10)
+    fig = figs.scale_figure(sym, ident)
+    np.testing.assert_allclose(by_name(fig, "u_ε(a·z)").y, ident.core_az, atol=1e-6)
+    np.testing.assert_allclose(by_name(fig, "u_ε/a²").y, ident.core_rescaled_eps, atol=1e-6)
+    assert "0.2217" in figs.scale_alt(sym, ident)
+
+
+def test_contrast_figure_values_and_alt() -> None:
+    shift, scaled = common_shift([1, 2, 3], 100, 1 / 3), scale([1, 2, 3], 10, 1 / 3)
+    fig = figs.contrast_figure(shift, scaled)
+    np.testing.assert_allclose(
+        by_name(fig, "layer norm").y, [shift.ln_change, scaled.ln_change], atol=1e-7
+    )
+    np.testing.assert_allclose(
+        by_name(fig, "RMS norm").y, [shift.rms_change, scaled.rms_change], atol=1e-7
+    )
+    alt = figs.contrast_alt(shift, scaled)
+    assert "c = 100" in alt and "a = 10" in alt and "layer norm 0," in alt
+
+
+def test_redundancy_figure_plots_every_output() -> None:
+    layer = seeded_layer(0)
+    r, dx = np.array([1.0, -2.0, 0.5]), np.array([1.0, 0.0, 0.0])
+    red = affine_redundancy(layer.w, layer.b, layer.xs, c=5.0, r=r, s=dx, eps=1 / 3)
+    fig = figs.redundancy_figure(red, 5.0, r, dx)
+    for start, field in (
+        ("b + c", "bias_shift"),
+        ("W + 1rᵀ", "weight_shift"),
+        ("x + Δx", "input_shift"),
+    ):
+        t = by_name(fig, start)
+        np.testing.assert_allclose(t.x, red.base.ravel(), atol=1e-6)
+        np.testing.assert_allclose(t.y, getattr(red, field).ravel(), atol=1e-6)
+    assert by_name(fig, "b + c").name == "b + c, c = 5"
+    alt = figs.redundancy_alt(red, 5.0, r, dx)
+    assert (
+        "20 layer-norm outputs" in alt and "c = 5" in alt and "W Δx = (0.1, 0.1, 1.3, -1.3)" in alt
+    )
+
+
+def test_ws_figure_marks_the_removed_common_part() -> None:
+    split = split_shift([0.1, 0.1, 1.3, -1.3])
+    fig = figs.ws_figure(split)
+    np.testing.assert_allclose(by_name(fig, "W Δx").y, split.s)
+    np.testing.assert_allclose(by_name(fig, "common part").y, [split.c, split.c])
+    assert "0.05" in figs.ws_alt(split)
+    assert "a common shift" in figs.ws_alt(split_shift([2.0, 2.0]))

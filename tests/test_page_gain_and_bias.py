@@ -1,0 +1,190 @@
+"""AppTest of the gain-and-bias page: the seed's toy, presets, controls and URL state."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tests.apptest_helpers import assert_clean, figures, page, texts
+
+PAGE = "gain_and_bias"
+SQRT32 = math.sqrt(1.5)
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def bar_values(at, index: int) -> list[float]:
+    """y values of the bars of stage chart `index` (0 input, 1 core, 2 output)."""
+    fig = figures(at)[index]
+    return next(t["y"] for t in fig["data"] if t["type"] == "bar")
+
+
+def test_default_is_the_seed_toy_at_eps_zero() -> None:
+    at = page(PAGE)
+    assert_clean(at)
+    assert len(figures(at)) == 4  # three stages + moments
+    assert at.select_slider(key="eps").value == 0.0
+    assert metric(at, "output mean") == "0.333333"
+    assert metric(at, "output variance") == "1.222222"
+    assert metric(at, "core variance") == "1"
+    assert metric(at, "q/(q+ε)") == "1"
+    text = texts(at)
+    assert "(−√(3/2), 0, √(3/2))" in text  # the core
+    assert "(−√(3/2), 1, √(3/2))" in text  # the output
+    assert "0.333333 = 1/3" in text and "1.222222 = 11/9" in text
+    assert bar_values(at, 1) == pytest.approx([-SQRT32, 0.0, SQRT32], abs=1e-6)
+    assert bar_values(at, 2) == pytest.approx([-SQRT32, 1.0, SQRT32], abs=1e-6)
+
+
+def test_lipschitz_bound_is_infinite_at_eps_zero_and_says_so() -> None:
+    at = page(PAGE)
+    assert metric(at, "core bound ε^(−1/2)") == "∞"
+    assert metric(at, "output bound max|γᵢ|·ε^(−1/2)") == "∞"
+    assert any("no finite bound" in str(i.value) for i in at.info)
+
+
+@pytest.mark.parametrize("index", range(5))
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page(PAGE)
+    at.button(key=f"gb-presets-{index}").click().run()
+    assert_clean(at)
+    assert "nan" not in texts(at).lower()
+
+
+def test_eps_one_third_preset_shows_core_variance_below_one() -> None:
+    at = page(PAGE)
+    at.button(key="gb-presets-1").click().run()
+    assert at.select_slider(key="eps").value == pytest.approx(1 / 3)
+    assert metric(at, "core variance") == "0.666667"  # q/(q+eps) = (2/3)/(2/3+1/3)
+    assert metric(at, "q/(q+ε)") == "0.666667"
+    assert metric(at, "core bound ε^(−1/2)") == "1.732051"  # sqrt(3)
+    assert metric(at, "output bound max|γᵢ|·ε^(−1/2)") == "3.464102"  # 2 sqrt(3)
+    assert bar_values(at, 1) == pytest.approx([-1.0, 0.0, 1.0], abs=1e-6)
+
+
+def test_plain_core_preset_has_mean_zero_variance_one() -> None:
+    at = page(PAGE)
+    at.button(key="gb-presets-2").click().run()
+    assert metric(at, "output mean") == "0"
+    assert metric(at, "output variance") == "1"
+
+
+def test_constant_input_gives_beta() -> None:
+    at = page(PAGE)
+    at.button(key="gb-presets-3").click().run()
+    assert_clean(at)
+    assert any("output is exactly β = (0, 1, 0)" in str(s.value) for s in at.success)
+    assert bar_values(at, 2) == pytest.approx([0.0, 1.0, 0.0])
+    assert metric(at, "output mean") == "0.333333"
+    assert metric(at, "output variance") == "0.222222"  # variance of (0, 1, 0) = 2/9
+    assert metric(at, "core bound ε^(−1/2)") == "10"
+    assert metric(at, "output bound max|γᵢ|·ε^(−1/2)") == "20"
+
+
+def test_constant_input_at_eps_zero_shows_a_message_not_nans() -> None:
+    at = page(PAGE)
+    at.button(key="gb-presets-4").click().run()
+    assert_clean(at)
+    assert any("Undefined at ε = 0" in str(w.value) for w in at.warning)
+    assert not at.dataframe  # no table of NaNs
+    assert "output mean" not in [m.label for m in at.metric]
+    assert "nan" not in texts(at).lower()
+    # the core and output panels carry a note instead of bars
+    for index in (1, 2):
+        fig = figures(at)[index]
+        assert not fig["data"]
+        assert "undefined" in fig["layout"]["annotations"][0]["text"]
+
+
+def test_z_input_changes_the_stages() -> None:
+    at = page(PAGE)
+    before = bar_values(at, 1)
+    at.text_input(key="z").set_value("1, 2, 4").run()
+    assert_clean(at)
+    assert bar_values(at, 0) == [1.0, 2.0, 4.0]
+    assert bar_values(at, 1) != before
+    assert metric(at, "output mean") != "0.333333"
+
+
+def test_gamma_input_changes_the_output_only() -> None:
+    at = page(PAGE)
+    core = bar_values(at, 1)
+    at.text_input(key="gamma").set_value("3, 3, 3").run()
+    assert_clean(at)
+    assert bar_values(at, 1) == core
+    assert bar_values(at, 2) == pytest.approx([-3 * SQRT32, 1.0, 3 * SQRT32], abs=1e-5)
+    assert metric(at, "output variance") != "1.222222"
+
+
+def test_beta_input_moves_the_output_mean() -> None:
+    at = page(PAGE)
+    at.text_input(key="beta").set_value("5, 5, 5").run()
+    assert_clean(at)
+    # gamma * u = (−√(3/2), 0, √(3/2)) has mean 0 and variance 1; a common bias only moves it
+    assert metric(at, "output mean") == "5"
+    assert metric(at, "output variance") == "1"
+
+
+def test_eps_slider_changes_core_and_bound() -> None:
+    at = page(PAGE)
+    at.select_slider(key="eps").set_value(4 / 3).run()
+    assert_clean(at)
+    s = 1 / math.sqrt(2)
+    assert bar_values(at, 1) == pytest.approx([-s, 0.0, s], abs=1e-6)  # the seed's (−1,0,1)/√2
+    assert metric(at, "core variance") == "0.333333"
+    assert metric(at, "core bound ε^(−1/2)") == "0.866025"
+
+
+def test_url_state_is_restored() -> None:
+    query = {"z": "1, 2, 4", "gamma": "2, 2, 2", "beta": "1, 1, 1", "eps": "1/3"}
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert at.text_input(key="z").value == "1, 2, 4"
+    assert at.text_input(key="gamma").value == "2, 2, 2"
+    assert at.text_input(key="beta").value == "1, 1, 1"
+    assert at.select_slider(key="eps").value == pytest.approx(1 / 3)
+    # y = 2 u + 1 with u = (−4, −1, 5)/√17: mean 1, variance 4 q/(q+eps) = 56/17
+    assert metric(at, "output mean") == "1"
+    assert metric(at, "output variance") == "3.294118"
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"gamma": "1, 2"}, "γ"),
+        ({"beta": "0, 1, 0, 0"}, "β"),
+        ({"z": "1, 2, 3, 4"}, "γ"),  # gamma and beta no longer match z
+    ],
+)
+def test_wrong_lengths_name_the_field(query: dict[str, str], field: str) -> None:
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert any(f"**{field}** has" in str(e.value) for e in at.error)
+    assert len(figures(at)) == 4
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"z": "nan, 1, 2"},
+        {"z": "1e308, 1, 2"},
+        {"z": "hello"},
+        {"z": "<script>alert(1)</script>"},
+        {"z": "1"},
+        {"gamma": "inf, 1, 1"},
+        {"beta": "<img src=x onerror=alert(1)>"},
+        {"gamma": "1e999, 1, 1"},
+        {"eps": "nan"},
+        {"eps": "-1"},
+        {"eps": "99"},
+        {"eps": "<b>0</b>"},
+    ],
+)
+def test_hostile_url_values_show_a_message_not_an_error(query: dict[str, str]) -> None:
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert at.warning or at.error
+    assert "nan" not in " ".join(m.value for m in at.metric).lower()

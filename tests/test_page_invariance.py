@@ -1,0 +1,216 @@
+"""AppTest of the invariance page: shifts, scaling, RMS contrast and the affine redundancy."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.apptest_helpers import assert_clean, figures, page, texts
+
+PAGE = "invariance"
+SHIFT_CHANGE = "largest change max |u_ε(z + c) − u_ε(z)|"
+UNEQUAL_CHANGE = "largest change max |u_ε(z + s) − u_ε(z)|"
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def figure(at, title_start: str) -> dict[str, Any]:
+    """The chart whose title starts with `title_start`."""
+    for fig in figures(at):
+        if fig["layout"]["title"]["text"].startswith(title_start):
+            return fig
+    raise AssertionError(f"no chart titled {title_start!r}")
+
+
+def trace(fig: dict[str, Any], name_start: str) -> dict[str, Any]:
+    return next(t for t in fig["data"] if t.get("name", "").startswith(name_start))
+
+
+def test_default_shows_the_seed_numbers() -> None:
+    at = page(PAGE)
+    assert_clean(at)
+    assert len(figures(at)) == 6
+    # 1: (1, 2, 3) and (101, 102, 103) give the same core (−1, 0, 1) at eps = 1/3
+    assert metric(at, SHIFT_CHANGE) == "0"
+    text = texts(at)
+    assert "(101, 102, 103)" in text
+    assert "**(−1, 0, 1)**" in text
+    fig = figure(at, "layer norm before and after z + c")
+    assert trace(fig, "u_ε(z)")["y"] == trace(fig, "u_ε(z + c)")["y"] == [-1, 0, 1]
+    # 2: (1, 2, 4) gives (−4, −1, 5)/√17
+    assert "(−4/√17, −1/√17, 5/√17)" in text
+    assert metric(at, UNEQUAL_CHANGE) == "0.242536"  # 1/√17, in the middle coordinate
+    assert metric(at, "common part of s (removed)") == "0.333333"
+    # 3: scaling by 10 changes the core at eps = 1/3 but not at eps = 0
+    assert metric(at, "max change at ε = 1/3") == "0.22169444"
+    assert metric(at, "same a at ε = 0") == "0"
+    # 5: the two redundant changes do nothing, the raw-input shift does something
+    assert metric(at, "max change, b + c") == "0"
+    assert metric(at, "max change, W + 1rᵀ") == "0"
+    assert float(metric(at, "max change, x + Δx")) > 0.1
+
+
+def test_rms_contrast_bars() -> None:
+    at = page(PAGE)
+    fig = figure(at, "Largest change of the output")
+    ln, rms = trace(fig, "layer norm")["y"], trace(fig, "RMS norm")["y"]
+    assert ln[0] == 0  # layer norm ignores the common shift
+    assert rms[0] > 0.5  # RMS norm does not
+    assert ln[1] > 0 and rms[1] > 0  # both feel the scaling at eps = 1/3
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page(PAGE)
+    at.button(key=f"inv-presets-{index}").click().run()
+    assert_clean(at)
+    assert "nan" not in texts(at).lower()
+
+
+def test_scaling_at_eps_zero_preset_is_exact() -> None:
+    at = page(PAGE)
+    at.button(key="inv-presets-2").click().run()
+    assert at.select_slider(key="eps").value == 0.0
+    assert metric(at, "max change at ε = 0") == "0"
+    fig = figure(at, "Largest change of the output")
+    assert trace(fig, "RMS norm")["y"][1] == pytest.approx(0, abs=1e-12)
+
+
+def test_common_shift_slider_changes_shown_data_but_not_the_core() -> None:
+    at = page(PAGE)
+    rms_before = trace(figure(at, "Largest change"), "RMS norm")["y"][0]
+    at.select_slider(key="c").set_value(-10.0).run()
+    assert_clean(at)
+    assert "(−9, −8, −7)" in texts(at)
+    assert metric(at, SHIFT_CHANGE) == "0"
+    assert trace(figure(at, "Largest change"), "RMS norm")["y"][0] != rms_before
+
+
+def test_unequal_shift_input_changes_the_chart() -> None:
+    at = page(PAGE)
+    at.text_input(key="s").set_value("7, 7, 7").run()
+    assert_clean(at)
+    assert metric(at, UNEQUAL_CHANGE) == "0"  # equal entries: a common shift after all
+    at.text_input(key="s").set_value("1, 0, 0").run()
+    assert metric(at, UNEQUAL_CHANGE) not in ("0", "0.242536")
+
+
+def test_scale_slider_changes_scale_chart() -> None:
+    at = page(PAGE)
+    before = trace(figure(at, "Scaling by"), "u_ε(a·z)")["y"]
+    at.select_slider(key="a").set_value(0.5).run()
+    assert_clean(at)
+    after = trace(figure(at, "Scaling by"), "u_ε(a·z)")["y"]
+    assert before != after
+
+
+def test_z_and_eps_change_the_numbers() -> None:
+    at = page(PAGE)
+    at.text_input(key="z").set_value("0, 5, 1, 2").run()
+    assert_clean(at)
+    assert any("**s** has 3 entries but z has 4" in str(e.value) for e in at.error)
+    assert "(100, 105, 101, 102)" in texts(at)
+    at.select_slider(key="eps").set_value(1.0).run()
+    assert metric(at, "max change at ε = 1") != "0.22169444"
+
+
+def test_redundancy_controls_change_the_figures() -> None:
+    at = page(PAGE)
+    scatter = figure(at, "After each change against before")
+    ws = figure(at, "What the raw-input shift adds")
+    at.number_input(key="seed").set_value(7).run()
+    assert_clean(at)
+    assert figure(at, "After each change against before") != scatter
+    at.text_input(key="dx").set_value("0, 1, 0").run()
+    assert figure(at, "What the raw-input shift adds") != ws
+    at.select_slider(key="cb").set_value(-10.0).run()
+    assert trace(figure(at, "After each change"), "b + c")["name"] == "b + c, c = -10"
+    assert metric(at, "max change, b + c") == "0"
+    at.text_input(key="r").set_value("3, 3, -1").run()
+    assert trace(figure(at, "After each change"), "W + 1rᵀ")["name"] == "W + 1rᵀ, r = (3, 3, -1)"
+    assert metric(at, "max change, W + 1rᵀ") == "0"
+
+
+def test_redundancy_points_lie_on_the_diagonal() -> None:
+    at = page(PAGE)
+    fig = figure(at, "After each change against before")
+    for name in ("b + c", "W + 1rᵀ"):
+        t = trace(fig, name)
+        assert t["x"] == pytest.approx(t["y"], abs=1e-5)
+    t = trace(fig, "x + Δx")
+    assert max(abs(a - b) for a, b in zip(t["x"], t["y"], strict=True)) > 0.1
+
+
+def test_url_state_is_restored() -> None:
+    query = {
+        "z": "1, 2, 4",
+        "eps": "4/3",
+        "c": "10",
+        "s": "1, 1, 1",
+        "a": "2",
+        "seed": "3",
+        "cb": "-1",
+        "r": "0, 0, 1",
+        "dx": "0, 1, 0",
+    }
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert not at.warning and not at.error
+    assert at.text_input(key="z").value == "1, 2, 4"
+    assert at.select_slider(key="eps").value == pytest.approx(4 / 3)
+    assert at.select_slider(key="c").value == 10.0
+    assert at.text_input(key="s").value == "1, 1, 1"
+    assert at.select_slider(key="a").value == 2.0
+    assert at.number_input(key="seed").value == 3
+    assert at.select_slider(key="cb").value == -1.0
+    assert at.text_input(key="r").value == "0, 0, 1"
+    assert at.text_input(key="dx").value == "0, 1, 0"
+    assert "(11, 12, 14)" in texts(at)
+    assert metric(at, UNEQUAL_CHANGE) == "0"
+
+
+def test_constant_z_at_eps_zero_shows_a_message() -> None:
+    at = page(PAGE, {"z": "2, 2, 2", "eps": "0"})
+    assert_clean(at)
+    assert any("Undefined at ε = 0" in str(w.value) for w in at.warning)
+    assert "nan" not in texts(at).lower()
+    assert len(figures(at)) == 2  # only the redundancy section, which does not use z
+
+
+def test_shift_to_a_constant_at_eps_zero_shows_a_message() -> None:
+    at = page(PAGE, {"s": "1, 0, -1", "eps": "0"})  # z + s = (2, 2, 2)
+    assert_clean(at)
+    assert any("z + s has all coordinates equal" in str(w.value) for w in at.warning)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"z": "nan, 1, 2"},
+        {"z": "1e308, 1, 2"},
+        {"z": "<script>alert(1)</script>"},
+        {"z": "1"},
+        {"eps": "nan"},
+        {"eps": "1e400"},
+        {"c": "abc"},
+        {"c": "1e999"},
+        {"s": "1, 2"},
+        {"s": "<svg onload=alert(1)>"},
+        {"a": "-1"},
+        {"a": "0"},
+        {"seed": "-4"},
+        {"seed": "abc"},
+        {"seed": "99999999999"},
+        {"cb": "nan"},
+        {"r": "1"},
+        {"dx": "nan, 1, 2"},
+    ],
+)
+def test_hostile_url_values_show_a_message_not_an_error(query: dict[str, str]) -> None:
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert at.warning or at.error
+    assert not any(m.value in ("undefined", "nan") for m in at.metric)
