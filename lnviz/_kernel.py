@@ -1,12 +1,32 @@
 """The row kernel every normalization shares: statistics over the last axis of a 2-D array.
 
-Rows are processed in blocks of about 256 KiB, so the passes of the two-pass algorithm
-(mean, then centred sum of squares, then scaling) run on data that is still in cache. The
-variance is never formed as E[x^2] - E[x]^2, which loses every digit far from zero.
+For each row x of length N:
+
+    mu = sum(x) / N                      (zero for RMS normalization)
+    var = sum((x - mu)^2) / N            (population variance; mean square for RMS)
+    y = (x - mu) / sqrt(var + eps) * weight + bias
+
+The variance is two-pass: the row is centred first and the squares of the centred entries
+are summed, so it is never formed as E[x^2] - E[x]^2, which loses every digit far from zero.
+
+How it is kept fast with NumPy alone, on one thread (measurements in docs/benchmarks.md):
+
+- Row sums are BLAS matrix-vector products with a vector of ones (x @ ones), and sums of
+  squares one np.vecdot (BLAS dot per row): one call each for all rows of a block, several
+  times faster than np.sum / np.mean along the rows. Long rows are summed in chunks, which
+  keeps the rounding error at the level of NumPy's pairwise summation (see _row_sums).
+- Every elementwise pass writes into the output with out=; there are no temporaries of
+  the input's size, and no copy of it.
+- weight and bias are tiled k times, so that their broadcast runs over rows of at least
+  _TILE entries, which NumPy iterates as long inner loops instead of buffering.
+- Large inputs are processed in blocks of about _BLOCK_BYTES, so that the passes over a
+  block (centre, sum of squares, scale, affine) find it still in cache.
 """
 
 from __future__ import annotations
 
+import math
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
@@ -14,7 +34,9 @@ import numpy as np
 from lnviz._checks import require_finite
 from lnviz.errors import LnvizError
 
-_BLOCK_BYTES = 1 << 18  # rows per block chosen so one block fits in L2 cache
+_BLOCK_BYTES = 1 << 20  # rows per block: about 1 MiB of input, still in cache between passes
+_TILE = 8192  # NumPy's ufunc buffer size: broadcasts over rows this long run unbuffered
+_CHUNK = 64  # row sums of longer rows add chunks of this many entries first
 
 
 class RowStats(NamedTuple):
@@ -36,46 +58,122 @@ def normalize_rows(
     """y = (x - mu) / sqrt(var + eps) * weight + bias for each row of x2 (M, N).
 
     var = mean((x - mu)^2) uses the divisor N (population variance). With centered=False
-    this is RMS normalization: y = x / sqrt(mean(x^2) + eps) * weight. x2 is not modified.
+    this is RMS normalization: y = x / sqrt(mean(x^2) + eps) * weight. x2 is not modified;
+    weight and bias, if given, have shape (N,) and the dtype of x2.
 
     >>> import numpy as np
     >>> normalize_rows(np.array([[1.0, 2.0, 3.0]]), 1 / 3).y.round(12).tolist()
     [[-1.0, 0.0, 1.0]]
     """
     m, n = x2.shape  # M rows, each with N entries that share one statistic
-    y = np.empty_like(x2)  # (M, N)
-    mean = np.zeros(m, dtype=x2.dtype)  # (M,)
+    y = np.empty((m, n), dtype=x2.dtype)  # (M, N), C order
+    mean = np.empty(m, dtype=x2.dtype) if centered else np.zeros(m, dtype=x2.dtype)  # (M,)
     second = np.empty(m, dtype=x2.dtype)  # (M,)
-    rows = max(1, _BLOCK_BYTES // max(1, n * x2.itemsize))
+    k = max(1, min(m, _TILE // max(1, n)))  # rows per tile of weight and bias
+    rows = max(k, _BLOCK_BYTES // max(1, n * x2.itemsize) // k * k)  # per block, k divides it
+    w_tile = None if weight is None else _tile(weight, k)  # (k*N,)
+    b_tile = None if bias is None else _tile(bias, k)  # (k*N,)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for lo in range(0, m, rows):
-            hi = min(m, lo + rows)
-            blk = x2[lo:hi]  # (b, N)
-            out = y[lo:hi]  # (b, N) view into y
-            if centered:
-                mu = blk.mean(axis=1)  # (b,)
-                mean[lo:hi] = mu
-                np.subtract(blk, mu[:, None], out=out)  # (b, N) centred rows
-                src = out
-            else:
-                src = blk
-            q = np.einsum("ij,ij->i", src, src)  # (b,) sum of squares
-            q /= n  # divisor N
-            second[lo:hi] = q
-            rstd = np.sqrt(q + eps)  # (b,)
-            np.divide(1, rstd, out=rstd)
-            np.multiply(src, rstd[:, None], out=out)
-            if weight is not None:
-                out *= weight  # (N,) broadcast over rows
-            if bias is not None:
-                out += bias
-    _check_stats(x2, mean, second)
+        if rows >= m:  # a single block: no loop, no slicing
+            _block(x2, y, mean, second, eps, centered, w_tile, b_tile)
+        else:
+            for lo in range(0, m, rows):
+                hi = min(m, lo + rows)
+                rs = slice(lo, hi)
+                _block(x2[rs], y[rs], mean[rs], second[rs], eps, centered, w_tile, b_tile)
+    _check_stats(x2, second)
     return RowStats(y, mean, second)
 
 
-def _check_stats(x2: np.ndarray, mean: np.ndarray, second: np.ndarray) -> None:
-    """Cheap finiteness check: non-finite input always shows in some row statistic."""
-    if np.isfinite(mean).all() and np.isfinite(second).all():
+def _block(
+    x: np.ndarray,
+    out: np.ndarray,
+    mean: np.ndarray,
+    second: np.ndarray,
+    eps: float,
+    centered: bool,
+    w_tile: np.ndarray | None,
+    b_tile: np.ndarray | None,
+) -> None:
+    """The kernel on one block of R rows: fills out (R, N), mean (R,) and second (R,).
+
+    w_tile and b_tile are weight and bias repeated k times, shape (k*N,); R is a multiple
+    of k except in the last block.
+    """
+    n = x.shape[1]
+    if centered:
+        _row_sums(x, mean)  # (R,)
+        np.divide(mean, float(n), out=mean)  # (R,) row means
+        np.subtract(x, mean[:, None], out=out)  # (R, N) centred rows
+        src = out
+    else:
+        src = x
+    np.vecdot(src, src, out=second)  # (R,) sums of squares
+    np.divide(second, float(n), out=second)  # (R,) divisor N
+    inv = np.add(second, eps)  # (R,) var + eps
+    np.sqrt(inv, out=inv)
+    np.divide(1.0, inv, out=inv)  # (R,) 1 / sqrt(var + eps)
+    np.multiply(src, inv[:, None], out=out)  # (R, N) normalized rows
+    for tile, op in ((w_tile, np.multiply), (b_tile, np.add)):
+        if tile is None:
+            continue
+        k = tile.size // n
+        full = out.shape[0] // k * k  # rows covered by whole tiles
+        body = out[:full].reshape(-1, k * n)  # (R/k, k*N) view, k rows per line
+        op(body, tile, out=body)
+        if full < out.shape[0]:  # fewer than k rows left (last block)
+            op(out[full:], tile[:n], out=out[full:])  # (R - full, N)
+
+
+def _row_sums(x: np.ndarray, out: np.ndarray) -> None:
+    """out (R,) = the sums of the rows of x (R, N), with BLAS matrix-vector products.
+
+    A gemv adds a row in a few SIMD lanes, each a running sum over N / lanes entries, so
+    its rounding error grows with N. Longer rows are cut in chunks of _CHUNK entries: one
+    gemv over the (R*N/_CHUNK, _CHUNK) view gives all chunk sums, which are then added the
+    same way. The error is then that of NumPy's pairwise np.sum or smaller, at gemv speed.
+    Rows that do not split into chunks use np.add.reduce (pairwise) itself.
+    """
+    r, n = x.shape
+    if n <= _CHUNK:
+        np.matmul(x, _ones(n, x.dtype), out=out)  # (R,)
+    elif n % _CHUNK == 0 and x.flags.c_contiguous:
+        parts = np.matmul(x.reshape(-1, _CHUNK), _ones(_CHUNK, x.dtype))  # (R*N/_CHUNK,)
+        _row_sums(parts.reshape(r, -1), out)  # (R, N/_CHUNK) -> (R,)
+    else:
+        np.add.reduce(x, axis=1, out=out)  # (R,)
+
+
+def _tile(v: np.ndarray, k: int) -> np.ndarray:
+    """k copies of the (N,) vector v laid end to end: shape (k*N,)."""
+    if k == 1:
+        return v
+    t = np.empty((k, v.size), dtype=v.dtype)  # (k, N)
+    t[...] = v
+    return t.reshape(-1)
+
+
+@lru_cache(maxsize=16)
+def _ones_cached(n: int, dtype: np.dtype) -> np.ndarray:
+    v = np.ones(n, dtype=dtype)  # (N,)
+    v.flags.writeable = False
+    return v
+
+
+def _ones(n: int, dtype: np.dtype) -> np.ndarray:
+    """A read-only (N,) vector of ones: x @ ones is the row sums as one BLAS gemv."""
+    return _ones_cached(n, dtype) if n <= 1 << 16 else np.ones(n, dtype=dtype)
+
+
+def _check_stats(x2: np.ndarray, second: np.ndarray) -> None:
+    """Cheap finiteness check: non-finite input always shows in the row statistics.
+
+    A NaN or inf entry, or an overflowing sum, makes its row's mean or second moment
+    non-finite; a non-finite mean makes the centred row and so the second moment
+    non-finite too, so `second` alone tells. As second >= 0, second . second is finite
+    unless an entry is NaN or inf, or the squares overflow; only then are entries examined.
+    """
+    if math.isfinite(np.vdot(second, second)) or np.isfinite(second).all():
         return
     require_finite(x2, "x")
     raise LnvizError(

@@ -3,6 +3,10 @@
 Both normalize over the trailing `normalized_shape` dimensions with the population variance
 (divisor d), add eps to the variance inside the square root, and take per-element weight
 and bias of shape `normalized_shape`.
+
+The argument checks of lnviz._checks run on every call, in the same order and with the
+same errors; for the common call (a tuple of ints, parameters that are already finite
+arrays of the right shape and dtype) they take a shortcut that skips the conversions.
 """
 
 from __future__ import annotations
@@ -17,6 +21,12 @@ from lnviz._checks import as_float_array, check_eps, check_param, check_shape, c
 from lnviz._kernel import normalize_rows
 
 __all__ = ["default_rms_eps", "layer_norm", "rms_norm"]
+
+_RMS_EPS = {  # default_rms_eps of the float dtypes, looked up instead of np.finfo per call
+    np.dtype(np.float16): float(np.finfo(np.float32).eps),
+    np.dtype(np.float32): float(np.finfo(np.float32).eps),
+    np.dtype(np.float64): float(np.finfo(np.float64).eps),
+}
 
 
 def layer_norm(
@@ -38,7 +48,7 @@ def layer_norm(
     [[-1.224745, 1.0, 1.224745]]
     """
     arr = as_float_array(x)
-    shape = check_shape(normalized_shape, arr.shape)
+    shape = _trailing_shape(normalized_shape, arr.shape)
     return _normalize_trailing(arr, shape, weight, bias, check_eps(eps), centered=True)
 
 
@@ -50,6 +60,8 @@ def default_rms_eps(dtype: np.dtype) -> float:
     >>> default_rms_eps(np.dtype(np.float16)) == float(np.finfo(np.float32).eps)
     True
     """
+    if isinstance(dtype, np.dtype) and dtype in _RMS_EPS:
+        return _RMS_EPS[dtype]
     return float(np.finfo(compute_dtype(np.dtype(dtype))).eps)
 
 
@@ -65,9 +77,44 @@ def rms_norm(
     [0.848528, 1.131371]
     """
     arr = as_float_array(x)
-    shape = check_shape(normalized_shape, arr.shape)
+    shape = _trailing_shape(normalized_shape, arr.shape)
     e = default_rms_eps(arr.dtype) if eps is None else check_eps(eps)
     return _normalize_trailing(arr, shape, weight, None, e, centered=False)
+
+
+def _trailing_shape(normalized_shape: object, x_shape: tuple[int, ...]) -> tuple[int, ...]:
+    """check_shape, returning at once when normalized_shape is x's trailing tuple of ints."""
+    if (
+        type(normalized_shape) is tuple
+        and normalized_shape
+        and x_shape[-len(normalized_shape) :] == normalized_shape
+        and all(type(d) is int for d in normalized_shape)
+    ):
+        return normalized_shape
+    return check_shape(normalized_shape, x_shape)
+
+
+def _params(
+    weight: ArrayLike | None, bias: ArrayLike | None, shape: tuple[int, ...], ctype: np.dtype
+) -> tuple[np.ndarray | None, np.ndarray | None]:
+    """check_param for weight, then bias, with a shortcut when both already fit."""
+    if _fits(weight, shape, ctype) and _fits(bias, shape, ctype):
+        return weight, bias  # type: ignore[return-value]
+    return check_param(weight, shape, "weight", ctype), check_param(bias, shape, "bias", ctype)
+
+
+def _fits(param: object, shape: tuple[int, ...], ctype: np.dtype) -> bool:
+    """True if check_param would return param unchanged: None, or a finite ndarray of ctype.
+
+    The finiteness test is one dot product: v . v is finite unless v holds NaN or inf, or
+    the squares overflow; in those cases check_param looks at the entries and decides.
+    """
+    return param is None or (
+        type(param) is np.ndarray
+        and param.dtype == ctype
+        and param.shape == shape
+        and math.isfinite(np.vdot(param, param))
+    )
 
 
 def _normalize_trailing(
@@ -82,8 +129,7 @@ def _normalize_trailing(
     """Flatten to (rows, prod(shape)), run the row kernel, restore the shape and dtype."""
     ctype = compute_dtype(arr.dtype)
     n = math.prod(shape)
-    w = check_param(weight, shape, "weight", ctype)
-    b = check_param(bias, shape, "bias", ctype)
+    w, b = _params(weight, bias, shape, ctype)
     x2 = np.ascontiguousarray(arr, dtype=ctype).reshape(-1, n)  # (M, N)
     res = normalize_rows(
         x2,
