@@ -1,4 +1,9 @@
-"""lnviz: the router. Each page lives in pages/; this file only declares the navigation."""
+"""lnviz: the router. Each page lives in pages/; this file only declares the navigation.
+
+Page files are named exactly like their url_path: Streamlit also discovers pages/ on its
+own before the router runs, and a name mismatch there shows a spurious "Page not found"
+dialog on the first visit of a deep link after a server start.
+"""
 
 import streamlit as st
 
@@ -7,14 +12,14 @@ st.set_page_config(page_title="lnviz · layer normalization explorer", page_icon
 home = st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)
 explore = [
     st.Page(
-        "pages/reduction_axes.py",
+        "pages/reduction-axes.py",
         title="Reduction axes",
         icon=":material/view_in_ar:",
         url_path="reduction-axes",
     ),
     st.Page("pages/epsilon.py", title="Epsilon", icon=":material/functions:", url_path="epsilon"),
     st.Page(
-        "pages/gain_and_bias.py",
+        "pages/gain-and-bias.py",
         title="Gain and bias",
         icon=":material/tune:",
         url_path="gain-and-bias",
@@ -23,7 +28,7 @@ explore = [
         "pages/invariance.py", title="Invariances", icon=":material/balance:", url_path="invariance"
     ),
     st.Page(
-        "pages/weighted_centering.py",
+        "pages/weighted-centering.py",
         title="Weighted centering",
         icon=":material/call_split:",
         url_path="weighted-centering",

@@ -24,7 +24,7 @@ st.markdown(
 
 CARDS = [
     (
-        "pages/reduction_axes.py",
+        "pages/reduction-axes.py",
         "Reduction axes",
         "Which entries share one mean and variance under batch, layer, instance, group and RMS "
         "normalization, on a tensor you control.",
@@ -40,7 +40,7 @@ CARDS = [
         lambda: thumbs.epsilon_thumb([lnviz.epsilon_family(e, n=121) for e in (1 / 3, 0.01, 3.0)]),
     ),
     (
-        "pages/gain_and_bias.py",
+        "pages/gain-and-bias.py",
         "Gain and bias",
         "What the learned affine step does to mean and variance: normalized does not mean mean 0 "
         "and variance 1.",
@@ -56,7 +56,7 @@ CARDS = [
         ),
     ),
     (
-        "pages/weighted_centering.py",
+        "pages/weighted-centering.py",
         "Weighted centering",
         "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
         "Euclidean one.",

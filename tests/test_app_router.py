@@ -35,3 +35,13 @@ def test_router_declares_every_page_with_its_url_path() -> None:
         if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page":
             script = node.args[0].value
             assert (ROOT / script).is_file(), script
+
+
+def test_page_files_are_named_like_their_url_paths() -> None:
+    """A mismatch makes Streamlit's own pages/ discovery report 'Page not found' on first load."""
+    tree = ast.parse((ROOT / "app.py").read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page":
+            url = next((k.value.value for k in node.keywords if k.arg == "url_path"), None)
+            if url is not None:
+                assert node.args[0].value == f"pages/{url}.py"

@@ -8,7 +8,7 @@ import pytest
 
 from tests.apptest_helpers import assert_clean, figures, page, texts
 
-PAGE = "gain_and_bias"
+PAGE = "gain-and-bias"
 SQRT32 = math.sqrt(1.5)
 
 

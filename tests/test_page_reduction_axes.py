@@ -13,7 +13,7 @@ def metric(at, label: str) -> str:
 
 
 def test_default_shows_token_wise_layer_norm() -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     assert_clean(at)
     assert len(figures(at)) == 5
     assert metric(at, "statistic groups") == "8"  # B * T = 2 * 4 token rows
@@ -22,7 +22,7 @@ def test_default_shows_token_wise_layer_norm() -> None:
 
 
 def test_group_mean_shown_is_the_engines() -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     x = lnviz.sample_tensor((2, 4, 6), 0)
     expected = lnviz.reduce_tensor(x, "layer", eps=1e-5).mean[0]
     assert float(metric(at, "group 0: mean").replace("−", "-")) == pytest.approx(expected, abs=1e-6)
@@ -39,7 +39,7 @@ def test_group_mean_shown_is_the_engines() -> None:
     ],
 )
 def test_each_scheme_changes_the_partition(scheme: str, groups: str, size: str) -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     at.radio(key="scheme").set_value(scheme).run()
     assert_clean(at)
     assert metric(at, "statistic groups") == groups
@@ -47,26 +47,26 @@ def test_each_scheme_changes_the_partition(scheme: str, groups: str, size: str) 
 
 
 def test_layer_over_all_axes_has_two_dimensional_parameters() -> None:
-    at = page("reduction_axes", {"scheme": "layer-all"})
+    at = page("reduction-axes", {"scheme": "layer-all"})
     assert metric(at, "γ shape") == "(4, 6)"
 
 
 @pytest.mark.parametrize("index", range(5))
 def test_presets_run_clean(index: int) -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     at.button(key=f"axes-presets-{index}").click().run()
     assert_clean(at)
 
 
 def test_constant_token_preset_has_zero_variance_group() -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     at.button(key="axes-presets-4").click().run()
     assert metric(at, "group 0: mean") == "1"
     assert metric(at, "group 0: variance") == "0"
 
 
 def test_sizes_seed_and_eps_change_the_figures() -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     before = figures(at)[2]["data"][0]["z"]
     at.number_input(key="seed").set_value(7).run()
     assert figures(at)[2]["data"][0]["z"] != before
@@ -78,7 +78,7 @@ def test_sizes_seed_and_eps_change_the_figures() -> None:
 
 
 def test_entry_chooser_moves_the_highlight() -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     highlighted = figures(at)[0]["data"][1]["y"]
     at.number_input(key="et").set_value(2).run()
     assert_clean(at)
@@ -87,7 +87,7 @@ def test_entry_chooser_moves_the_highlight() -> None:
 
 
 def test_groups_snap_to_a_divisor_when_features_change() -> None:
-    at = page("reduction_axes", {"scheme": "group", "groups": "3"})
+    at = page("reduction-axes", {"scheme": "group", "groups": "3"})
     assert metric(at, "statistic groups") == "6"  # 2 examples * 3 groups
     at.number_input(key="f").set_value(8).run()  # 3 does not divide 8
     assert_clean(at)
@@ -96,7 +96,7 @@ def test_groups_snap_to_a_divisor_when_features_change() -> None:
 
 def test_url_state_is_restored() -> None:
     at = page(
-        "reduction_axes",
+        "reduction-axes",
         {"b": "3", "t": "5", "f": "4", "seed": "42", "scheme": "batch", "edits": "0,0,0=9"},
     )
     assert_clean(at)
@@ -107,13 +107,13 @@ def test_url_state_is_restored() -> None:
 
 
 def test_batch_norm_on_a_single_entry_per_feature_is_explained() -> None:
-    at = page("reduction_axes", {"b": "1", "t": "1", "scheme": "batch"})
+    at = page("reduction-axes", {"b": "1", "t": "1", "scheme": "batch"})
     assert_clean(at)
     assert "more than one entry per feature" in texts(at)
 
 
 def test_layer_all_and_group_one_share_statistics() -> None:
-    at = page("reduction_axes")
+    at = page("reduction-axes")
     assert metric(at, "same statistic groups") == "yes"
     assert metric(at, "largest gap in means") == "0"
     assert metric(at, "same γ shape") == "no"
@@ -133,6 +133,6 @@ def test_layer_all_and_group_one_share_statistics() -> None:
     ],
 )
 def test_hostile_urls_show_a_message(query: dict[str, str]) -> None:
-    at = page("reduction_axes", query)
+    at = page("reduction-axes", query)
     assert_clean(at)
     assert at.warning or at.error

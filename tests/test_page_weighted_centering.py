@@ -6,7 +6,7 @@ import pytest
 
 from tests.apptest_helpers import assert_clean, figures, page, texts
 
-NAME = "weighted_centering"
+NAME = "weighted-centering"
 PLANE, OBJECTIVE, SPACE, MATRIX = range(4)  # order of the charts on the page
 
 
