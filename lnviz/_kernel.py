@@ -110,6 +110,8 @@ def _block(
         src = x
     np.vecdot(src, src, out=second)  # (R,) sums of squares
     np.divide(second, float(n), out=second)  # (R,) divisor N
+    if centered:
+        _exact_constant_rows(x, out, mean, second)
     inv = np.add(second, eps)  # (R,) var + eps
     np.sqrt(inv, out=inv)
     np.divide(1.0, inv, out=inv)  # (R,) 1 / sqrt(var + eps)
@@ -123,6 +125,29 @@ def _block(
         op(body, tile, out=body)
         if full < out.shape[0]:  # fewer than k rows left (last block)
             op(out[full:], tile[:n], out=out[full:])  # (R - full, N)
+
+
+def _exact_constant_rows(
+    x: np.ndarray, centred: np.ndarray, mean: np.ndarray, second: np.ndarray
+) -> None:
+    """Make rows whose entries are all equal centre to exactly 0, with variance exactly 0.
+
+    A rounded mean of a constant row c need not equal c (0.1 * 3 / 3 != 0.1), which would
+    leave centred entries of about |c| * 2^-52 instead of 0: output beta + noise instead of
+    beta (eps > 0), or -1 instead of 0/0 (eps = 0). Such a row has a variance below
+    (N * machine eps * |mean|)^2, so only those few candidate rows are compared entry by
+    entry; the cost elsewhere is a handful of operations on (R,) vectors.
+    """
+    tol = np.abs(mean)  # (R,)
+    tol *= x.shape[1] * float(np.finfo(x.dtype).eps)
+    candidates = np.flatnonzero(second <= tol * tol)  # (c,) row indices
+    if candidates.size == 0:
+        return
+    rows = x[candidates]  # (c, N) copy of the few candidate rows
+    const = candidates[(rows == rows[:, :1]).all(axis=1)]  # (k,)
+    mean[const] = x[const, 0]
+    centred[const] = 0
+    second[const] = 0
 
 
 def _row_sums(x: np.ndarray, out: np.ndarray) -> None:

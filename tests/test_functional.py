@@ -165,25 +165,13 @@ def test_eps_zero_constant_row_is_nan() -> None:
     assert np.isnan(r).all()
 
 
-# Known bug in lnviz/_kernel.py (not edited here: another engineer owns it). The kernel centres
-# with v = x - mean(x); for a constant row whose mean is not exactly representable, e.g.
-# (0.1, 0.1, 0.1), numpy's mean is 0.10000000000000002, so v = -1.4e-17 != 0. Then eps = 0
-# gives (-1, -1, -1) instead of NaN (torch gives NaN), and eps > 0 gives small nonzero values
-# (|const| * 2^-52 / sqrt(eps)) instead of exactly 0 / beta (claim C1). lnviz.core avoids it
-# by centring about the first entry. When the kernel is fixed these strict xfails turn red:
-# remove the markers then.
-KERNEL_CONSTANT_BUG = pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="_kernel: constant row with inexact mean is not centred to exactly 0",
-)
-
-
+# A constant row whose rounded mean is inexact, e.g. (0.1, 0.1, 0.1) with mean
+# 0.10000000000000002, must still centre to exactly 0: NaN at eps = 0 (as torch), exactly
+# beta otherwise (claim C1). The kernel checks candidate rows entry by entry.
 CONSTANTS = [0.1, 0.3, 0.7, 1 / 3, 2 / 3, -0.2, 1e-3, 1e6 + 0.3]
 LENGTHS = [3, 5, 6, 7, 9, 10, 11, 13]
 
 
-@KERNEL_CONSTANT_BUG
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_constant_rows_eps_zero_are_nan(dtype) -> None:
     """Every constant row is 0/0 at eps = 0, whatever its value and length (torch: NaN)."""
@@ -196,7 +184,6 @@ def test_constant_rows_eps_zero_are_nan(dtype) -> None:
     assert defined == []
 
 
-@KERNEL_CONSTANT_BUG
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_constant_rows_give_exactly_beta(dtype) -> None:
     """C1: the core of a constant row is exactly 0, so the output is exactly beta."""

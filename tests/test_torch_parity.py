@@ -250,11 +250,6 @@ def test_eps_zero_constant_rows_are_nan_like_torch(torch, F) -> None:
     np.testing.assert_allclose(ours[1], theirs[1], atol=1e-14)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="_kernel: a constant row whose mean is inexact is not centred to exactly 0",
-)
 @pytest.mark.parametrize("eps", [0.0, 1e-5])
 def test_constant_rows_like_torch(torch, F, eps) -> None:
     """torch gives NaN at eps = 0 and exactly 0 otherwise for every constant row."""
