@@ -34,5 +34,32 @@ explore = [
         url_path="weighted-centering",
     ),
 ]
-nav = st.navigation({"Start": [home], "Explore": explore})
+sequences = [
+    st.Page(
+        "pages/sequences.py",
+        title="Sequences and causality",
+        icon=":material/timeline:",
+        url_path="sequences",
+    ),
+    st.Page(
+        "pages/batch-statistics.py",
+        title="Batch statistics",
+        icon=":material/stacks:",
+        url_path="batch-statistics",
+    ),
+]
+engineering = [
+    st.Page(
+        "pages/frameworks.py",
+        title="Framework parity",
+        icon=":material/compare_arrows:",
+        url_path="frameworks",
+    ),
+    st.Page(
+        "pages/numerics.py", title="Numerics lab", icon=":material/calculate:", url_path="numerics"
+    ),
+]
+nav = st.navigation(
+    {"Start": [home], "Explore": explore, "In models": sequences, "Engineering": engineering}
+)
 nav.run()

@@ -8,7 +8,8 @@ from streamlit.testing.v1 import AppTest
 
 from tests.apptest_helpers import ROOT, assert_clean, figures
 
-URL_PATHS = {"reduction-axes", "epsilon", "gain-and-bias", "invariance", "weighted-centering"}
+EXPLORE = {"reduction-axes", "epsilon", "gain-and-bias", "invariance", "weighted-centering"}
+URL_PATHS = EXPLORE | {"sequences", "batch-statistics", "frameworks", "numerics"}
 
 
 def test_home_page_renders_a_card_per_explorer_page() -> None:
@@ -16,9 +17,9 @@ def test_home_page_renders_a_card_per_explorer_page() -> None:
     assert_clean(at)
     assert "layer normalization" in at.title[0].value
     specs = figures(at)
-    assert len(specs) == len(URL_PATHS)
+    assert len(specs) >= len(EXPLORE)
     links = at.get("page_link")
-    assert len(links) == len(URL_PATHS)
+    assert len(links) == len(specs)
 
 
 def test_router_declares_every_page_with_its_url_path() -> None:
