@@ -1,0 +1,244 @@
+"""How far apart the frameworks' outputs land, and which convention explains the gap.
+
+Why: "the third digit differs" has three usual suspects (epsilon, the E[x^2] - E[x]^2
+variance, and for batch norm the running-average convention); each function here isolates
+one of them on the same input, with the emulations of lnviz.frameworks.
+"""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz.errors import LnvizError
+from lnviz.frameworks import (
+    CONVENTIONS,
+    FRAMEWORK_NAMES,
+    FRAMEWORKS,
+    Run,
+    canonical,
+    channel_axis,
+    effective_eps,
+    emulate,
+    torch_reference,
+)
+
+__all__ = [
+    "PAIRS",
+    "Comparison",
+    "RunningStats",
+    "VarianceError",
+    "compare",
+    "diagnose",
+    "running_statistics",
+    "sample_input",
+    "variance_error",
+]
+
+PAIRS = (("keras", "pytorch"), ("flax", "pytorch"), ("keras", "flax"))
+DIAGNOSIS_STEPS = ("own defaults", "PyTorch's ε", "PyTorch's ε, two-pass variance")
+
+
+def sample_input(shape: tuple[int, ...], loc: float, spread: float, seed: int) -> np.ndarray:
+    """loc + spread * N(0, 1), rounded to float32 (every framework's default dtype).
+
+    >>> sample_input((1, 1, 2), 1000.0, 1.0, 0).dtype
+    dtype('float32')
+    """
+    rng = np.random.default_rng(int(seed))
+    return (loc + spread * rng.standard_normal(shape)).astype(np.float32)  # layout shape
+
+
+def display(arr: np.ndarray, layout: str) -> np.ndarray:
+    """A 2-D view for heatmaps: one row per (example, position), one column per channel."""
+    xc = canonical(arr, layout)  # (N, P, C)
+    return xc.reshape(-1, xc.shape[-1]).astype(np.float64)  # (N*P, C)
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Every framework's output on the same float32 input, with its own (or PyTorch's) ε."""
+
+    scheme: str
+    layout: str
+    groups: int
+    match: bool
+    x: np.ndarray  # layout shape, float32
+    outputs: dict[str, np.ndarray]  # framework -> layout shape; PyTorch's via lnviz kernels
+    runs: dict[str, Run]  # framework -> emulation with its statistics
+
+    def delta(self, a: str, b: str) -> np.ndarray:
+        """(rows, C) output of a minus output of b, in float64, for a heatmap."""
+        return display(self.outputs[a], self.layout) - display(self.outputs[b], self.layout)
+
+    def max_abs(self, a: str, b: str) -> float:
+        """max |y_a - y_b|; NaN when either output has NaN entries."""
+        d = self.delta(a, b)
+        return float("nan") if np.isnan(d).any() else float(np.abs(d).max())
+
+
+def compare(
+    x: np.ndarray, scheme: str, layout: str, *, groups: int = 1, match: bool = False
+) -> Comparison:
+    """Each framework's layer on x; match=True gives Keras and Flax PyTorch's ε (and Flax
+    the two-pass variance), as the matched code does. Keras keeps E[x^2] - E[x]^2: no
+    argument of its layers turns that off.
+
+    >>> x = sample_input((2, 3, 8), 0.0, 1.0, 0)
+    >>> c = compare(x, "layer", "btf")
+    >>> 1e-4 < c.max_abs("keras", "pytorch") < 1e-2, c.max_abs("flax", "pytorch") < 1e-4
+    (True, True)
+    """
+    runs: dict[str, Run] = {}
+    for f in FRAMEWORKS:
+        if match and f != "pytorch":
+            e = effective_eps(CONVENTIONS["pytorch", scheme], x.dtype)
+            fast = None if f == "keras" else False
+            runs[f] = emulate(x, scheme, layout, f, groups=groups, eps=e, fast_variance=fast)
+        else:
+            runs[f] = emulate(x, scheme, layout, f, groups=groups)
+    outputs = {f: runs[f].output for f in FRAMEWORKS}
+    outputs["pytorch"] = torch_reference(x, scheme, layout, groups=groups)
+    return Comparison(scheme, layout, groups, match, x, outputs, runs)
+
+
+def diagnose(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) -> dict[str, tuple]:
+    """max |y_f - y_PyTorch| for Keras and Flax: own defaults, then PyTorch's ε, then also
+    the two-pass variance. Whatever is left at the last step is rounding.
+
+    >>> d = diagnose(sample_input((2, 3, 8), 0.0, 1.0, 0), "layer", "btf")
+    >>> d["keras"][0] > 100 * d["keras"][2]
+    True
+    """
+    ref = torch_reference(x, scheme, layout, groups=groups)
+    e = effective_eps(CONVENTIONS["pytorch", scheme], x.dtype)
+    out: dict[str, tuple] = {}
+    for f in ("keras", "flax"):
+        steps = (
+            emulate(x, scheme, layout, f, groups=groups),
+            emulate(x, scheme, layout, f, groups=groups, eps=e),
+            emulate(x, scheme, layout, f, groups=groups, eps=e, fast_variance=False),
+        )
+        out[f] = tuple(_max_abs(r.output, ref) for r in steps)
+    return out
+
+
+def _max_abs(a: np.ndarray, b: np.ndarray) -> float:
+    d = np.abs(a.astype(np.float64) - b.astype(np.float64))
+    return float("nan") if np.isnan(d).any() else float(d.max())
+
+
+@dataclass(frozen=True)
+class RunningStats:
+    """Batch norm's running mean and variance over repeated training steps on x."""
+
+    label: str
+    keep: float  # weight of the old value in each update
+    unbiased: bool  # the batch variance fed in uses the divisor m - 1
+    eps: float
+    mean: np.ndarray  # (S+1, C) running mean after 0..S steps
+    var: np.ndarray  # (S+1, C) running variance after 0..S steps
+    eval_output: np.ndarray  # layout shape: evaluation-mode output after S steps
+
+
+def running_statistics(x: np.ndarray, layout: str, steps: int) -> tuple[RunningStats, ...]:
+    """Running statistics from (0, 1) after `steps` training calls on the same batch x.
+
+    r <- keep * r + (1 - keep) * batch value; PyTorch keeps 1 - momentum = 0.9 and feeds the
+    unbiased variance, Keras and Flax keep momentum = 0.99 and feed the biased one. The last
+    entry is PyTorch given Keras's number, momentum=0.99, which keeps only 1%.
+
+    >>> x = sample_input((4, 2, 3), 5.0, 1.0, 0)
+    >>> mu = canonical(x, "btf").reshape(-1, 3).mean(axis=0, dtype=np.float64)
+    >>> [round(float(r.mean[-1, 0] / mu[0]), 4) for r in running_statistics(x, "btf", 30)]
+    [0.9576, 0.2603, 0.2603, 1.0]
+    """
+    if not 0 <= steps <= 10_000:
+        raise LnvizError("steps", steps, "a whole number from 0 to 10000")
+    xc = canonical(x, layout).astype(np.float64)  # (N, P, C)
+    rows = xc.reshape(-1, xc.shape[-1])  # (N*P, C): one column per channel
+    m = rows.shape[0]
+    if m < 2:
+        raise LnvizError("x", x.shape, "batch statistics need more than one value per channel")
+    mu = rows.mean(axis=0)  # (C,)
+    var = ((rows - mu) ** 2).mean(axis=0)  # (C,) biased
+    specs = (
+        ("PyTorch (momentum=0.1)", 0.9, True, "pytorch"),
+        ("Keras 3 (momentum=0.99)", 0.99, False, "keras"),
+        ("Flax linen (momentum=0.99)", 0.99, False, "flax"),
+        ("PyTorch given momentum=0.99", 0.01, True, "pytorch"),
+    )
+    out = []
+    for label, keep, unbiased, fw in specs:
+        target = var * m / (m - 1) if unbiased else var  # (C,)
+        k = keep ** np.arange(steps + 1)[:, None]  # (S+1, 1)
+        rm = (1 - k) * mu  # (S+1, C) from 0
+        rv = k * 1.0 + (1 - k) * target  # (S+1, C) from 1
+        eps = effective_eps(CONVENTIONS[fw, "batch"])
+        y = (rows - rm[-1]) / np.sqrt(rv[-1] + eps)  # (N*P, C)
+        y_layout = _from_rows(y, x.shape, layout)
+        out.append(RunningStats(label, keep, unbiased, eps, rm, rv, y_layout))
+    return tuple(out)
+
+
+def _from_rows(y: np.ndarray, shape: tuple[int, ...], layout: str) -> np.ndarray:
+    """(N*P, C) back to the layout's shape."""
+    c = shape[channel_axis(layout)]
+    if layout == "nchw":
+        n, _, h, w = shape
+        return y.reshape(n, h, w, c).transpose(0, 3, 1, 2)
+    return y.reshape(shape)
+
+
+@dataclass(frozen=True)
+class VarianceError:
+    """Relative error of the variance of n values with mean/sd = ratio, by method."""
+
+    ratio: np.ndarray  # (K,) |mean| / standard deviation
+    fast32: np.ndarray  # (K,) E[x^2] - E[x]^2 in float32 (Keras, Flax defaults)
+    twopass32: np.ndarray  # (K,) E[(x - E[x])^2] in float32 (PyTorch)
+    fast64: np.ndarray  # (K,) E[x^2] - E[x]^2 in float64
+    input_ratio: float  # the page's input: max |mean| / sd over statistic groups
+    input_error: float  # the page's input: max relative error of Flax's variance
+
+
+def variance_error(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) -> VarianceError:
+    """Error curves against the exact variance (exact rational arithmetic), and x's point.
+
+    >>> v = variance_error(sample_input((1, 2, 8), 0.0, 1.0, 0), "layer", "btf")
+    >>> bool(v.fast32[-1] > 1e3 * v.twopass32[-1])
+    True
+    """
+    ratio = np.logspace(0, 6, 25)  # (K,)
+    z = np.random.default_rng(0).standard_normal(64)  # (n,)
+    errs = {"f32": [], "t32": [], "f64": []}
+    for r in ratio:
+        for key, dt in (("f32", np.float32), ("t32", np.float32), ("f64", np.float64)):
+            v = (r + z).astype(dt)  # (n,)
+            exact = statistics.pvariance(v.astype(np.float64).tolist())
+            two_pass = key == "t32"
+            got = np.mean((v - v.mean()) ** 2) if two_pass else np.mean(v * v) - v.mean() ** 2
+            errs[key].append(max(abs(float(got) - exact) / exact, 1e-17))
+    run = emulate(x, scheme, layout, "flax", groups=groups)
+    exact_run = emulate(x.astype(np.float64), scheme, layout, "flax", groups=groups, eps=0.0,
+                        fast_variance=False)  # fmt: skip
+    sd = np.sqrt(exact_run.var)  # (M,)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rel = np.abs(run.var - exact_run.var) / exact_run.var  # (M,)
+        rat = np.abs(exact_run.mean) / sd  # (M,)
+    finite = np.isfinite(rel) & np.isfinite(rat)
+    return VarianceError(
+        ratio,
+        np.array(errs["f32"]),
+        np.array(errs["t32"]),
+        np.array(errs["f64"]),
+        float(rat[finite].max()) if finite.any() else float("nan"),
+        float(rel[finite].max()) if finite.any() else float("nan"),
+    )
+
+
+def pair_label(a: str, b: str) -> str:
+    """'Keras 3 − PyTorch'."""
+    return f"{FRAMEWORK_NAMES[a]} − {FRAMEWORK_NAMES[b]}"
