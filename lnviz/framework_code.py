@@ -21,7 +21,7 @@ from lnviz.frameworks import (
     effective_eps,
 )
 
-__all__ = ["Snippet", "snippet", "snippets"]
+__all__ = ["CHANNELS_LAST_NOTE", "Snippet", "snippet", "snippets"]
 
 _IMPORTS = {
     "pytorch": "import torch\nfrom torch import nn",
@@ -33,6 +33,17 @@ _STAND_IN = {
     "keras": "x = keras.random.normal({shape})",
     "flax": "x = jax.random.normal(jax.random.key(0), {shape})",
 }
+# Measured here with PyTorch 2.13 on CPU: F.group_norm on a permuted NHWC float32 tensor
+# (channels-last strides) with mean 1000 and unit spread is off by about 0.26, the
+# contiguous copy by about 1e-4; instance and batch norm showed no such gap.
+# tests/test_frameworks.py re-measures it. pytorch/pytorch#54293 discusses the one-pass
+# mean/variance of the CPU GroupNorm kernel.
+CHANNELS_LAST_NOTE = (
+    "PyTorch's CPU GroupNorm on a channels-last float32 tensor (for example one permuted from "
+    "NHWC) computed its statistics with a large error far from zero in our measurement with "
+    "PyTorch 2.13 (about 0.26 at mean 1000, against 1e-4 for a contiguous copy), so the "
+    "generated code calls .contiguous() first."
+)
 _TO_FIRST = {"btf": ".transpose(1, 2)", "nhwc": ".permute(0, 3, 1, 2)", "nchw": ""}
 _FROM_FIRST = {"btf": ".transpose(1, 2)", "nhwc": ".permute(0, 2, 3, 1)", "nchw": ""}
 
@@ -105,6 +116,12 @@ def _pytorch(scheme: str, layout: str, shape: tuple[int, ...], groups: int) -> s
         )
     if layout == "nchw":
         return f"{head}\ny = norm(x)"
+    if scheme == "group" and layout == "nhwc":  # see CHANNELS_LAST_NOTE
+        return (
+            f"{head}\n# channels must be dim 1; .contiguous() avoids the\n"
+            "# channels-last CPU kernel, which loses digits far from zero\n"
+            f"y = norm(x{_TO_FIRST[layout]}.contiguous()){_FROM_FIRST[layout]}"
+        )
     return f"{head}\n# channels must be dim 1\ny = norm(x{_TO_FIRST[layout]}){_FROM_FIRST[layout]}"
 
 
