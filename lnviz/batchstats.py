@@ -1,0 +1,308 @@
+"""Batch norm's batch and running statistics over a stream of mini-batches.
+
+In training, batch norm standardizes each feature with the mean and population variance of
+the current mini-batch (B examples) and folds them into running statistics; in evaluation
+it standardizes with those running statistics instead. Layer norm uses the F features of
+one example, so it needs neither a batch nor a running average. The two common running
+averages, with b the batch statistic of step t:
+
+    PyTorch: r_t = (1 - m) r_(t-1) + m b_t,  m = 0.1, b = unbiased variance (divisor B - 1)
+    Keras:   r_t = m r_(t-1) + (1 - m) b_t,  m = 0.99, b = biased variance (divisor B)
+
+Both normalize a training batch with its biased variance; both start at mean 0, variance 1.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz._checks import as_float_array, check_eps, require_finite
+from lnviz.channels import _check_momentum, batch_norm
+from lnviz.errors import LnvizError
+
+__all__ = [
+    "MAX_BATCH",
+    "MAX_FEATURES",
+    "MAX_STEPS",
+    "Running",
+    "Stream",
+    "catch_up",
+    "gap_summary",
+    "keras_running",
+    "pytorch_running",
+    "sample_stream",
+    "steps_to_close",
+    "variance_ratio",
+]
+
+MAX_STEPS, MAX_BATCH, MAX_FEATURES = 300, 64, 8  # at most 153,600 entries per stream
+
+
+@dataclass(frozen=True)
+class Stream:
+    """Seeded mini-batches whose distribution shifts once, with its true statistics."""
+
+    x: np.ndarray  # (S, B, F) the mini-batches, one per step
+    mean: np.ndarray  # (S, F) population mean of each feature at each step
+    var: np.ndarray  # (S, F) population variance of each feature at each step
+    seed: int
+    shift_step: int  # first step drawn from the shifted distribution (S: no shift)
+    shift: float  # mean shift, in standard deviations of each feature
+    spread: float  # factor on each feature's standard deviation from shift_step on
+
+
+@dataclass(frozen=True)
+class Running:
+    """One convention's running statistics over a stream, and its training/evaluation outputs."""
+
+    convention: str  # "pytorch" or "keras"
+    momentum: float  # as the framework spells it
+    weight_new: float  # weight of the new batch value: m (PyTorch) or 1 - m (Keras)
+    eps: float
+    unbiased: bool  # the running variance is fed the unbiased batch variance
+    batch_mean: np.ndarray  # (S, F) mean of each mini-batch
+    batch_var: np.ndarray  # (S, F) biased variance of each mini-batch (used to normalize)
+    fed_var: np.ndarray  # (S, F) batch variance fed to the running average
+    running_mean: np.ndarray  # (S, F) after the update of step t
+    running_var: np.ndarray  # (S, F) after the update of step t
+    y_train: np.ndarray  # (S, B, F) batch t normalized with its own statistics
+    y_eval: np.ndarray  # (S, B, F) batch t normalized with the running statistics after step t
+    gap: np.ndarray  # (S,) max |y_train - y_eval| over the batch and features
+
+
+def _size(value: object, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise LnvizError(name, value, f"a whole number from {lo} to {hi}")
+    return int(value)
+
+
+def _finite(value: object, name: str, lo: float, hi: float) -> float:
+    try:
+        out = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        out = math.nan
+    if isinstance(value, (str, bytes)) or not (math.isfinite(out) and lo <= out <= hi):
+        raise LnvizError(name, value, f"a number from {lo:g} to {hi:g}")
+    return out
+
+
+def sample_stream(
+    steps: int,
+    batch: int,
+    features: int,
+    *,
+    seed: int = 0,
+    shift_step: int | None = None,
+    shift: float = 0.0,
+    spread: float = 1.0,
+) -> Stream:
+    """x[t, i, f] = mu_f(t) + sigma_f(t) * n[t, i, f], n standard normal (seeded).
+
+    Feature f has mean mu_f in [-2, 2] and scale sigma_f in [0.5, 2]; from shift_step on
+    its mean is mu_f + shift * sigma_f and its scale spread * sigma_f. The same normal
+    draws are used whatever the shift, so moving the shift changes only the later steps.
+
+    >>> s = sample_stream(4, 3, 2, seed=1, shift_step=2, shift=1.0, spread=2.0)
+    >>> s.x.shape, bool(np.allclose(s.mean[2] - s.mean[0], np.sqrt(s.var[0])))
+    ((4, 3, 2), True)
+    >>> (s.var[3] / s.var[1]).tolist()
+    [4.0, 4.0]
+    """
+    s = _size(steps, "steps", 1, MAX_STEPS)
+    b = _size(batch, "batch", 1, MAX_BATCH)
+    f = _size(features, "features", 1, MAX_FEATURES)
+    seed = _size(seed, "seed", 0, 2**32 - 1)
+    k = s if shift_step is None else _size(shift_step, "shift_step", 0, s)
+    shift = _finite(shift, "shift", -100.0, 100.0)
+    spread = _finite(spread, "spread", 1e-3, 1e3)
+    rng = np.random.default_rng(seed)
+    mu = rng.uniform(-2.0, 2.0, f)  # (F,)
+    sigma = rng.uniform(0.5, 2.0, f)  # (F,)
+    noise = rng.standard_normal((s, b, f))  # (S, B, F)
+    after = (np.arange(s) >= k)[:, None]  # (S, 1)
+    mean = mu + np.where(after, shift * sigma, 0.0)  # (S, F)
+    std = sigma * np.where(after, spread, 1.0)  # (S, F)
+    x = mean[:, None, :] + std[:, None, :] * noise  # (S, B, F)
+    return Stream(x, mean, std**2, seed, k, shift, spread)
+
+
+def _stream_array(x: object) -> np.ndarray:
+    arr = as_float_array(x, min_ndim=3).astype(np.float64)  # (S, B, F)
+    if arr.ndim != 3:
+        raise LnvizError("x", arr, "a stream of shape (steps, batch, features)")
+    require_finite(arr, "x")
+    return arr
+
+
+def _batch_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-step batch mean and biased variance, two-pass."""
+    mean = x.mean(axis=1)  # (S, F)
+    var = ((x - mean[:, None, :]) ** 2).mean(axis=1)  # (S, F) divisor B
+    return mean, var
+
+
+def _eval_outputs(x: np.ndarray, rm: np.ndarray, rv: np.ndarray, eps: float) -> np.ndarray:
+    """Each batch normalized in evaluation mode with the running statistics of its step."""
+    return np.stack(
+        [
+            batch_norm(xt, m, v, training=False, eps=eps)[0]
+            for xt, m, v in zip(x, rm, rv, strict=True)
+        ]
+    )
+
+
+def _finish(
+    convention: str,
+    momentum: float,
+    weight_new: float,
+    eps: float,
+    unbiased: bool,
+    x: np.ndarray,
+    fed_var: np.ndarray,
+    rm: np.ndarray,
+    rv: np.ndarray,
+    y_train: np.ndarray,
+) -> Running:
+    mean, var = _batch_moments(x)  # (S, F) each
+    y_eval = _eval_outputs(x, rm, rv, eps)  # (S, B, F)
+    gap = np.abs(y_train - y_eval).max(axis=(1, 2))  # (S,)
+    return Running(
+        convention, momentum, weight_new, eps, unbiased, mean, var, fed_var, rm, rv,
+        y_train, y_eval, gap,
+    )  # fmt: skip
+
+
+def pytorch_running(x: object, momentum: float = 0.1, eps: float = 1e-5) -> Running:
+    """PyTorch: r_t = (1 - m) r_(t-1) + m b_t, the variance fed unbiased (divisor B - 1).
+
+    Each step is one call of lnviz.batch_norm(training=True), which has torch's semantics;
+    running statistics start at mean 0 and variance 1.
+
+    >>> r = pytorch_running([[[1.0], [3.0]]], eps=0.0)  # one step, batch (1, 3)
+    >>> r.running_mean.tolist(), r.running_var.tolist(), r.y_train.ravel().tolist()
+    ([[0.2]], [[1.1]], [-1.0, 1.0])
+    """
+    arr = _stream_array(x)  # (S, B, F)
+    mom, e = _check_momentum(momentum), check_eps(eps)
+    s, b, f = arr.shape
+    if b < 2:
+        raise LnvizError("batch", b, "training batch norm needs at least 2 examples per batch")
+    rm, rv = np.zeros(f), np.ones(f)  # (F,) torch's initial running statistics
+    hist_m, hist_v, y_train = np.empty((s, f)), np.empty((s, f)), np.empty((s, b, f))
+    for t in range(s):
+        y_train[t], rm, rv = batch_norm(arr[t], rm, rv, training=True, momentum=mom, eps=e)
+        hist_m[t], hist_v[t] = rm, rv
+    fed = _batch_moments(arr)[1] * (b / (b - 1))  # (S, F) unbiased batch variance
+    return _finish("pytorch", mom, mom, e, True, arr, fed, hist_m, hist_v, y_train)
+
+
+def keras_running(x: object, momentum: float = 0.99, eps: float = 1e-3) -> Running:
+    """Keras: r_t = m r_(t-1) + (1 - m) b_t, the variance fed biased (divisor B).
+
+    Verified against Keras 3's own source (keras-team/keras,
+    keras/src/layers/normalization/batch_normalization.py): its docstring states
+    "moving_var = moving_var * momentum + var(batch) * (1 - momentum)", and call() assigns
+    moving_variance * momentum + variance * (1.0 - momentum), where `variance` comes from
+    ops.moments, which the NumPy and PyTorch backends compute as mean(x^2) - mean(x)^2 and
+    the JAX backend as jnp.var (all divisor B, no Bessel correction); defaults momentum=0.99,
+    epsilon=1e-3, moving mean 0 and moving variance 1. (Older tf.keras with fused=True
+    applied a B/(B - 1) factor: tensorflow/tensorflow issue #55545.)
+
+    >>> r = keras_running([[[1.0], [3.0]]], momentum=0.5, eps=0.0)
+    >>> r.running_mean.tolist(), r.running_var.tolist(), r.weight_new
+    ([[1.0]], [[1.0]], 0.5)
+    """
+    arr = _stream_array(x)  # (S, B, F)
+    mom, e = _check_momentum(momentum), check_eps(eps)
+    s, b, f = arr.shape
+    if b < 2:
+        raise LnvizError("batch", b, "training batch norm needs at least 2 examples per batch")
+    mean, var = _batch_moments(arr)  # (S, F) each; var biased, as Keras feeds it
+    rm, rv = np.zeros(f), np.ones(f)  # (F,) Keras's moving_mean / moving_variance initializers
+    hist_m, hist_v = np.empty((s, f)), np.empty((s, f))
+    for t in range(s):
+        rm = rm * mom + mean[t] * (1.0 - mom)  # (F,) written in Keras's own order
+        rv = rv * mom + var[t] * (1.0 - mom)  # (F,)
+        hist_m[t], hist_v[t] = rm, rv
+    y_train = np.stack([batch_norm(xt, training=True, eps=e)[0] for xt in arr])  # (S, B, F)
+    return _finish("keras", mom, 1.0 - mom, e, False, arr, var, hist_m, hist_v, y_train)
+
+
+def steps_to_close(weight_new: float, fraction: float = 0.9) -> int | None:
+    """Steps n after a jump until the running average has closed `fraction` of it.
+
+    After a step change the remaining gap is (1 - w)^n of the jump, so
+    n = ceil(ln(1 - fraction) / ln(1 - w)); None if w = 0 (the average never moves).
+
+    >>> steps_to_close(0.1), steps_to_close(1 - 0.99), steps_to_close(1.0), steps_to_close(0.0)
+    (22, 230, 1, None)
+    """
+    w = _finite(weight_new, "weight_new", 0.0, 1.0)
+    frac = _finite(fraction, "fraction", 0.0, 0.999999)
+    if w == 0.0:
+        return None
+    if w == 1.0 or frac == 0.0:
+        return 1 if frac > 0 else 0
+    n = math.ceil(math.log1p(-frac) / math.log1p(-w) - 1e-9)  # guard exact powers
+    return max(n, 1)
+
+
+def variance_ratio(run: Running, stream: Stream, feature: int = 0) -> tuple[float, float, int, int]:
+    """Mean of running_var / true var over the last quarter of the steps before the shift.
+
+    Returns (measured ratio, long-run limit, first step, last step). The limit is 1 for the
+    unbiased feed and (B - 1) / B for the biased one (E[biased variance] = (B - 1)/B var).
+
+    >>> s = sample_stream(200, 4, 1, seed=3)
+    >>> ratio, limit, lo, hi = variance_ratio(keras_running(s.x, 0.9), s)
+    >>> limit, (lo, hi), abs(ratio - limit) < 0.15
+    (0.75, (150, 199), True)
+    """
+    b = stream.x.shape[1]
+    f = _size(feature, "feature", 0, stream.x.shape[2] - 1)
+    end = max(stream.shift_step, 1)  # steps before the shift (at least one)
+    lo = end - max(1, end // 4)
+    ratio = run.running_var[lo:end, f] / stream.var[lo:end, f]  # (n,)
+    limit = 1.0 if run.unbiased else (b - 1) / b
+    return float(ratio.mean()), limit, lo, end - 1
+
+
+def catch_up(run: Running, stream: Stream, feature: int = 0, fraction: float = 0.9) -> int | None:
+    """Updates after the shift until the running mean first closed `fraction` of the jump.
+
+    Jump: true mean after the shift minus the running mean just before it. None if there is
+    no shift in the stream, no jump in this feature's mean, or the gap never closes enough.
+
+    >>> s = sample_stream(120, 32, 1, seed=0, shift_step=20, shift=5.0)
+    >>> catch_up(pytorch_running(s.x), s), steps_to_close(0.1)
+    (22, 22)
+    """
+    f = _size(feature, "feature", 0, stream.x.shape[2] - 1)
+    frac = _finite(fraction, "fraction", 0.0, 0.999999)
+    k, s = stream.shift_step, stream.x.shape[0]
+    if k >= s:
+        return None
+    before = run.running_mean[k - 1, f] if k > 0 else 0.0
+    target = stream.mean[k, f]
+    jump = abs(target - before)
+    if jump < 1e-12:
+        return None
+    closed = np.abs(run.running_mean[k:, f] - target) <= (1.0 - frac) * jump  # (S - k,)
+    return int(np.argmax(closed)) + 1 if closed.any() else None
+
+
+def gap_summary(run: Running, stream: Stream) -> tuple[float, float | None]:
+    """(median gap over the second half of the steps before the shift, largest gap after it).
+
+    >>> s = sample_stream(100, 8, 2, seed=0, shift_step=50, shift=3.0)
+    >>> before, after = gap_summary(pytorch_running(s.x), s)
+    >>> before < 1.0 < after
+    True
+    """
+    k = max(stream.shift_step, 1)
+    before = float(np.median(run.gap[k // 2 : k]))
+    after = float(run.gap[k:].max()) if k < run.gap.size else None
+    return before, after
