@@ -21,7 +21,7 @@ from lnviz.frameworks import (
     effective_eps,
 )
 
-__all__ = ["CHANNELS_LAST_NOTE", "Snippet", "snippet", "snippets"]
+__all__ = ["CHANNELS_LAST_NOTE", "Snippet", "defaults_rows", "snippet", "snippets"]
 
 _IMPORTS = {
     "pytorch": "import torch\nfrom torch import nn",
@@ -228,3 +228,31 @@ def snippets(
     ['pytorch', 'keras', 'flax']
     """
     return {f: snippet(f, scheme, layout, shape, groups=groups, match=match) for f in FRAMEWORKS}
+
+
+def defaults_rows(scheme: str) -> dict[str, list[str]]:
+    """The defaults table of a scheme, as columns of display text (one entry per framework).
+
+    >>> defaults_rows("layer")["ε"]
+    ['1e-05', '0.001', '1e-06']
+    """
+    eps, var, mom, rvar = [], [], [], []
+    for f in FRAMEWORKS:
+        conv, bn = CONVENTIONS[f, scheme], CONVENTIONS[f, "batch"]
+        e = f"{effective_eps(conv):.9g}"
+        eps.append(e + " (float32's machine ε)" if conv.eps is None else e)
+        if scheme == "rms":
+            var.append("mean of x² (no centring)")
+        elif conv.fast_variance:
+            var.append("E[x²] − E[x]²" + (", clipped at 0" if conv.clip_variance else ""))
+        else:
+            var.append("two-pass E[(x − μ)²]")
+        mom.append(f"{bn.momentum:g}, the weight of the {bn.momentum_weights}")
+        rvar.append(bn.running_var)
+    return {
+        "framework": [FRAMEWORK_NAMES[f] for f in FRAMEWORKS],
+        "ε": eps,
+        "variance": var,
+        "batch norm momentum": mom,
+        "running variance": rvar,
+    }

@@ -138,9 +138,11 @@ class RunningStats:
     keep: float  # weight of the old value in each update
     unbiased: bool  # the batch variance fed in uses the divisor m - 1
     eps: float
+    target: np.ndarray  # (C,) the batch variance fed into the average
     mean: np.ndarray  # (S+1, C) running mean after 0..S steps
     var: np.ndarray  # (S+1, C) running variance after 0..S steps
     eval_output: np.ndarray  # layout shape: evaluation-mode output after S steps
+    eval_gap: float  # max |evaluation output - training output| (batch statistics, same eps)
 
 
 def running_statistics(x: np.ndarray, layout: str, steps: int) -> tuple[RunningStats, ...]:
@@ -177,9 +179,11 @@ def running_statistics(x: np.ndarray, layout: str, steps: int) -> tuple[RunningS
         rm = (1 - k) * mu  # (S+1, C) from 0
         rv = k * 1.0 + (1 - k) * target  # (S+1, C) from 1
         eps = effective_eps(CONVENTIONS[fw, "batch"])
-        y = (rows - rm[-1]) / np.sqrt(rv[-1] + eps)  # (N*P, C)
+        y = (rows - rm[-1]) / np.sqrt(rv[-1] + eps)  # (N*P, C) evaluation mode
+        y_train = (rows - mu) / np.sqrt(var + eps)  # (N*P, C) training mode
+        gap = float(np.abs(y - y_train).max())
         y_layout = _from_rows(y, x.shape, layout)
-        out.append(RunningStats(label, keep, unbiased, eps, rm, rv, y_layout))
+        out.append(RunningStats(label, keep, unbiased, eps, target, rm, rv, y_layout, gap))
     return tuple(out)
 
 

@@ -1,0 +1,177 @@
+"""Figures of the framework-parity page: output differences, their causes, batch norm's
+running statistics and the variance error of E[x^2] - E[x]^2."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lnviz.figures._style import BLUE, DIVERGING, GRAY, GREEN, ORANGE, PURPLE, RED, layout, num, r
+from lnviz.framework_diff import (
+    DIAGNOSIS_STEPS,
+    Comparison,
+    RunningStats,
+    VarianceError,
+    pair_label,
+)
+from lnviz.frameworks import FRAMEWORK_NAMES, LAYOUT_AXES, channel_axis
+
+_FLOOR = 1e-17  # log axes: exact agreement is drawn at this height
+
+
+def delta_figure(comp: Comparison, a: str, b: str) -> go.Figure:
+    """Heatmap of y_a - y_b: one row per (example, position), one column per channel."""
+    d = comp.delta(a, b)  # (rows, C)
+    finite = d[np.isfinite(d)]
+    span = float(np.abs(finite).max()) if finite.size else 0.0
+    span = span or 1e-12
+    names = LAYOUT_AXES[comp.layout]
+    ch = names[channel_axis(comp.layout)]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[r(row, 4) for row in d],
+            zmin=-span,
+            zmax=span,
+            colorscale=DIVERGING,
+            colorbar={"title": {"text": "Δ"}, "exponentformat": "e"},
+            hovertemplate=f"row %{{y}}, {ch} %{{x}}<br>Δ = %{{z:.3e}}<extra></extra>",
+        )
+    )
+    rows_label = "token (b, t)" if comp.layout == "btf" else "pixel (n, h, w)"
+    layout(fig, title=f"{pair_label(a, b)}, entry by entry", x=f"{ch} (channel)", y=rows_label)
+    fig.update_yaxes(autorange="reversed")
+    return fig
+
+
+def delta_alt(comp: Comparison, a: str, b: str) -> str:
+    d = comp.delta(a, b)
+    bad = int(np.isnan(d).sum())
+    finite = np.abs(d[np.isfinite(d)])
+    peak = num(float(finite.max())) if finite.size else "undefined"
+    where = ""
+    if finite.size:
+        i, j = np.unravel_index(int(np.nanargmax(np.abs(np.nan_to_num(d)))), d.shape)
+        where = f", largest at row {i}, channel {j}"
+    nan = f" {bad} entries are NaN (no number)." if bad else ""
+    return (
+        f"Heatmap of {pair_label(a, b)} for {comp.scheme} norm on a {d.shape[0]} × {d.shape[1]} "
+        f"grid (rows: example and position; columns: channels). Largest |Δ| = {peak}{where}; "
+        f"median |Δ| = {num(float(np.median(finite))) if finite.size else 'undefined'}.{nan}"
+    )
+
+
+def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
+    """max |y - y_PyTorch| for Keras and Flax as each convention is aligned in turn."""
+    fig = go.Figure()
+    for step, color in zip(range(3), (RED, ORANGE, GREEN), strict=True):
+        ys = [diag[f][step] for f in ("keras", "flax")]
+        fig.add_bar(
+            x=[FRAMEWORK_NAMES[f] for f in ("keras", "flax")],
+            y=[_floor(v) for v in ys],
+            name=DIAGNOSIS_STEPS[step],
+            marker_color=color,
+            text=[num(v, 2) for v in ys],
+            textposition="outside",
+        )
+    layout(fig, title="Max |Δ| from PyTorch, aligning one convention at a time", x="", y="")
+    fig.update_yaxes(type="log", exponentformat="power", title="max |Δ| (log scale)")
+    fig.update_layout(barmode="group", legend={"y": 1.08})
+    return fig
+
+
+def diagnosis_alt(diag: dict[str, tuple]) -> str:
+    parts = []
+    for f in ("keras", "flax"):
+        a, b, c = diag[f]
+        parts.append(
+            f"{FRAMEWORK_NAMES[f]}: {num(a)} with its own defaults, {num(b)} with PyTorch's ε, "
+            f"{num(c)} with PyTorch's ε and the two-pass variance"
+        )
+    return "Grouped bar chart on a log scale of the largest output difference from PyTorch. " + (
+        "; ".join(parts) + "."
+    )
+
+
+def _floor(v: float) -> float | None:
+    if math.isnan(v):
+        return None
+    return max(v, _FLOOR)
+
+
+def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
+    """Running variance of one channel against the training step, per convention."""
+    fig = go.Figure()
+    colors = (BLUE, ORANGE, PURPLE, RED)
+    dashes = ("solid", "solid", "dot", "dash")
+    for s, color, dash in zip(stats, colors, dashes, strict=True):
+        steps = np.arange(s.var.shape[0])
+        fig.add_scatter(
+            x=steps.tolist(),
+            y=r(s.var[:, channel]),
+            mode="lines",
+            name=s.label,
+            line={"color": color, "dash": dash, "width": 2.5},
+        )
+    unbiased, biased = float(stats[0].target[channel]), float(stats[1].target[channel])
+    for value, text in ((biased, "batch variance (biased)"), (unbiased, "unbiased")):
+        fig.add_hline(y=value, line={"color": GRAY, "dash": "dot", "width": 1})
+        fig.add_annotation(
+            x=0, y=value, text=text, showarrow=False, xanchor="left", yanchor="bottom",
+            font={"color": GRAY, "size": 11},
+        )  # fmt: skip
+    layout(fig, title=f"Running variance of channel {channel}", x="training steps", y="running var")
+    fig.update_layout(legend={"y": 1.02})
+    return fig
+
+
+def running_alt(stats: tuple[RunningStats, ...], channel: int) -> str:
+    n = stats[0].var.shape[0] - 1
+    target = (float(stats[1].target[channel]), float(stats[0].target[channel]))
+    ends = "; ".join(f"{s.label} ends at {num(float(s.var[-1, channel]))}" for s in stats)
+    return (
+        f"Line chart of the running variance of channel {channel} over {n} training steps on "
+        f"the same batch, starting from 1. The batch variance is {num(target[0])} (biased) and "
+        f"{num(target[1])} (unbiased). {ends}."
+    )
+
+
+def variance_error_figure(v: VarianceError) -> go.Figure:
+    """Relative variance error against |mean| / sd, with the page's input marked."""
+    fig = go.Figure()
+    for ys, name, color in (
+        (v.fast32, "E[x²] − E[x]², float32 (Keras, Flax defaults)", RED),
+        (v.twopass32, "two-pass, float32 (PyTorch)", BLUE),
+        (v.fast64, "E[x²] − E[x]², float64", GRAY),
+    ):
+        fig.add_scatter(x=r(v.ratio), y=r(ys), mode="lines+markers", name=name,
+                        line={"color": color, "width": 2}, marker={"size": 5})  # fmt: skip
+    if math.isfinite(v.input_ratio) and v.input_ratio > 0:
+        fig.add_scatter(
+            x=[v.input_ratio],
+            y=[_floor(v.input_error)],
+            mode="markers",
+            name="your input (Flax's variance)",
+            marker={"color": GREEN, "size": 13, "symbol": "diamond"},
+        )
+    layout(fig, title="Relative error of the variance", x="|mean| / standard deviation", y="")
+    fig.update_xaxes(type="log", exponentformat="power")
+    fig.update_yaxes(type="log", exponentformat="power", title="relative error (log scale)")
+    fig.update_layout(legend={"y": 1.02})
+    return fig
+
+
+def variance_error_alt(v: VarianceError) -> str:
+    k = int(np.searchsorted(v.ratio, 1e3))
+    mark = (
+        f" Your input sits at ratio {num(v.input_ratio)} with relative error {num(v.input_error)}."
+        if math.isfinite(v.input_ratio) and v.input_ratio > 0
+        else " Your input has no mean to cancel (RMS norm or zero mean)."
+    )
+    return (
+        "Log-log chart of the relative error of a variance against |mean| / sd. At ratio "
+        f"{num(float(v.ratio[k]))}: E[x²] − E[x]² in float32 errs by {num(float(v.fast32[k]))}, "
+        f"the two-pass float32 formula by {num(float(v.twopass32[k]))}, and E[x²] − E[x]² in "
+        f"float64 by {num(float(v.fast64[k]))}." + mark
+    )

@@ -1,0 +1,169 @@
+"""AppTest of the framework-parity page: defaults, presets, controls, URL state, bad links."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.apptest_helpers import assert_clean, figures, page, texts, values
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def max_delta(at, pair: str) -> float:
+    return float(metric(at, f"max |{pair}|").replace("NaN", "nan"))
+
+
+def codes(at) -> list[str]:
+    return [c.value for c in at.code]
+
+
+def state(at) -> tuple:
+    """Everything a control can change: metrics, code and chart data."""
+    charts = [[values(t.get("z", t.get("y", []))) for t in f["data"]] for f in figures(at)]
+    return ([(m.label, m.value) for m in at.metric], codes(at), str(charts))
+
+
+PRESETS = range(4)
+
+
+def test_default_state() -> None:
+    at = page("frameworks")
+    assert_clean(at)
+    assert len(figures(at)) == 3
+    pt, keras, flax = codes(at)
+    assert "nn.LayerNorm(normalized_shape=8)" in pt
+    assert "layers.LayerNormalization(axis=-1)" in keras
+    assert "nn.LayerNorm(\n    reduction_axes=-1,\n    feature_axes=-1,\n)" in flax
+    assert 1e-3 < max_delta(at, "Keras 3 − PyTorch") < 1e-2  # the third digit
+    assert max_delta(at, "Flax linen − PyTorch") < 1e-4
+    assert "1e-05" in texts(at) and "0.001" in texts(at)  # the defaults table
+
+
+@pytest.mark.parametrize("index", PRESETS)
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page("frameworks")
+    at.button(key=f"fw-presets-{index}").click().run()
+    assert_clean(at)
+    assert len(figures(at)) >= 3
+
+
+def test_epsilon_preset_makes_keras_shrink_the_output() -> None:
+    at = page("frameworks")
+    at.button(key="fw-presets-0").click().run()
+    assert max_delta(at, "Keras 3 − PyTorch") > 0.1
+    assert 1e-3 < max_delta(at, "Flax linen − PyTorch") < 0.1
+
+
+def test_large_mean_preset_shows_fast_variance_loss() -> None:
+    at = page("frameworks")
+    at.button(key="fw-presets-1").click().run()
+    assert max_delta(at, "Flax linen − PyTorch") > 0.01
+    at.checkbox(key="match").check().run()  # PyTorch's eps does not rescue Keras here
+    assert max_delta(at, "Keras 3 − PyTorch") > 0.01
+    assert max_delta(at, "Flax linen − PyTorch") < 1e-3  # two-pass variance does
+
+
+def test_channels_last_group_norm_preset() -> None:
+    at = page("frameworks")
+    at.button(key="fw-presets-2").click().run()
+    pt, keras, flax = codes(at)
+    assert ".permute(0, 3, 1, 2).contiguous()" in pt
+    assert "GroupNormalization(groups=2, axis=-1)" in keras
+    assert "nn.GroupNorm(num_groups=2)" in flax and "transpose" not in flax
+    assert any("contiguous" in i.value for i in at.info)
+
+
+def test_batch_norm_preset_shows_running_statistics() -> None:
+    at = page("frameworks")
+    at.button(key="fw-presets-3").click().run()
+    assert len(figures(at)) == 4
+    gap_pt = float(metric(at, "PyTorch (momentum=0.1)"))
+    gap_keras = float(metric(at, "Keras 3 (momentum=0.99)"))
+    assert gap_keras > gap_pt  # after 10 steps Keras has barely moved from (0, 1)
+    before = state(at)
+    at.select_slider(key="steps").set_value(200).run()
+    assert_clean(at)
+    assert state(at) != before
+    before = state(at)
+    at.number_input(key="ch").set_value(3).run()
+    assert state(at) != before
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value"),
+    [
+        ("radio", "scheme", "rms"),
+        ("radio", "layout", "nchw"),
+        ("number_input", "n", 3),
+        ("number_input", "h", 6),
+        ("number_input", "c", 12),
+        ("select_slider", "loc", 100.0),
+        ("select_slider", "sd", 0.01),
+        ("number_input", "seed", 7),
+        ("checkbox", "match", True),
+        ("radio", "pair", "flax-pytorch"),
+    ],
+)
+def test_each_control_changes_what_is_shown(kind: str, key: str, value) -> None:
+    at = page("frameworks")
+    before = state(at)
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    assert state(at) != before
+
+
+def test_width_and_groups_change_image_and_group_results() -> None:
+    at = page("frameworks", {"scheme": "group", "layout": "NCHW"})
+    before = state(at)
+    at.number_input(key="w").set_value(5).run()
+    assert state(at) != before
+    before = state(at)
+    at.select_slider(key="g").set_value(4).run()
+    assert state(at) != before
+    assert "nn.GroupNorm(num_groups=4, num_channels=8)" in codes(at)[0]
+
+
+def test_url_state_is_restored() -> None:
+    query = {"scheme": "group", "layout": "NCHW", "c": "8", "g": "4", "loc": "100",
+             "sd": "0.3", "match": "true", "seed": "5"}  # fmt: skip
+    at = page("frameworks", query)
+    assert_clean(at)
+    assert not at.warning
+    pt, keras, flax = codes(at)
+    assert "nn.GroupNorm(num_groups=4, num_channels=8)" in pt
+    assert "groups=4" in keras and "epsilon=1e-05" in keras
+    assert "use_fast_variance=False" in flax and flax.count("jnp.transpose") == 2
+    assert at.select_slider(key="loc").value == 100.0
+    assert at.number_input(key="seed").value == 5
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"loc": "nan"},
+        {"sd": "inf"},
+        {"n": "1e9"},
+        {"c": "-4"},
+        {"h": "lots"},
+        {"scheme": "<script>alert(1)</script>"},
+        {"layout": "NCHWX"},
+        {"g": "7"},
+        {"steps": "99999", "scheme": "batch"},
+        {"ch": "999", "scheme": "batch"},
+        {"pair": "torch-torch"},
+        {"seed": "12345678901234567890"},
+        {"scheme": ["batch", "<b>x</b>"]},
+    ],
+)
+def test_bad_url_values_show_a_message_not_an_error(query) -> None:
+    at = page("frameworks", query)
+    assert_clean(at)
+    assert at.warning or at.error
+
+
+def test_batch_with_one_value_per_channel_falls_back_with_a_message() -> None:
+    at = page("frameworks", {"scheme": "batch", "n": "1", "h": "1"})
+    assert_clean(at)
+    assert at.error and "more than one value per channel" in at.error[0].value
