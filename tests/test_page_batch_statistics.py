@@ -1,0 +1,203 @@
+"""AppTest of the batch-statistics page: defaults, presets, every control, URL state, bad URLs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from lnviz.batchstats import keras_running, pytorch_running, sample_stream
+from tests.apptest_helpers import assert_clean, figures, page, texts, values
+
+PAGE = "batch-statistics"
+TITLES = (  # the page's charts, in order
+    "Running mean",
+    "Running variance",
+    "Training vs evaluation",
+    "Example 1",
+    "Batch variance",
+    "Batch norm (training)",
+    "Layer norm",
+)
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def figure(at, title_start: str) -> dict:
+    return next(f for f in figures(at) if f["layout"]["title"]["text"].startswith(title_start))
+
+
+def trace(fig: dict, name_start: str) -> dict:
+    return next(t for t in fig["data"] if t.get("name", "").startswith(name_start))
+
+
+def table(at) -> dict[str, dict[str, str]]:
+    """The conventions table as {quantity: {"PyTorch": ..., "Keras": ...}}."""
+    df = at.dataframe[0].value
+    return {
+        row["quantity"]: {"PyTorch": row["PyTorch"], "Keras": row["Keras"]}
+        for _, row in df.iterrows()
+    }
+
+
+def number(text: str) -> float:
+    return float(text.replace("−", "-"))
+
+
+def test_default_page_shows_both_conventions_and_seven_charts() -> None:
+    at = page(PAGE)
+    assert_clean(at)
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert len(titles) == 7
+    assert all(t.startswith(s) for t, s in zip(titles, TITLES, strict=True))
+    rows = table(at)
+    assert rows["steps to close 90 % of a jump (formula)"] == {"PyTorch": "22", "Keras": "230"}
+    assert rows["weight of the new batch"] == {"PyTorch": "0.1", "Keras": "0.01"}
+    assert rows["long-run ratio"] == {"PyTorch": "1", "Keras": "0.875 = 7/8"}
+    assert metric(at, "layer norm: largest spread") == "0"
+    assert number(metric(at, "batch norm: largest spread")) > 0.5
+
+
+def test_running_mean_shown_is_the_engines() -> None:
+    at = page(PAGE)
+    s = sample_stream(200, 8, 3, seed=0, shift_step=100, shift=3.0, spread=2.0)
+    fig = figure(at, "Running mean")
+    torch_y = values(trace(fig, "PyTorch")["y"])
+    keras_y = values(trace(fig, "Keras")["y"])
+    assert torch_y == pytest.approx(pytorch_running(s.x).running_mean[:, 0], rel=1e-4)
+    assert keras_y == pytest.approx(keras_running(s.x).running_mean[:, 0], rel=1e-4)
+    assert values(trace(fig, "true")["y"]) == pytest.approx(s.mean[:, 0], rel=1e-4)
+
+
+def test_batch_of_two_table_is_plus_minus_one() -> None:
+    at = page(PAGE)
+    pair = at.dataframe[1].value.set_index("row")
+    for row in ("batch norm 1", "batch norm 2"):
+        assert all(abs(abs(number(v)) - 1) < 1e-3 for v in pair.loc[row])
+    assert all(
+        number(a) == -number(b)
+        for a, b in zip(*pair.loc[["batch norm 1", "batch norm 2"]].values, strict=True)
+    )
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page(PAGE)
+    at.button(key=f"bs-presets-{index}").click().run()
+    assert_clean(at)
+    assert len(figures(at)) == 7
+    assert "nan" not in texts(at).lower()
+
+
+def test_preset_batch_of_two_halves_the_keras_variance() -> None:
+    at = page(PAGE)
+    at.button(key="bs-presets-2").click().run()
+    assert at.number_input(key="b").value == 2
+    rows = table(at)
+    assert rows["long-run ratio"]["Keras"] == "0.5 = 1/2"
+    measured = number(rows["running ÷ true variance (steps 225–299)"]["Keras"])
+    assert 0.3 < measured < 0.7  # Keras m = 0.9 has settled near half the true variance
+    assert metric(at, "PyTorch: largest gap after it") == "no shift"
+
+
+def test_preset_without_shift_shows_no_catch_up() -> None:
+    at = page(PAGE)
+    at.button(key="bs-presets-0").click().run()
+    assert table(at)["steps it took after the shift (feature 1)"] == {"PyTorch": "—", "Keras": "—"}
+
+
+# (widget kind, key, new value, title of a chart whose data must change)
+CONTROLS = [
+    ("number_input", "steps", 120, "Running mean"),
+    ("number_input", "b", 4, "Running mean"),
+    ("number_input", "f", 5, "Layer norm"),
+    ("number_input", "seed", 3, "Running variance"),
+    ("number_input", "at", 40, "Training vs evaluation"),
+    ("slider", "shift", -2.0, "Running mean"),
+    ("select_slider", "spread", 0.5, "Running variance"),
+    ("select_slider", "mt", 0.01, "Running mean"),
+    ("select_slider", "mk", 0.9, "Running variance"),
+    ("number_input", "feat", 2, "Running mean"),
+    ("select_slider", "eps", 1.0, "Example 1"),
+    ("number_input", "sets", 3, "Batch norm (training)"),
+]
+
+
+@pytest.mark.parametrize(("kind", "key", "value", "title"), CONTROLS)
+def test_each_control_changes_what_is_shown(kind: str, key: str, value, title: str) -> None:
+    at = page(PAGE)
+    before = json.dumps(figure(at, title)["data"])
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    assert json.dumps(figure(at, title)["data"]) != before
+
+
+def test_momentum_sets_the_lag_in_the_table() -> None:
+    at = page(PAGE)
+    at.select_slider(key="mt").set_value(0.5).run()
+    at.select_slider(key="mk").set_value(0.9).run()
+    rows = table(at)
+    assert rows["steps to close 90 % of a jump (formula)"] == {"PyTorch": "4", "Keras": "22"}
+
+
+def test_eps_shrinks_the_batch_of_two_values() -> None:
+    at = page(PAGE, {"eps": "10"})
+    pair = at.dataframe[1].value.set_index("row")
+    assert all(abs(number(v)) < 0.9 for v in pair.loc["batch norm 1"])
+
+
+def test_a_batch_of_one_is_refused_with_an_explanation() -> None:
+    at = page(PAGE, {"b": "1"})
+    assert_clean(at)
+    assert any("batch of **one**" in e.value for e in at.error)
+    titles = [f["layout"]["title"]["text"] for f in figures(at)]
+    assert len(titles) == 2 and titles[0].startswith("Example 1")  # the batch-size section
+
+
+def test_query_string_restores_the_state() -> None:
+    query = {"steps": "120", "b": "4", "f": "5", "seed": "7", "at": "60", "shift": "-2.0"}
+    query |= {"spread": "0.5", "mt": "0.3", "mk": "0.9", "feat": "2", "eps": "0.1", "sets": "3"}
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert not at.warning
+    for key in ("steps", "b", "f", "seed", "at", "feat", "sets"):
+        assert at.number_input(key=key).value == int(query[key])
+    assert at.slider(key="shift").value == -2.0
+    assert at.select_slider(key="spread").value == 0.5
+    assert at.select_slider(key="mt").value == 0.3
+    assert at.select_slider(key="mk").value == 0.9
+    assert at.select_slider(key="eps").value == pytest.approx(0.1)
+    fig = figure(at, "Running mean of feature 2")
+    assert len(values(trace(fig, "PyTorch")["y"])) == 120
+    assert len(figure(at, "Batch norm (training)")["data"]) == 3
+    assert "B = 4 examples with 5 features" in texts(at)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"steps": "nan"},
+        {"steps": "1e9"},
+        {"b": "-3"},
+        {"b": "<script>alert(1)</script>"},
+        {"b": ["2", "999"]},
+        {"f": "99"},
+        {"seed": "1.5"},
+        {"at": "-1"},
+        {"shift": "inf"},
+        {"shift": "nan"},
+        {"spread": "7"},
+        {"mt": "abc"},
+        {"mk": "2"},
+        {"feat": "9"},
+        {"eps": "nan"},
+        {"sets": "100"},
+    ],
+)
+def test_bad_url_values_show_a_message_not_an_error(query: dict) -> None:
+    at = page(PAGE, query)
+    assert_clean(at)
+    assert at.warning or at.error
+    assert len(figures(at)) == 7
