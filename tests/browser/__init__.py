@@ -1,0 +1,1 @@
+"""Real-browser tests: Playwright driving Debian's Chromium against a live app server."""

@@ -1,0 +1,122 @@
+"""Fixtures of the real-browser suite: one app server and one Chromium for the session,
+a fresh browser context for each test.
+
+Chromium is Debian's (/usr/bin/chromium); Playwright only drives it. Without either, the
+tests skip on a developer's machine and fail under CI=true (see tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from tests.conftest import require_module, require_tool
+
+from .helpers import (
+    CHROMIUM,
+    LAUNCH_ARGS,
+    RUN_COUNTER_JS,
+    AppServer,
+    Visit,
+    app_server,
+    goto,
+)
+
+if TYPE_CHECKING:  # pragma: no cover
+    from playwright.sync_api import Browser
+
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def _require_browser_tools() -> None:
+    require_tool(CHROMIUM)
+    require_module("playwright")
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless, driven by Playwright's sync API."""
+    _require_browser_tools()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
+        try:
+            yield chromium
+        finally:
+            chromium.close()
+
+
+@pytest.fixture(scope="session")
+def start_server(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], Any]:
+    """Start an extra app server (a context manager), e.g. one that no visitor has seen."""
+
+    def start(name: str) -> contextlib.AbstractContextManager[AppServer]:
+        _require_browser_tools()
+        return app_server(tmp_path_factory.mktemp("server") / f"{name}.log")
+
+    return start
+
+
+@pytest.fixture(scope="session")
+def server(browser: Browser, start_server: Callable[[str], Any]) -> Iterator[AppServer]:
+    """The app, served once for the whole session on a free port of 127.0.0.1.
+
+    Before any test, one visitor opens the home page, as after a deploy: that runs the
+    router (app.py) once and loads the app's modules, so no test depends on being first.
+    """
+    with start_server("app") as srv:
+        context = browser.new_context(base_url=srv.url)
+        try:
+            context.add_init_script(RUN_COUNTER_JS)
+            goto(Visit(context.new_page(), srv), "")
+        finally:
+            context.close()
+        yield srv
+
+
+@pytest.fixture
+def open_page(browser: Browser, server: AppServer) -> Iterator[Callable[..., Visit]]:
+    """Open a page of the app in a new browser context (closed after the test).
+
+    open_page("epsilon", {"eps": "4/3"}, viewport=PHONE, color_scheme="dark")
+    """
+    contexts: list[Any] = []
+
+    def open_(
+        url_path: str = "",
+        query: dict[str, str] | None = None,
+        *,
+        viewport: dict[str, int] | None = None,
+        color_scheme: str = "light",
+        app: AppServer | None = None,
+    ) -> Visit:
+        srv = app or server
+        context = browser.new_context(
+            base_url=srv.url,
+            viewport=viewport or DESKTOP,
+            color_scheme=color_scheme,  # type: ignore[arg-type]
+            reduced_motion="reduce",
+        )
+        contexts.append(context)
+        context.set_default_timeout(15_000)
+        context.add_init_script(RUN_COUNTER_JS)
+        visit = Visit(context.new_page(), srv)
+
+        def on_dialog(dialog: Any) -> None:
+            visit.dialogs.append(f"{dialog.type}: {dialog.message}")
+            dialog.dismiss()
+
+        visit.page.on("dialog", on_dialog)
+        visit.page.on("pageerror", lambda err: visit.page_errors.append(str(err)))
+        goto(visit, url_path, query)
+        return visit
+
+    yield open_
+    for context in contexts:
+        with contextlib.suppress(Exception):
+            context.close()

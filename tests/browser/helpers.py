@@ -1,0 +1,487 @@
+"""Helpers of the real-browser suite: the app server, readiness, and reading the page.
+
+Nothing here imports Playwright at module level, so collecting this file (doctests
+included) works on a machine without it; the fixtures in conftest.py skip or fail instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
+
+import pytest
+
+if TYPE_CHECKING:  # pragma: no cover
+    from playwright.sync_api import Page
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+
+CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+STARTUP_TIMEOUT_S = 60.0  # a cold start on a busy 2-core CI machine takes a few seconds
+READY_TIMEOUT_MS = 30_000  # one script run of the heaviest page, with margin
+RERUN_START_TIMEOUT_MS = 2_000  # how long an interaction may take to start a rerun
+
+APP = "[data-testid=stApp]"
+EXCEPTION = "[data-testid=stException]"
+CHARTS = ".js-plotly-plot"
+
+# Counts every script run the page shows, from the first paint on (installed as an init
+# script in each context). Runs are counted from the sequence of values that stApp's
+# data-test-script-state takes, including the old values carried by the mutation records,
+# so a run that starts and ends between two observer callbacks is still counted.
+RUN_COUNTER_JS = """
+(() => {
+  const st = (window.__lnviz = { runs: 0, last: null });
+  const ATTR = "data-test-script-state";
+  const step = (s) => {
+    if (s !== st.last) {
+      if (s === "running") st.runs += 1;
+      st.last = s;
+    }
+  };
+  const check = (records) => {
+    const app = document.querySelector('[data-testid="stApp"]');
+    if (!app) return;
+    for (const r of records || []) {
+      if (r.type === "attributes" && r.attributeName === ATTR && r.target === app) step(r.oldValue);
+    }
+    step(app.getAttribute(ATTR));
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true,
+    childList: true,
+    attributes: true,
+    attributeOldValue: true,
+    attributeFilter: [ATTR],
+  });
+})();
+"""
+
+# Idle: the script has run (at least minRuns times) and is not running, and no element is
+# still a skeleton. Streamlit marks the run finished before lazily loaded components
+# (metrics, dataframes, charts, ...) have replaced their skeletons, so "notRunning" alone
+# can be seen on a page that is still half drawn.
+_IS_READY_JS = """
+(minRuns) => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  return !!app && !!window.__lnviz && window.__lnviz.runs >= minRuns
+    && app.getAttribute("data-test-script-state") === "notRunning"
+    && !app.querySelector('[data-testid="stSkeleton"]');
+}
+"""
+
+# A chart's plotted data as a string, typed arrays spelled out (Plotly decodes the
+# base64 arrays that plotly.py sends into typed arrays).
+_CHART_DATA_JS = """
+(i) => {
+  const gd = document.querySelectorAll(".js-plotly-plot")[i];
+  if (!gd || !gd.data) return null;
+  return JSON.stringify(gd.data, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v));
+}
+"""
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def free_port() -> int:
+    """A TCP port that is free on 127.0.0.1 right now."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class AppServer:
+    """A running `streamlit run app.py` and where its output goes."""
+
+    url: str
+    log_path: Path
+    proc: subprocess.Popen[bytes]
+
+    def log_tail(self, lines: int = 40) -> str:
+        try:
+            text = self.log_path.read_text(errors="replace")
+        except OSError as err:  # pragma: no cover
+            return f"(no server log: {err})"
+        return "\n".join(text.splitlines()[-lines:])
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child
+    """Linux: the server gets SIGTERM if pytest dies without tearing down."""
+    with contextlib.suppress(Exception):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """Terminate the server's whole process group; kill it if it lingers."""
+    if proc.poll() is not None:
+        return
+    for sig, wait_s in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, sig)
+        try:
+            proc.wait(timeout=wait_s)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+@contextlib.contextmanager
+def app_server(log_path: Path, timeout_s: float = STARTUP_TIMEOUT_S) -> Iterator[AppServer]:
+    """Start the app on a free port of 127.0.0.1, wait for its health check, stop it after.
+
+    The server is stopped on every way out (a failed start included), so no process
+    outlives the block.
+    """
+    port = free_port()
+    cmd = [
+        sys.executable,
+        "-m",
+        "streamlit",
+        "run",
+        "app.py",
+        "--server.headless",
+        "true",
+        "--server.fileWatcherType",
+        "none",
+        "--browser.gatherUsageStats",
+        "false",
+        "--server.address",
+        "127.0.0.1",
+        "--server.port",
+        str(port),
+    ]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            cmd,
+            cwd=ROOT,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group, stopped as a whole
+            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
+        )
+    server = AppServer(url=f"http://127.0.0.1:{port}", log_path=log_path, proc=proc)
+    try:
+        _wait_healthy(server, timeout_s)
+        yield server
+    finally:
+        _stop(proc)
+
+
+def _wait_healthy(server: AppServer, timeout_s: float) -> None:
+    health = server.url + "/_stcore/health"
+    deadline = time.monotonic() + timeout_s
+    last_error = "no answer yet"
+    while time.monotonic() < deadline:
+        code = server.proc.poll()
+        if code is not None:
+            pytest.fail(
+                f"the app server exited with code {code} before answering {health}\n"
+                f"--- server log (tail) ---\n{server.log_tail()}",
+                pytrace=False,
+            )
+        try:
+            with urllib.request.urlopen(health, timeout=2) as resp:
+                if resp.status == 200:
+                    return
+                last_error = f"HTTP {resp.status}"
+        except (urllib.error.URLError, OSError) as err:
+            last_error = str(err)
+        time.sleep(0.1)
+    pytest.fail(
+        f"the app server did not answer {health} within {timeout_s:.0f} s ({last_error})\n"
+        f"--- server log (tail) ---\n{server.log_tail()}",
+        pytrace=False,
+    )
+
+
+# --------------------------------------------------------------------------- the page
+
+
+@dataclass
+class Visit:
+    """An open page of the app and what it did besides rendering."""
+
+    page: Page
+    server: AppServer
+    dialogs: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+
+
+def url_for(url_path: str, query: dict[str, str] | None = None) -> str:
+    """The path and encoded query of a page.
+
+    >>> url_for("epsilon", {"eps": "4/3", "z": "1,2,4"})
+    '/epsilon?eps=4%2F3&z=1%2C2%2C4'
+    >>> url_for("")
+    '/'
+    """
+    return "/" + url_path + ("?" + urlencode(query) if query else "")
+
+
+def script_runs(page: Page) -> int:
+    return int(page.evaluate("() => (window.__lnviz ? window.__lnviz.runs : 0)"))
+
+
+def wait_ready(page: Page, min_runs: int = 1, timeout: float = READY_TIMEOUT_MS) -> None:
+    """Wait until the app has run its script at least `min_runs` times and is idle."""
+    try:
+        page.wait_for_function(_IS_READY_JS, arg=min_runs, timeout=timeout, polling=50)
+    except Exception as err:
+        state = page.evaluate(
+            "() => document.querySelector('[data-testid=stApp]')"
+            "?.getAttribute('data-test-script-state') ?? '(no stApp)'"
+        )
+        raise AssertionError(
+            f"the app at {page.url} was not ready within {timeout / 1000:.0f} s "
+            f"(script state {state!r}, runs seen {script_runs(page)}, wanted {min_runs})"
+        ) from err
+
+
+def goto(visit: Visit, url_path: str, query: dict[str, str] | None = None) -> None:
+    """Open a page (relative to the server) and wait for its first script run to end."""
+    visit.page.goto(url_for(url_path, query), wait_until="domcontentloaded")
+    wait_ready(visit.page)
+
+
+def interact(page: Page, action: Callable[[], Any]) -> None:
+    """Do something that reruns the script, then wait until that rerun has finished.
+
+    First wait (briefly) for a new run to start, so that the old "notRunning" is not
+    mistaken for the end of the new run, then wait for the app to be idle again. An
+    action that starts no run at all just costs the short start timeout.
+    """
+    before = script_runs(page)
+    action()
+    with contextlib.suppress(Exception):
+        page.wait_for_function(
+            "(n) => window.__lnviz && window.__lnviz.runs > n",
+            arg=before,
+            timeout=RERUN_START_TIMEOUT_MS,
+            polling=20,
+        )
+    wait_ready(page)
+
+
+def chart_count(page: Page) -> int:
+    """How many Plotly charts are drawn (have their SVG)."""
+    return int(
+        page.evaluate(
+            """() => [...document.querySelectorAll(".js-plotly-plot")]
+                .filter((p) => p.querySelector(".main-svg")).length"""
+        )
+    )
+
+
+def wait_charts(
+    page: Page, minimum: int, *, unless_text: str | None = None, timeout: float = 15_000
+) -> int:
+    """Wait until at least `minimum` Plotly charts are drawn; return how many there are.
+
+    With `unless_text`, a page whose main pane shows that text is not waited for (a stub).
+    """
+    if minimum > 0:
+        js = """([n, text]) =>
+          [...document.querySelectorAll(".js-plotly-plot")]
+            .filter((p) => p.querySelector(".main-svg")).length >= n
+          || (!!text && document.querySelector("[data-testid=stMain]").innerText.includes(text))"""
+        with contextlib.suppress(Exception):
+            page.wait_for_function(js, arg=[minimum, unless_text], timeout=timeout, polling=50)
+    return chart_count(page)
+
+
+def chart_data(page: Page, index: int) -> str | None:
+    """The plotted data of the index-th chart, as JSON text."""
+    return page.evaluate(_CHART_DATA_JS, index)
+
+
+def all_chart_data(page: Page) -> list[str | None]:
+    """The plotted data of every drawn chart, in page order."""
+    return [chart_data(page, i) for i in range(chart_count(page))]
+
+
+def wait_any_chart_changed(
+    page: Page, before: list[str | None], timeout: float = 10_000
+) -> list[int]:
+    """Wait until some chart's data differs from `before`; return the indices that changed."""
+    js = f"""(before) => before.some((b, i) => ({_CHART_DATA_JS})(i) !== b)"""
+    with contextlib.suppress(Exception):
+        page.wait_for_function(js, arg=before, timeout=timeout, polling=50)
+    after = [chart_data(page, i) for i in range(len(before))]
+    return [i for i, (b, a) in enumerate(zip(before, after, strict=True)) if a != b]
+
+
+def main_text(page: Page) -> str:
+    return page.locator("[data-testid=stMain]").inner_text()
+
+
+def exception_report(visit: Visit) -> str:
+    """Empty if the page shows no exception; else what it shows and the server's log."""
+    texts = visit.page.locator(EXCEPTION).all_inner_texts()
+    if not texts:
+        return ""
+    shown = "\n".join(t.strip() for t in texts)
+    return (
+        f"{len(texts)} stException on {visit.page.url}:\n{shown}\n"
+        f"--- server log (tail) ---\n{visit.server.log_tail(60)}"
+    )
+
+
+def alerts(page: Page, kinds: tuple[str, ...] = ("Warning", "Error")) -> list[str]:
+    """The texts of st.warning / st.error boxes, exceptions excluded."""
+    selector = ", ".join(f"[data-testid=stAlertContent{k}]" for k in kinds)
+    return page.evaluate(
+        """(sel) => [...document.querySelectorAll(sel)]
+            .filter((e) => !e.closest('[data-testid="stException"]'))
+            .map((e) => e.innerText.trim())""",
+        selector,
+    )
+
+
+def slider_input(page: Page, key: str) -> Any:
+    """The focusable thumb (role=slider) of the slider with widget key `key`."""
+    return page.locator(
+        f".st-key-{key} [role=slider], .st-key-{key} input[type=range]",
+    ).first
+
+
+def slider_value(page: Page, key: str) -> str:
+    """The value shown on the slider's thumb."""
+    return page.locator(f".st-key-{key} [data-testid=stSliderThumbValue]").first.inner_text()
+
+
+def text_input_value(page: Page, key: str) -> str | None:
+    """The value of the text or number input with widget key `key`, if there is one."""
+    box = page.locator(f".st-key-{key} input[type=text], .st-key-{key} input[type=number]")
+    return box.first.input_value() if box.count() else None
+
+
+def metric_value(page: Page, label: str) -> str | None:
+    """The value of the st.metric whose label is `label`."""
+    return page.evaluate(
+        """(label) => {
+          for (const m of document.querySelectorAll('[data-testid="stMetric"]')) {
+            const l = m.querySelector('[data-testid="stMetricLabel"]');
+            if (l && l.innerText.trim() === label)
+              return m.querySelector('[data-testid="stMetricValue"]').innerText.trim();
+          }
+          return null;
+        }""",
+        label,
+    )
+
+
+def horizontal_overflow(page: Page) -> dict[str, list[int]]:
+    """Scroll containers wider than their box: the document and Streamlit's main pane."""
+    sizes = page.evaluate(
+        """() => {
+          const out = {};
+          const doc = document.scrollingElement;
+          out.document = [doc.scrollWidth, doc.clientWidth];
+          const main = document.querySelector('[data-testid="stMain"]');
+          if (main) out.stMain = [main.scrollWidth, main.clientWidth];
+          return out;
+        }"""
+    )
+    return {name: wh for name, wh in sizes.items() if wh[0] > wh[1] + 1}
+
+
+_LUMA_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const rgb = getComputedStyle(app).backgroundColor.match(/[0-9.]+/g) || [255, 255, 255];
+  const m = rgb.map(Number);
+  return 0.2126 * m[0] + 0.7152 * m[1] + 0.0722 * m[2];
+}"""
+
+
+def background_luma(page: Page) -> float:
+    """Lightness (0-255) of the app's background colour."""
+    return float(page.evaluate(_LUMA_JS))
+
+
+def wait_theme(page: Page, *, dark: bool, timeout: float = 10_000) -> None:
+    """Wait until the app has switched to a dark (or light) background."""
+    js = f"(dark) => {{ const luma = ({_LUMA_JS})(); return dark ? luma < 100 : luma > 155; }}"
+    try:
+        page.wait_for_function(js, arg=dark, timeout=timeout, polling=50)
+    except Exception as err:
+        mode = "dark" if dark else "light"
+        raise AssertionError(
+            f"the app did not turn {mode} (background lightness {background_luma(page):.0f})"
+        ) from err
+
+
+def settle_for_screenshot(page: Page) -> None:
+    """Web fonts loaded and two frames painted, so a screenshot shows the final render."""
+    page.evaluate(
+        """async () => {
+          await document.fonts.ready;
+          await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        }"""
+    )
+
+
+def screenshot(page: Page, name: str, *, full_height: bool = True) -> list[Path]:
+    """Save `<name>.png` (the viewport) and `<name>-full.png` (the whole main pane).
+
+    Streamlit scrolls its main pane, not the document, so a "full page" screenshot is
+    taken by growing the viewport to the pane's height (capped), then restoring it.
+    """
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    settle_for_screenshot(page)
+    paths = [SCREENSHOTS / f"{name}.png"]
+    page.screenshot(path=paths[0])
+    if full_height:
+        size = page.viewport_size or {"width": 1280, "height": 900}
+        content = int(
+            page.evaluate(
+                """() => {
+                  const m = document.querySelector('[data-testid="stMain"]');
+                  return m ? m.scrollHeight : document.scrollingElement.scrollHeight;
+                }"""
+            )
+        )
+        height = min(max(content, size["height"]), 16_000)
+        if height > size["height"]:
+            page.set_viewport_size({"width": size["width"], "height": height})
+            settle_for_screenshot(page)
+        paths.append(SCREENSHOTS / f"{name}-full.png")
+        page.screenshot(path=paths[1])
+        page.set_viewport_size(size)
+    return paths
+
+
+def describe(obj: Any) -> str:
+    """Readable JSON for assertion messages."""
+    return json.dumps(obj, ensure_ascii=False, indent=1)[:2000]

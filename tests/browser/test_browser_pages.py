@@ -1,0 +1,254 @@
+"""The app in a real browser: every page loads and draws, controls work, links restore state.
+
+Pages are described by the PAGES table below; adding a page's slider or deep-link cases
+is one row. Screenshots land in artifacts/screenshots/ (git-ignored) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from .helpers import (
+    Visit,
+    alerts,
+    all_chart_data,
+    describe,
+    exception_report,
+    horizontal_overflow,
+    interact,
+    main_text,
+    metric_value,
+    screenshot,
+    slider_input,
+    slider_value,
+    text_input_value,
+    wait_any_chart_changed,
+    wait_charts,
+    wait_theme,
+)
+
+pytestmark = pytest.mark.browser
+
+STUB_TEXT = "Coming soon"  # what a page that is not built yet says
+XSS = "<script>alert(1)</script>"
+PHONE = {"width": 390, "height": 844}
+APP_TITLE = "lnviz"  # set_page_config in app.py names every tab "lnviz · …"
+
+
+@dataclass(frozen=True)
+class PageCase:
+    """One page of the app and what the browser tests check on it."""
+
+    url_path: str  # st.Page url_path; "" is the home page
+    deep_link_query: Mapping[str, str] | None = None  # a state to restore from the URL
+    expected_text: str | None = None  # shown after the deep link (or on a plain load)
+    slider_key: str | None = None  # a slider moved with the keyboard; it must redraw a chart
+    heading: str | None = None  # the page's title (st.title) contains this
+    min_charts: int = 1  # Plotly charts the page draws by default (explorer pages: >= 1)
+    metrics: Mapping[str, str] = field(default_factory=dict)  # label -> value after the link
+    hostile_query: Mapping[str, str] | None = None  # default: derived from deep_link_query
+
+    @property
+    def id(self) -> str:
+        return self.url_path or "home"
+
+    @property
+    def hostile(self) -> dict[str, str]:
+        """Bad values for every linked control: NaN for the slider, markup for the rest."""
+        if self.hostile_query is not None:
+            return dict(self.hostile_query)
+        return {k: ("nan" if k == self.slider_key else XSS) for k in self.deep_link_query or {}}
+
+
+# One row per page. Every row is loaded, checked for exceptions, title and charts,
+# measured for sideways scrolling and photographed. A slider_key adds the keyboard test; a
+# deep_link_query (with expected_text / metrics) adds the deep-link test and, derived from
+# it, the hostile-link test. Pages still saying "Coming soon" may draw no chart yet.
+PAGES = [
+    PageCase("", heading="lnviz", min_charts=0),
+    PageCase("reduction-axes", slider_key="eps"),
+    PageCase(
+        "epsilon",
+        deep_link_query={"eps": "4/3", "z": "1,2,4"},
+        expected_text="2.333333",
+        slider_key="eps",
+        heading="ε: the small constant",
+        min_charts=6,
+        metrics={"mean μ": "2.333333", "ε": "4/3"},
+    ),
+    PageCase("gain-and-bias", slider_key="eps"),
+    PageCase("invariance", slider_key="c"),
+    PageCase("weighted-centering", slider_key="w"),
+]
+
+
+def cases(predicate: Callable[[PageCase], object] = lambda c: True) -> list[object]:
+    return [pytest.param(c, id=c.id) for c in PAGES if predicate(c)]
+
+
+def assert_clean(visit: Visit) -> None:
+    """No exception element, no dialog, no uncaught script error."""
+    report = exception_report(visit)
+    assert not report, report
+    assert not visit.dialogs, f"unexpected dialogs on {visit.page.url}: {visit.dialogs}"
+    assert not visit.page_errors, f"uncaught page errors on {visit.page.url}: {visit.page_errors}"
+
+
+# --------------------------------------------------------------------------- every page
+
+
+@pytest.mark.parametrize("case", cases())
+def test_page_renders_cleanly(open_page: Callable[..., Visit], case: PageCase) -> None:
+    """Loads with no exception, its title and charts; fits 1280 px; is photographed.
+
+    One page load serves all the checks (page loads dominate the suite's time). The
+    screenshots are taken before the assertions, so a failing page is photographed too:
+    artifacts/screenshots/<page>-{light,dark,phone}.png (the viewport) and ...-full.png
+    (the whole page). Dark is the browser's prefers-color-scheme, which the app follows;
+    phone is the same page at 390 px.
+    """
+    visit = open_page(case.url_path)
+    page = visit.page
+    drawn = wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
+    title = page.title()
+    headings = page.locator("[data-testid=stMain] h1").all_inner_texts()
+    text = main_text(page)
+    overflow = horizontal_overflow(page)
+
+    saved = screenshot(page, f"{case.id}-light")
+    page.emulate_media(color_scheme="dark")
+    wait_theme(page, dark=True)
+    saved += screenshot(page, f"{case.id}-dark")
+    page.emulate_media(color_scheme="light")
+    wait_theme(page, dark=False)
+    page.set_viewport_size(PHONE)
+    saved += screenshot(page, f"{case.id}-phone")
+
+    assert_clean(visit)
+    assert APP_TITLE in title, f"tab title {title!r}: the router did not run"
+    assert headings and headings[0].strip(), f"no page title (h1) on {page.url}"
+    if case.heading:
+        assert case.heading in headings[0], headings
+    if case.expected_text and not case.deep_link_query:
+        assert case.expected_text in text
+    stub = STUB_TEXT in text  # only a page that says "Coming soon" may draw no chart yet
+    if case.min_charts and not stub:
+        assert drawn >= case.min_charts, (
+            f"{page.url} drew {drawn} Plotly charts, expected at least {case.min_charts}"
+        )
+    assert not overflow, (
+        f"{page.url} scrolls sideways at 1280 px (scrollWidth, clientWidth): {overflow}"
+    )
+    for path in saved:
+        assert path.stat().st_size > 5_000, f"{path} looks empty"
+
+
+# --------------------------------------------------------------------------- controls
+
+
+@pytest.mark.parametrize("case", cases(lambda c: c.slider_key))
+def test_slider_keyboard_redraws_chart_and_updates_url(
+    open_page: Callable[..., Visit], case: PageCase
+) -> None:
+    assert case.slider_key
+    key = case.slider_key
+    visit = open_page(case.url_path)
+    page = visit.page
+    charts = wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
+    assert charts >= 1, f"no chart on {page.url} to watch"
+    before_value = slider_value(page, key)
+    before_data = all_chart_data(page)
+
+    thumb = slider_input(page, key)
+    thumb.focus()
+    interact(page, lambda: page.keyboard.press("ArrowRight"))
+    if slider_value(page, key) == before_value:  # already at its maximum
+        interact(page, lambda: page.keyboard.press("ArrowLeft"))
+    after_value = slider_value(page, key)
+    assert after_value != before_value, f"the {key} slider did not move ({before_value})"
+
+    changed = wait_any_chart_changed(page, before_data)
+    assert changed, f"no chart changed after moving {key} from {before_value} to {after_value}"
+
+    def linked(url: str) -> str | None:
+        return parse_qs(urlparse(url).query).get(key, [None])[-1]
+
+    with contextlib.suppress(Exception):  # the URL follows the rerun; give it a moment
+        page.wait_for_url(lambda url: linked(url) == after_value, timeout=10_000)
+    assert linked(page.url) == after_value, (
+        f"URL {page.url} has {key}={linked(page.url)!r}, the slider shows {after_value!r}"
+    )
+    assert_clean(visit)
+
+
+@pytest.mark.parametrize("case", cases(lambda c: c.deep_link_query))
+def test_deep_link_restores_state(open_page: Callable[..., Visit], case: PageCase) -> None:
+    assert case.deep_link_query
+    query = dict(case.deep_link_query)
+    visit = open_page(case.url_path, query)
+    page = visit.page
+    assert_clean(visit)
+    link_messages = [a for a in alerts(page) if "link" in a.lower() or "default" in a.lower()]
+    assert not link_messages, f"a valid link was rejected: {link_messages}"
+    if case.slider_key and case.slider_key in query:
+        assert slider_value(page, case.slider_key) == query[case.slider_key]
+    for key, value in query.items():
+        if key == case.slider_key:
+            continue
+        shown = text_input_value(page, key)
+        if shown is not None:
+            assert shown == value, f"the {key} box shows {shown!r}, the link said {value!r}"
+    if case.expected_text:
+        assert case.expected_text in main_text(page)
+    for label, value in case.metrics.items():
+        assert metric_value(page, label) == value, f"metric {label!r}"
+
+
+@pytest.mark.parametrize("case", cases(lambda c: c.hostile))
+def test_hostile_deep_link_shows_a_message_not_an_error(
+    open_page: Callable[..., Visit], case: PageCase
+) -> None:
+    visit = open_page(case.url_path, case.hostile)
+    page = visit.page
+    wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
+    assert_clean(visit)  # no exception, no alert() dialog
+    messages = alerts(page)
+    assert messages, f"{page.url} accepted {describe(case.hostile)} without a message"
+    injected = page.evaluate(
+        "() => [...document.querySelectorAll('[data-testid=stMain] script')].length"
+    )
+    assert injected == 0, "markup from the URL became a <script> element"
+
+
+# --------------------------------------------------------------------------- the router
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason=(
+        "app bug: the page scripts live in pages/, so until some visitor has run app.py, "
+        "Streamlit treats the app as a legacy pages/ app: a first visit to /epsilon after "
+        "a restart runs pages/epsilon.py alone (no router, no set_page_config, file-name "
+        "navigation). Fix: move the page scripts out of pages/ (e.g. to views/), then "
+        "drop this marker."
+    ),
+)
+def test_first_visit_by_deep_link_runs_the_router(
+    open_page: Callable[..., Visit], start_server: Callable[[str], object]
+) -> None:
+    with start_server("fresh") as fresh:  # type: ignore[attr-defined]
+        visit = open_page("epsilon", {"eps": "4/3"}, app=fresh)
+        page = visit.page
+        report = exception_report(visit)
+        title = page.title()
+        nav = page.locator("[data-testid=stSidebarNavLink]").all_inner_texts()
+        page.context.close()  # before its server goes away
+    assert not report, report
+    assert APP_TITLE in title, f"tab title {title!r}: app.py did not run"
+    assert any("Reduction axes" in n for n in nav), f"file-name navigation: {nav}"
