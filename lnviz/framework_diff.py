@@ -26,6 +26,7 @@ from lnviz.frameworks import (
 )
 
 __all__ = [
+    "DIAGNOSIS_STEPS",
     "PAIRS",
     "Comparison",
     "RunningStats",
@@ -167,10 +168,10 @@ def running_statistics(x: np.ndarray, layout: str, steps: int) -> tuple[RunningS
     mu = rows.mean(axis=0)  # (C,)
     var = ((rows - mu) ** 2).mean(axis=0)  # (C,) biased
     specs = (
-        ("PyTorch (momentum=0.1)", 0.9, True, "pytorch"),
-        ("Keras 3 (momentum=0.99)", 0.99, False, "keras"),
-        ("Flax linen (momentum=0.99)", 0.99, False, "flax"),
-        ("PyTorch given momentum=0.99", 0.01, True, "pytorch"),
+        ("PyTorch, momentum 0.1", 0.9, True, "pytorch"),
+        ("Keras, momentum 0.99", 0.99, False, "keras"),
+        ("Flax, momentum 0.99", 0.99, False, "flax"),
+        ("PyTorch, 0.99 copied", 0.01, True, "pytorch"),
     )
     out = []
     for label, keep, unbiased, fw in specs:

@@ -61,12 +61,17 @@ ui.presets(
                                        "sd": 0.03, "match": False},
         "Large mean in float32 (fast variance)": {"scheme": "layer", "layout": "btf",
                                                   "loc": 1000.0, "sd": 1.0, "match": False},
+    },
+    key="fw-presets",
+)  # fmt: skip
+ui.presets(
+    {
         "Channels-last group norm": {"scheme": "group", "layout": "nhwc", "n": 2, "h": 4,
                                      "w": 4, "c": 8, "g": 2, "loc": 0.0, "sd": 0.1},
         "Batch norm momentum": {"scheme": "batch", "layout": "btf", "n": 2, "h": 4, "c": 8,
                                 "loc": 1.0, "sd": 1.0, "steps": 10},
     },
-    key="fw-presets",
+    key="fw-presets-more",
 )  # fmt: skip
 
 with st.container(border=True):
@@ -105,7 +110,7 @@ with st.container(border=True):
             "variance. Keras's own E[x²] − E[x]² has no switch.",
         )
     st.caption(
-        f"Input: float32, {LAYOUT_NAMES[lay]} {LAYOUT_AXES[lay]} = {shape}, "
+        f"Input: float32, {LAYOUT_NAMES[lay]} ({', '.join(LAYOUT_AXES[lay])}) = {shape}, "
         "drawn as mean + spread · N(0, 1). "
         f"**{SCHEME_LABELS[scheme].capitalize()} norm** pools each mean and variance over "
         f"{reduced_axes(scheme, lay)}." + ("" if image or w == 3 else " W is ignored here.")
@@ -142,7 +147,6 @@ st.dataframe(
         {
             "framework": [FRAMEWORK_NAMES[f] for f in FRAMEWORKS],
             "layer": [CONVENTIONS[f, scheme].layer for f in FRAMEWORKS],
-            "statistics over": [reduced_axes(scheme, lay)] * 3,
             "parameters created": [_params_text(f) for f in FRAMEWORKS],
         }
     ),
@@ -210,6 +214,17 @@ def diagnosis_section(diag: dict, verr: fd.VarianceError) -> None:
     with left:
         ui.chart(figs.diagnosis_figure(diag), figs.diagnosis_alt(diag), key="diag",
                  filename="frameworks-diagnosis")  # fmt: skip
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    "aligned": fd.DIAGNOSIS_STEPS,
+                    "Keras 3": [f"{v:.3g}" for v in diag["keras"]],
+                    "Flax linen": [f"{v:.3g}" for v in diag["flax"]],
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+        )
     with right:
         ui.chart(figs.variance_error_figure(verr), figs.variance_error_alt(verr), key="verr",
                  filename="frameworks-variance-error")  # fmt: skip
@@ -222,7 +237,7 @@ def diagnosis_section(diag: dict, verr: fd.VarianceError) -> None:
         [
             "Red bars: each framework with its own defaults. Orange: the same with PyTorch's ε. "
             "Green: also with the two-pass variance; what remains is float32 rounding.",
-            "At mean 0 the orange and green bars are equal: ε is the whole story.",
+            "At mean 0 the orange and green bars both sit at rounding level: ε is the whole story.",
             "Far from zero ('large mean' preset) ε no longer matters: the red curve on the right "
             "has climbed to your input's point.",
         ]
@@ -248,7 +263,7 @@ def batch_section(comp: fd.Comparison) -> None:
     ui.chart(figs.running_figure(stats, ch), figs.running_alt(stats, ch), key="running",
              filename="frameworks-running-variance")  # fmt: skip
     st.markdown("**Largest gap between evaluation and training outputs after these steps**")
-    cols = st.columns(4)
+    cols = [*st.columns(2), *st.columns(2)]
     for col, s in zip(cols, stats, strict=True):
         col.metric(s.label, f"{s.eval_gap:.3g}")
     ui.notice(

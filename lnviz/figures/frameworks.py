@@ -19,6 +19,7 @@ from lnviz.framework_diff import (
 from lnviz.frameworks import FRAMEWORK_NAMES, LAYOUT_AXES, channel_axis
 
 _FLOOR = 1e-17  # log axes: exact agreement is drawn at this height
+_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0}
 
 
 def delta_figure(comp: Comparison, a: str, b: str) -> go.Figure:
@@ -72,12 +73,11 @@ def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
             y=[_floor(v) for v in ys],
             name=DIAGNOSIS_STEPS[step],
             marker_color=color,
-            text=[num(v, 2) for v in ys],
-            textposition="outside",
+            hovertemplate="%{x}: max |Δ| = %{y:.3g}<extra>" + DIAGNOSIS_STEPS[step] + "</extra>",
         )
-    layout(fig, title="Max |Δ| from PyTorch, aligning one convention at a time", x="", y="")
+    layout(fig, title="Max |Δ| from PyTorch", x="", y="", height=400)
     fig.update_yaxes(type="log", exponentformat="power", title="max |Δ| (log scale)")
-    fig.update_layout(barmode="group", legend={"y": 1.08})
+    fig.update_layout(barmode="group", legend=_BELOW)
     return fig
 
 
@@ -121,8 +121,9 @@ def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
             x=0, y=value, text=text, showarrow=False, xanchor="left", yanchor="bottom",
             font={"color": GRAY, "size": 11},
         )  # fmt: skip
-    layout(fig, title=f"Running variance of channel {channel}", x="training steps", y="running var")
-    fig.update_layout(legend={"y": 1.02})
+    title = f"Running variance of channel {channel}"
+    layout(fig, title=title, x="training steps", y="running variance", height=440)
+    fig.update_layout(legend={**_BELOW, "y": -0.2})
     return fig
 
 
@@ -155,10 +156,11 @@ def variance_error_figure(v: VarianceError) -> go.Figure:
             name="your input (Flax's variance)",
             marker={"color": GREEN, "size": 13, "symbol": "diamond"},
         )
-    layout(fig, title="Relative error of the variance", x="|mean| / standard deviation", y="")
+    layout(fig, title="Relative error of the variance", x="|mean| / sd (log scale)", y="",
+           height=460)  # fmt: skip
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(type="log", exponentformat="power", title="relative error (log scale)")
-    fig.update_layout(legend={"y": 1.02})
+    fig.update_layout(legend={**_BELOW, "y": -0.22})
     return fig
 
 

@@ -84,6 +84,15 @@ PAGES = [
     PageCase("gain-and-bias", slider_key="eps"),
     PageCase("invariance", slider_key="c"),
     PageCase("weighted-centering", slider_key="w"),
+    PageCase(
+        "frameworks",
+        deep_link_query={"scheme": "layer", "loc": "1000", "sd": "1"},
+        expected_text="nn.LayerNorm",
+        slider_key="sd",
+        heading="Framework parity",
+        min_charts=3,
+        metrics={"max |Flax linen − PyTorch|": "0.488"},
+    ),
 ]
 
 
