@@ -1,0 +1,190 @@
+"""A seeded, market-like data set for sequence models: prices, returns, per-token features.
+
+Each of B series is a random walk in log price whose daily log returns r (in percent) have
+GARCH(1, 1) volatility clustering. Token t of a series carries F features, all computed
+from returns up to and including r_t (point-in-time), except one deliberately leaky feature
+that holds the next period's return r_{t+1}:
+
+    return      r_t
+    mean        (1/w) sum_{k<w} r_{t-k}                       moving average over w returns
+    volatility  sqrt((1/w) sum_{k<w} (r_{t-k} - mean_t)^2)    rolling (population) std
+    level       p_t - p_0 = sum_{1<=tau<=t} r_tau             log price change since token 0 (%)
+    next (leak) r_{t+1}
+
+Returns are indexed by time tau = -H, ..., T (H = HISTORY values before token 0 feed the
+first windows); index H + t of `returns` is token t. Everything comes from one seed, and
+series b uses its own stream, so changing B or T keeps the other series and the prefix.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz.errors import LnvizError
+
+__all__ = [
+    "FEATURES",
+    "HISTORY",
+    "LEAK",
+    "MAX_BATCH",
+    "MAX_TOKENS",
+    "MAX_WINDOW",
+    "MIN_TOKENS",
+    "Market",
+    "describe_features",
+    "feature_jacobian",
+    "features",
+    "market",
+    "simulate_returns",
+]
+
+MAX_BATCH, MIN_TOKENS, MAX_TOKENS, MAX_WINDOW = 8, 4, 64, 16  # bounded sizes
+HISTORY = MAX_WINDOW - 1  # returns before token 0, so every window is full at t = 0
+FEATURES = ("return", "mean", "volatility", "level", "next return")  # short names
+LEAK = 4  # index of the leaky feature in FEATURES
+_GARCH = (0.05, 0.10, 0.85, 0.03)  # omega, alpha, beta (long-run variance 1 %^2), drift %
+
+
+@dataclass(frozen=True)
+class Market:
+    """The simulated series and the (B, T, F) feature tensor built from them."""
+
+    seed: int
+    window: int  # w, the length of the rolling windows
+    leak: bool  # whether the leaky feature is included
+    returns: np.ndarray  # (B, H + T + 1) log returns in %, index H + t is token t
+    log_price: np.ndarray  # (B, H + T + 1) cumulative log price in %, 0 just before tau = -H
+    x: np.ndarray  # (B, T, F) features per token
+    names: tuple[str, ...]  # (F,) feature names
+    next_return: np.ndarray  # (B, T) r_{t+1}, the target a forecaster would want
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        return tuple(self.x.shape)  # type: ignore[return-value]
+
+
+def _check_int(value: object, name: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
+        raise LnvizError(name, value, f"a whole number from {lo} to {hi}")
+    return int(value)
+
+
+def simulate_returns(batch: int, length: int, seed: int, first: int = 0) -> np.ndarray:
+    """GARCH(1, 1) log returns in %: r = drift + s z, s^2 = omega + alpha r_prev^2 + beta s^2_prev.
+
+    Series b draws from the stream (seed, first + b), so it does not depend on the batch
+    size, and a longer series extends a shorter one; `first` picks other series.
+
+    >>> r = simulate_returns(2, 5, seed=0)
+    >>> r.shape, bool((simulate_returns(1, 3, seed=0) == r[:1, :3]).all())
+    ((2, 5), True)
+    """
+    batch = _check_int(batch, "batch", 1, MAX_BATCH)
+    length = _check_int(length, "length", 1, MAX_TOKENS + HISTORY + 1)
+    seed = _check_int(seed, "seed", 0, 2**32 - 1)
+    first = _check_int(first, "first", 0, 2**20)
+    omega, alpha, beta, drift = _GARCH
+    streams = [np.random.default_rng([seed, first + b]) for b in range(batch)]
+    z = np.stack([g.standard_normal(length) for g in streams])  # (B, N)
+    r = np.empty((batch, length))  # (B, N)
+    var = np.full(batch, omega / (1 - alpha - beta))  # (B,) start at the long-run variance
+    prev = np.zeros(batch)  # (B,) previous shock
+    for k in range(length):
+        var = omega + alpha * prev**2 + beta * var  # (B,)
+        prev = np.sqrt(var) * z[:, k]  # (B,)
+        r[:, k] = drift + prev
+    return r
+
+
+def features(returns: np.ndarray, tokens: int, window: int, leak: bool = True) -> np.ndarray:
+    """The (B, T, F) feature tensor of returns (B, H + T + 1); see the module docstring.
+
+    >>> r = np.arange(float(HISTORY + 4 + 1))[None]  # r_tau = H + tau
+    >>> features(r, 3, 2)[0].tolist()  # token t: r_t, mean, std, level, r_{t+1}
+    [[15.0, 14.5, 0.5, 0.0, 16.0], [16.0, 15.5, 0.5, 16.0, 17.0], [17.0, 16.5, 0.5, 33.0, 18.0]]
+    """
+    r = np.asarray(returns, dtype=np.float64)  # (B, N)
+    tokens = _check_int(tokens, "tokens", 1, MAX_TOKENS)
+    window = _check_int(window, "window", 1, MAX_WINDOW)
+    if r.ndim != 2 or r.shape[1] < HISTORY + tokens + 1:
+        raise LnvizError("returns", r, f"shape (B, {HISTORY + tokens + 1}) or longer")
+    h = HISTORY
+    idx = h + np.arange(tokens)[:, None] - np.arange(window)[None, :]  # (T, w) window indices
+    win = r[:, idx]  # (B, T, w)
+    mean = win.mean(axis=-1)  # (B, T)
+    vol = np.sqrt(((win - mean[..., None]) ** 2).mean(axis=-1))  # (B, T) two-pass
+    own = r[:, h : h + tokens]  # (B, T) r_t
+    level = np.cumsum(own, axis=1) - own[:, :1]  # (B, T) r_1 + ... + r_t
+    cols = [own, mean, vol, level] + ([r[:, h + 1 : h + tokens + 1]] if leak else [])
+    return np.stack(cols, axis=-1)  # (B, T, F)
+
+
+def market(batch: int, tokens: int, seed: int, window: int = 5, leak: bool = True) -> Market:
+    """Simulate B series of T tokens and their features, all from `seed`.
+
+    >>> m = market(2, 8, seed=1)
+    >>> m.shape, m.names[-1], bool((m.x[..., -1] == m.next_return).all())
+    ((2, 8, 5), 'next return', True)
+    """
+    tokens = _check_int(tokens, "tokens", MIN_TOKENS, MAX_TOKENS)
+    window = _check_int(window, "window", 2, MAX_WINDOW)
+    r = simulate_returns(batch, HISTORY + tokens + 1, seed)  # (B, H + T + 1)
+    return Market(
+        seed=int(seed),
+        window=window,
+        leak=bool(leak),
+        returns=r,
+        log_price=np.cumsum(r, axis=1),  # (B, H + T + 1)
+        x=features(r, tokens, window, leak),
+        names=FEATURES if leak else FEATURES[:LEAK],
+        next_return=r[:, HISTORY + 1 :].copy(),  # (B, T) r_1 .. r_T
+    )
+
+
+def feature_jacobian(m: Market) -> np.ndarray:
+    """d x[b, t, f] / d r[b, tau] as a (B, T, F, H + T + 1) array (zero across series).
+
+    return: 1 at tau = t; mean: 1/w on the window; volatility: (r_tau - mean_t) / (w vol_t)
+    on the window (0 where vol_t = 0); level: 1 for 1 <= tau <= t; leak: 1 at tau = t + 1.
+
+    >>> m = market(1, 4, seed=0, window=3)
+    >>> g = feature_jacobian(m)
+    >>> g.shape, g[0, 2, 1, HISTORY:HISTORY + 4].round(4).tolist()
+    ((1, 4, 5, 20), [0.3333, 0.3333, 0.3333, 0.0])
+    """
+    b, t, f = m.x.shape
+    h, w = HISTORY, m.window
+    n = m.returns.shape[1]
+    g = np.zeros((b, t, f, n))  # (B, T, F, N)
+    tok = np.arange(t)  # (T,)
+    g[:, tok, 0, h + tok] = 1.0
+    idx = h + tok[:, None] - np.arange(w)[None, :]  # (T, w)
+    rows = np.broadcast_to(tok[:, None], idx.shape)  # (T, w)
+    g[:, rows, 1, idx] = 1.0 / w
+    dev = m.returns[:, idx] - m.x[:, :, 1, None]  # (B, T, w)
+    vol = m.x[:, :, 2, None]  # (B, T, 1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        g[:, rows, 2, idx] = np.where(vol > 0, dev / (w * vol), 0.0)  # (B, T, w)
+    g[:, :, 3, h + 1 : h + t] = np.tril(np.ones((t, t - 1)), -1)  # level: tau in 1..t
+    if m.leak:
+        g[:, tok, LEAK, h + tok + 1] = 1.0
+    return g
+
+
+def describe_features(window: int, leak: bool = True) -> tuple[tuple[str, str, str], ...]:
+    """(name, value at token t, returns read) for each feature, for tables and captions.
+
+    >>> describe_features(5)[1]
+    ('mean', 'mean of r over the last 5', 't−4 … t')
+    """
+    w = _check_int(window, "window", 1, MAX_WINDOW)
+    rows = (
+        ("return", "r(t)", "t"),
+        ("mean", f"mean of r over the last {w}", f"t−{w - 1} … t"),
+        ("volatility", f"std of r over the last {w}", f"t−{w - 1} … t"),
+        ("level", "log price change since t = 0", "1 … t"),
+        ("next return", "r(t+1) ⚠ leak", "t+1"),
+    )
+    return rows if leak else rows[:LEAK]
