@@ -23,6 +23,7 @@ from lnviz.figures import batchstats as figs
 
 TORCH_M = (0.0, 0.001, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 1.0)  # PyTorch momentum
 KERAS_M = (0.0, 0.1, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1.0)  # Keras momentum
+SHIFTS = tuple(k / 2 for k in range(-10, 11))  # mean shift, -5 to 5 standard deviations
 SPREADS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # factor on the standard deviation after the shift
 SIZES = (2, 3, 4, 8, 16, 32, 64)  # batch sizes of the estimator chart
 TORCH_EPS, KERAS_EPS = 1e-5, 1e-3  # each framework's default epsilon
@@ -79,10 +80,10 @@ BASE = {"steps": 200, "b": 8, "f": 3, "seed": 0, "at": 100, "shift": 3.0, "sprea
 BASE |= {"mt": 0.1, "mk": 0.99, "feat": 1}
 ui.presets(
     {
-        "PyTorch vs Keras momentum": BASE | {"at": 200, "shift": 0.0, "spread": 1.0},
+        "PyTorch vs Keras m": BASE | {"at": 200, "shift": 0.0, "spread": 1.0},
         "A distribution shift": BASE | {"b": 16, "at": 80},
         "Batch of two": BASE | {"b": 2, "steps": 300, "at": 300, "shift": 0.0, "mk": 0.9},
-        "Same example, new companions": BASE | {"b": 4, "steps": 100, "at": 50, "sets": 6},
+        "New batch companions": BASE | {"b": 4, "steps": 100, "at": 50, "sets": 6},
     },
     key="bs-presets",
 )
@@ -104,8 +105,8 @@ with st.container(border=True):
             help=f"The first step drawn from the shifted distribution; {steps} means no shift.",
         )  # fmt: skip
     with c6:
-        shift = ui.number_slider(
-            "mean shift (in standard deviations)", -5.0, 5.0, 3.0, key="shift", step=0.5
+        shift = ui.choice_slider(
+            "mean shift (in standard deviations)", SHIFTS, key="shift", default=3.0
         )
     with c7:
         spread = ui.choice_slider(
@@ -185,7 +186,7 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
         [
             "PyTorch's m = 0.1 and Keras's m = 0.99 are not the same knob: PyTorch's m weights "
             "the new batch, Keras's weights the old average. Keras's m = 0.9 matches "
-            "PyTorch's m = 0.1.",
+            "PyTorch's m = 0.1: the running means then coincide and only the variances differ.",
             "After a jump, a fraction (1 − w)ⁿ of it is still missing n updates later (w the "
             "weight of the new batch): about 22 steps to close 90 % at w = 0.1, 230 at w = 0.01.",
             "Feeding the biased variance makes Keras's running variance settle at (B − 1)/B of "

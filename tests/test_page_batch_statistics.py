@@ -115,7 +115,7 @@ CONTROLS = [
     ("number_input", "f", 5, "Layer norm"),
     ("number_input", "seed", 3, "Running variance"),
     ("number_input", "at", 40, "Training vs evaluation"),
-    ("slider", "shift", -2.0, "Running mean"),
+    ("select_slider", "shift", -2.0, "Running mean"),
     ("select_slider", "spread", 0.5, "Running variance"),
     ("select_slider", "mt", 0.01, "Running mean"),
     ("select_slider", "mk", 0.9, "Running variance"),
@@ -157,14 +157,14 @@ def test_a_batch_of_one_is_refused_with_an_explanation() -> None:
 
 
 def test_query_string_restores_the_state() -> None:
-    query = {"steps": "120", "b": "4", "f": "5", "seed": "7", "at": "60", "shift": "-2.0"}
+    query = {"steps": "120", "b": "4", "f": "5", "seed": "7", "at": "60", "shift": "-2"}
     query |= {"spread": "0.5", "mt": "0.3", "mk": "0.9", "feat": "2", "eps": "0.1", "sets": "3"}
     at = page(PAGE, query)
     assert_clean(at)
     assert not at.warning
     for key in ("steps", "b", "f", "seed", "at", "feat", "sets"):
         assert at.number_input(key=key).value == int(query[key])
-    assert at.slider(key="shift").value == -2.0
+    assert at.select_slider(key="shift").value == -2.0
     assert at.select_slider(key="spread").value == 0.5
     assert at.select_slider(key="mt").value == 0.3
     assert at.select_slider(key="mk").value == 0.9

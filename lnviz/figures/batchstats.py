@@ -155,14 +155,10 @@ def size_figure(bs: BatchSizes, feature: int) -> go.Figure:
             name="true mean and variance",
             line={"dash": "dash", "color": GREEN, "width": 1.5},
         )
-    fig.add_annotation(  # x in log10 units on a log axis: 0 is B = 1
-        x=0, y=0.02, yref="paper", text="B = 1: batch norm refused", showarrow=False,
-        xanchor="left", yanchor="bottom", font={"color": PURPLE},
-    )  # fmt: skip
     layout(
         fig,
         title=f"Example 1, feature {feature + 1}, in batches of 1 to {bs.sizes[-1]}",
-        x="batch size B",
+        x="batch size B (at B = 1 batch norm is refused)",
         y="normalized value",
     )
     fig.update_xaxes(type="log", tickvals=[1, 2, 4, 8, 16, 32, 64])
