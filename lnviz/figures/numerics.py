@@ -1,0 +1,239 @@
+"""Figures of the numerics lab: epsilon placements, error heatmap, offset sweep, clamping."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import plotly.graph_objects as go
+
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, layout, num, r
+from lnviz.numerics_recipes import Placements
+from lnviz.numerics_sweep import Clamping, Sweep
+
+PRECISION_COLORS = {"float64": BLUE, "float32": ORANGE, "float16": GREEN, "bfloat16": PURPLE}
+ALGORITHM_STYLE = {  # dash, marker
+    "one-pass": ("solid", "circle"),
+    "two-pass": ("dash", "square"),
+    "welford": ("dot", "diamond"),
+}
+ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
+FLOOR = 1e-17  # smaller errors (and exact zeros) are drawn here on log axes
+CEILING = 1e3  # NaN and infinite errors are drawn here
+
+
+def _legend_below(fig: go.Figure) -> go.Figure:
+    """Legend under the plot: at phone width a legend above it collides with the title."""
+    fig.update_layout(legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.22,
+                              "yanchor": "top"}, margin={"t": 40, "b": 10})  # fmt: skip
+    return fig
+
+
+def err_text(value: float) -> str:
+    """A relative error for a cell or a table: 3e-05, 0, NaN or ∞."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "∞"
+    return "0" if value == 0 else f"{value:.0e}".replace("e-0", "e-").replace("e+0", "e+")
+
+
+def var_text(value: float) -> str:
+    """A computed value for a table: 6 significant digits, NaN, ±∞, true minus signs."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "∞" if value > 0 else "−∞"
+    return f"{value:.6g}".replace("-", "−").replace("e+0", "e+").replace("e−0", "e−")
+
+
+def placements_figure(p: Placements) -> go.Figure:
+    """Grouped bars: each coordinate of the output under the four conventions."""
+    idx = [f"x{i + 1}" for i in range(p.x.size)]
+    colors = [BLUE, ORANGE, GREEN, PURPLE]
+    fig = go.Figure()
+    for label, row, color in zip(p.labels, p.outputs, colors, strict=True):
+        fig.add_bar(x=idx, y=r(row), name=f"÷ {label}", marker_color=color)
+    layout(fig, title="One input, four conventions", x="coordinate", y="normalized value")
+    fig.update_layout(barmode="group")
+    return _legend_below(fig)
+
+
+def placements_alt(p: Placements) -> str:
+    parts = "; ".join(
+        f"÷ {lab}: first coordinate {num(float(row[0]))}"
+        for lab, row in zip(p.labels, p.outputs, strict=True)
+    )
+    return (
+        f"Grouped bar chart of the normalized x = ({', '.join(num(v) for v in p.x)}) at "
+        f"ε = {num(p.eps)} under four conventions — {parts}."
+    )
+
+
+def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
+    """log10 of the output's relative error, precision (rows) x algorithm, at offset index k."""
+    rel = s.rel_error[:, :, k].T  # (P, A)
+    z = np.where(np.isfinite(rel), np.log10(np.clip(rel, FLOOR, None)), math.log10(CEILING))
+    text = [[err_text(float(v)) for v in row] for row in rel]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[r(row, 4) for row in z],
+            x=[ALGORITHM_NAMES[a] for a in s.algorithms],
+            y=list(s.precisions),
+            text=text,
+            texttemplate="%{text}",
+            colorscale="Viridis",
+            zmin=-17,
+            zmax=3,
+            colorbar={"title": {"text": "log₁₀ error"}, "thickness": 12},
+            hovertemplate="%{y}, %{x}: relative error %{text}<extra></extra>",
+        )
+    )
+    layout(fig, title=f"Output error at offset {num(float(s.offsets[k]))}", x="", y="", height=300)
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", side="top", tickangle=0)
+    fig.update_layout(margin={"t": 80})
+    return fig
+
+
+def heatmap_alt(s: Sweep, k: int = 0) -> str:
+    rows = "; ".join(
+        ALGORITHM_NAMES[a]
+        + ": "
+        + ", ".join(
+            f"{p} {err_text(float(s.rel_error[i, j, k]))}" for j, p in enumerate(s.precisions)
+        )
+        for i, a in enumerate(s.algorithms)
+    )
+    return (
+        f"Heatmap of the relative error of the layer-norm output at mean offset "
+        f"{num(float(s.offsets[k]))}, by algorithm and precision (darker is smaller): {rows}."
+    )
+
+
+def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
+    """Relative output error against the offset, log-log; one line per algorithm/precision.
+
+    Dotted thin lines: the error of storing the input in that precision alone. NaN or
+    infinite errors are marked with crosses at the top edge.
+    """
+    fig = go.Figure()
+    x = r(s.offsets)
+    for j, prec in enumerate(s.precisions):
+        color = PRECISION_COLORS[prec]
+        for i, alg in enumerate(s.algorithms):
+            dash, symbol = ALGORITHM_STYLE[alg]
+            err = s.rel_error[i, j]  # (K,)
+            shown = np.where(np.isfinite(err), np.clip(err, FLOOR, None), np.nan)
+            name = f"{prec} · {ALGORITHM_NAMES[alg]}"
+            fig.add_scatter(
+                x=x, y=r(shown, 3), mode="lines+markers", name=name, legendgroup=prec,
+                line={"color": color, "dash": dash, "width": 2}, showlegend=False,
+                marker={"symbol": symbol, "size": 5, "color": color},
+            )  # fmt: skip
+            bad = ~np.isfinite(err)
+            if bad.any():
+                fig.add_scatter(
+                    x=r(s.offsets[bad]), y=[CEILING] * int(bad.sum()), mode="markers",
+                    name=name, legendgroup=prec, showlegend=False, hovertemplate=(
+                        f"{name}: no finite output at offset %{{x}}<extra></extra>"),
+                    marker={"symbol": "x-thin", "size": 9, "line": {"width": 2, "color": color}},
+                )  # fmt: skip
+        floor = np.where(np.isfinite(s.input_error[j]), np.clip(s.input_error[j], FLOOR, None), 1)
+        if prec != "float64":
+            fig.add_scatter(
+                x=x, y=r(floor, 3), mode="lines", name=f"{prec} · input rounding alone",
+                line={"color": color, "dash": "dashdot", "width": 1}, opacity=0.6,
+                legendgroup=prec, showlegend=False,
+            )  # fmt: skip
+        fig.add_scatter(  # legend key: colour = format; clicking it hides the format's lines
+            x=[None], y=[None], mode="lines", name=prec, legendgroup=prec,
+            line={"color": color, "width": 3},
+        )  # fmt: skip
+    for alg in s.algorithms:  # legend key: line style = algorithm
+        dash, symbol = ALGORITHM_STYLE[alg]
+        fig.add_scatter(
+            x=[None], y=[None], mode="lines+markers", name=ALGORITHM_NAMES[alg],
+            line={"color": GRAY, "dash": dash, "width": 2},
+            marker={"symbol": symbol, "color": GRAY},
+        )  # fmt: skip
+    fig.add_scatter(
+        x=[None], y=[None], mode="lines", name="input rounding alone",
+        line={"color": GRAY, "dash": "dashdot", "width": 1},
+    )  # fmt: skip
+    if current is not None and current > 0:
+        fig.add_vline(x=current, line={"color": GRAY, "dash": "dash", "width": 1})
+    layout(
+        fig, title="Output error as the mean moves away from 0", x="mean offset c (log scale)",
+        y="relative error of the output", height=500,
+    )  # fmt: skip
+    fig.update_xaxes(type="log", exponentformat="power")
+    fig.update_yaxes(type="log", exponentformat="power", range=[-17.5, 3.5])
+    return _legend_below(fig)
+
+
+def sweep_alt(s: Sweep) -> str:
+    lo, hi = num(float(s.offsets[0])), num(float(s.offsets[-1]))
+    parts = []
+    for i, alg in enumerate(s.algorithms):
+        for j, prec in enumerate(s.precisions):
+            err = s.rel_error[i, j]
+            parts.append(
+                f"{prec} {ALGORITHM_NAMES[alg]}: {err_text(float(err[0]))} at {lo}, "
+                f"{err_text(float(err[-1]))} at {hi}"
+            )
+    return (
+        f"Log-log line chart of the relative error of the layer-norm output against the mean "
+        f"offset from {lo} to {hi}, one line per precision and algorithm; crosses at the top "
+        f"mark offsets with no finite output. " + "; ".join(parts) + "."
+    )
+
+
+def clamping_figure(c: Clamping, limit: int = 64) -> go.Figure:
+    """Each entry's output, sorted by its true value: truth, two-pass, one-pass clamped."""
+    order = np.argsort(c.truth, kind="stable")
+    if order.size > limit:  # evenly spaced ranks keep the picture readable
+        order = order[np.linspace(0, order.size - 1, limit).round().astype(int)]
+    rank = list(range(1, order.size + 1))
+    fig = go.Figure()
+    fig.add_scatter(
+        x=rank, y=r(c.truth[order]), mode="lines", name="float64 truth",
+        line={"color": BLUE, "width": 3},
+    )  # fmt: skip
+    fig.add_scatter(
+        x=rank, y=r(c.two_pass[order]), mode="markers", name=f"two-pass, {c.precision}",
+        marker={"color": GREEN, "symbol": "square", "size": 7},
+    )  # fmt: skip
+    fig.add_scatter(
+        x=rank, y=r(c.clamped[order]), mode="markers", name=f"one-pass clamped, {c.precision}",
+        marker={"color": RED, "symbol": "x", "size": 8},
+    )  # fmt: skip
+    if np.isfinite(c.unclamped).any():
+        fig.add_scatter(
+            x=rank, y=r(c.unclamped[order]), mode="markers", name=f"one-pass, {c.precision}",
+            marker={"color": ORANGE, "symbol": "circle-open", "size": 8},
+        )  # fmt: skip
+    else:
+        fig.add_annotation(
+            text="unclamped one-pass: NaN, not drawn", x=0, y=1,
+            xref="paper", yref="paper", xanchor="left", yanchor="top", showarrow=False,
+            font={"color": ORANGE},
+        )  # fmt: skip
+    layout(fig, title="Entries sorted by their true output", x="rank", y="output")
+    return _legend_below(fig)
+
+
+def clamping_alt(c: Clamping) -> str:
+    unclamped = (
+        "is NaN for every entry (the square root of a negative number)"
+        if np.isnan(c.unclamped).all()
+        else f"reaches at most {num(float(np.nanmax(np.abs(c.unclamped))))} in absolute value"
+    )
+    return (
+        f"Scatter of the {c.x.size} outputs sorted by their true value, which runs from "
+        f"{num(float(c.truth.min()))} to {num(float(c.truth.max()))}. In {c.precision} the "
+        f"one-pass variance is {num(c.variance)} (true {num(c.true_variance)}); the unclamped "
+        f"output {unclamped}; the clamped output reaches "
+        f"{num(float(np.nanmax(np.abs(c.clamped))))}, {num(c.blowup, 3)} times the largest "
+        "true value; two-pass follows the truth."
+    )

@@ -1,0 +1,154 @@
+"""Sweeps of the numerics lab: one sample at many mean offsets, and what clamping does.
+
+Why: the one-pass variance fails only when the mean is large next to the spread, so the
+story is told by moving the mean: x = c + base for offsets c from 0 to 1e8.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from lnviz._checks import check_eps
+from lnviz.errors import LnvizError
+from lnviz.numerics import (
+    ALGORITHMS,
+    MAX_N,
+    MAX_OFFSET,
+    MAX_ROWS,
+    _choice,
+    _rows,
+    input_error,
+    normalize,
+)
+from lnviz.precision import PRECISIONS
+
+__all__ = ["SAMPLES", "Clamping", "Sweep", "clamping", "offset_sweep", "sample"]
+
+SAMPLES = ("noise", "grid")
+
+
+def sample(kind: str, n: int = 1000, seed: int = 0, offset: float = 0.0) -> np.ndarray:
+    """offset + a centred base: standard normal noise (n values), or the 16-value grid.
+
+    grid: (7 - k) * 1e-3 for k = 0..15, i.e. 16 values spaced 1e-3 (n and seed unused).
+
+    >>> sample("grid", offset=1e4)[:3].tolist(), sample("noise", 5, 0).shape
+    ([10000.007, 10000.006, 10000.005], (5,))
+    """
+    _choice(kind, SAMPLES, "sample")
+    if not (isinstance(offset, (int, float)) and abs(offset) <= MAX_OFFSET):
+        raise LnvizError("offset", offset, f"a finite number with |offset| <= {MAX_OFFSET:g}")
+    if kind == "grid":
+        return offset + (7 - np.arange(16)) * 1e-3  # (16,)
+    if not (isinstance(n, (int, np.integer)) and 2 <= n <= MAX_N):
+        raise LnvizError("n", n, f"a whole number from 2 to {MAX_N}")
+    if not (isinstance(seed, (int, np.integer)) and 0 <= seed < 2**32):
+        raise LnvizError("seed", seed, "a whole number from 0 to 2^32 - 1")
+    return offset + np.random.default_rng(int(seed)).standard_normal(int(n))  # (n,)
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """Every algorithm x precision at every mean offset of one base sample."""
+
+    base: np.ndarray  # (n,)
+    offsets: np.ndarray  # (K,)
+    eps: float
+    clamp: bool
+    summation: str
+    algorithms: tuple[str, ...]  # A
+    precisions: tuple[str, ...]  # P
+    variance: np.ndarray  # (A, P, K) as computed
+    negative: np.ndarray  # (A, P, K) bool
+    rel_error: np.ndarray  # (A, P, K) output error against the float64 truth
+    var_rel_error: np.ndarray  # (A, P, K)
+    input_error: np.ndarray  # (P, K) error of storing the input alone
+    true_variance: np.ndarray  # (K,)
+
+    def cell(self, field: str, algorithm: str, precision: str, k: int = 0) -> float:
+        """One entry of an (A, P, K) field ("variance", "rel_error", ...) by names."""
+        table = getattr(self, field)  # (A, P, K)
+        return float(table[self.algorithms.index(algorithm), self.precisions.index(precision), k])
+
+    def cell_true(self, k: int = 0) -> float:
+        """The float64 two-pass variance of the exact sample at offset index k."""
+        return float(self.true_variance[k])
+
+
+def offset_sweep(
+    base: ArrayLike,
+    offsets: ArrayLike,
+    eps: float,
+    *,
+    clamp: bool = True,
+    summation: str = "sequential",
+) -> Sweep:
+    """Layer norm of x = c + base for every offset c, algorithm and precision.
+
+    >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
+    >>> s.rel_error.shape, bool(s.rel_error[0, 1, 1] > 100 * s.rel_error[1, 1, 1])
+    ((3, 4, 2), True)
+    """
+    b = np.asarray(base, dtype=np.float64)  # (n,)
+    c = np.asarray(offsets, dtype=np.float64).ravel()  # (K,)
+    if not (np.isfinite(c).all() and np.abs(c).max(initial=0) <= MAX_OFFSET and c.size):
+        raise LnvizError("offsets", c, f"1 to {MAX_ROWS} finite offsets with |c| <= 1e8")
+    x = _rows(c[:, None] + b[None, :])  # (K, n)
+    shape = (len(ALGORITHMS), len(PRECISIONS), c.size)
+    var, neg, rel, vrel = (np.empty(shape) for _ in range(4))  # (A, P, K) each
+    for i, alg in enumerate(ALGORITHMS):
+        for j, prec in enumerate(PRECISIONS):
+            r = normalize(x, alg, prec, eps, clamp=clamp, summation=summation)
+            var[i, j], neg[i, j] = r.moments.variance, r.negative
+            rel[i, j], vrel[i, j] = r.rel_error, r.var_rel_error
+    inp = np.stack([input_error(x, p, eps) for p in PRECISIONS])  # (P, K)
+    return Sweep(
+        b, c, check_eps(eps), bool(clamp), summation, ALGORITHMS, PRECISIONS, var,
+        neg.astype(bool), rel, vrel, inp, x.var(axis=1),
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Clamping:
+    """The one-pass layer norm of one sample with and without clamping v at 0."""
+
+    precision: str
+    eps: float
+    summation: str
+    x: np.ndarray  # (n,) exact input
+    variance: float  # one-pass variance as computed (may be negative)
+    true_variance: float
+    truth: np.ndarray  # (n,) float64 two-pass output
+    unclamped: np.ndarray  # (n,) (x - mu) / sqrt(v + eps); NaN when v + eps < 0
+    clamped: np.ndarray  # (n,) (x - mu) / sqrt(max(v, 0) + eps)
+    two_pass: np.ndarray  # (n,) the two-pass output in the same format, for contrast
+
+    @property
+    def blowup(self) -> float:
+        """max |clamped| / max |truth|: above 1 means the clamp inflated the output."""
+        return float(np.nanmax(np.abs(self.clamped)) / np.max(np.abs(self.truth)))
+
+
+def clamping(x: ArrayLike, precision: str, eps: float, summation: str = "sequential") -> Clamping:
+    """One-pass layer norm of x in `precision`, raw and with v clamped at 0.
+
+    A variance rounded below zero is clamped to 0, so the output becomes (x - mu)/sqrt(eps):
+    the deviations divided by a tiny number.
+
+    >>> c = clamping(2000.0 + sample("noise", 1000, 0), "float32", 1e-5)
+    >>> c.variance < 0, bool(np.isnan(c.unclamped).all()), c.blowup > 100
+    (True, True, True)
+    """
+    arr = _rows(x)
+    if arr.shape[0] != 1:
+        raise LnvizError("x", arr, "a single sample (one row)")
+    raw = normalize(arr, "one-pass", precision, eps, clamp=False, summation=summation)
+    held = normalize(arr, "one-pass", precision, eps, clamp=True, summation=summation)
+    two = normalize(arr, "two-pass", precision, eps, summation=summation)
+    return Clamping(
+        precision, raw.eps, summation, arr[0], float(raw.moments.variance[0]),
+        float(raw.true_variance[0]), raw.truth[0], raw.output[0], held.output[0], two.output[0],
+    )  # fmt: skip

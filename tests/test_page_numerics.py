@@ -1,0 +1,202 @@
+"""AppTest of the numerics lab: defaults, presets, every control, URL state, hostile URLs."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.apptest_helpers import assert_clean, figures, page, texts, values
+
+PRESETS = ["noise + 2000", "16 values around 1e4", "(1, 0, 0, 0)", "bfloat16"]
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def frame(at, first_column: str):
+    """The dataframe whose first column is `first_column`."""
+    return next(d.value for d in at.dataframe if d.value.columns[0] == first_column)
+
+
+def variance_cell(at, precision: str, algorithm: str) -> str:
+    df = frame(at, "format")
+    return str(df.loc[df["format"] == precision, algorithm].iloc[0])
+
+
+def heatmap_text(at) -> list[list[str]]:
+    """Cell texts of the error heatmap: rows float64..bfloat16, columns one-pass..Welford."""
+    return figures(at)[0]["data"][0]["text"]
+
+
+def sweep_data(at) -> list:
+    return [values(trace["y"]) for trace in figures(at)[1]["data"]]
+
+
+def test_default_state_reproduces_noise_plus_2000() -> None:
+    at = page("numerics")
+    assert_clean(at)
+    assert len(figures(at)) == 4
+    assert variance_cell(at, "float32", "one-pass") == "−2.75"  # negative: the failure
+    assert variance_cell(at, "float64", "two-pass") == "0.954046"
+    assert metric(at, "one-pass variance") == "−2.75"
+    assert "true variance **0.95404635**" in texts(at)
+    assert heatmap_text(at)[2][0] == "NaN"  # float16 one-pass: x^2 overflows
+    placements = frame(at, "denominator")
+    assert round(float(placements["first coordinate"][0]), 3) == 1.732
+    assert round(float(placements["first coordinate"][2]), 3) == 1.5
+
+
+@pytest.mark.parametrize("index", range(len(PRESETS)))
+def test_every_preset_runs_clean(index: int) -> None:
+    at = page("numerics")
+    at.button(key=f"num-presets-{index}").click().run()
+    assert_clean(at)
+    assert len(figures(at)) == 4
+
+
+def test_grid_preset_gives_a_negative_float32_variance() -> None:
+    at = page("numerics")
+    at.button(key="num-presets-1").click().run()
+    assert at.radio(key="data").value == "grid"
+    assert variance_cell(at, "float32", "one-pass") == "−8"
+    assert "**16 values**" in texts(at)
+    assert metric(at, "one-pass variance") == "−8"
+
+
+def test_one_zero_zero_zero_preset_shows_sqrt3_and_1_5() -> None:
+    at = page("numerics")
+    at.text_input(key="x").set_value("5, 6").run()
+    at.button(key="num-presets-2").click().run()
+    assert at.text_input(key="x").value == "1, 0, 0, 0"
+    first = frame(at, "denominator")["first coordinate"].tolist()
+    assert [round(v, 3) for v in first] == [1.732, 1.732, 1.5, 1.5]  # eps = 1e-6
+
+
+def test_bfloat16_preset_selects_bfloat16() -> None:
+    at = page("numerics")
+    at.button(key="num-presets-3").click().run()
+    assert at.radio(key="prec").value == "bfloat16"
+    assert at.select_slider(key="off").value == 10.0
+    assert "bfloat16" in figures(at)[2]["data"][1]["name"]
+
+
+def test_offset_slider_changes_the_errors() -> None:
+    at = page("numerics")
+    before = heatmap_text(at)
+    at.select_slider(key="off").set_value(0.0).run()
+    assert_clean(at)
+    after = heatmap_text(at)
+    assert before != after
+    assert variance_cell(at, "float32", "one-pass") != "−2.75"
+
+
+def test_eps_slider_changes_placements_and_sweep() -> None:
+    at = page("numerics")
+    s_before = frame(at, "denominator")["s"].tolist()
+    sweep_before = sweep_data(at)
+    at.select_slider(key="eps").set_value(0.1).run()
+    assert_clean(at)
+    assert frame(at, "denominator")["s"].tolist() != s_before
+    assert sweep_data(at) != sweep_before
+
+
+@pytest.mark.parametrize(
+    ("kind", "key", "value"),
+    [
+        ("radio", "data", "grid"),
+        ("number_input", "n", 64),
+        ("number_input", "seed", 7),
+        ("radio", "sum", "pairwise"),
+    ],
+)
+def test_sample_controls_change_the_numbers(kind: str, key: str, value) -> None:
+    at = page("numerics")
+    before = (frame(at, "format").to_dict(), sweep_data(at))
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    assert (frame(at, "format").to_dict(), sweep_data(at)) != before
+
+
+def test_clamp_toggle_turns_the_blow_up_into_nan() -> None:
+    at = page("numerics")
+    assert heatmap_text(at)[1][0] == "3e+2"  # float32 one-pass, clamped: blown up
+    at.checkbox(key="clamp").uncheck().run()
+    assert_clean(at)
+    assert heatmap_text(at)[1][0] == "NaN"  # sqrt of a negative v + eps
+
+
+def test_precision_radio_changes_the_clamping_section() -> None:
+    at = page("numerics")
+    at.radio(key="prec").set_value("float64").run()
+    assert_clean(at)
+    assert metric(at, "one-pass variance") == "0.954046"
+
+
+def test_x_input_changes_the_placements() -> None:
+    at = page("numerics")
+    at.text_input(key="x").set_value("1, 2, 4").run()
+    assert_clean(at)
+    out = frame(at, "denominator")["output"].tolist()
+    assert out[0].startswith("(−1.069")  # (1, 2, 4): mu 7/3, v 14/9
+
+
+def test_url_state_is_restored() -> None:
+    query = {
+        "off": "1e4",
+        "data": "grid",
+        "eps": "1e-06",
+        "sum": "pairwise",
+        "clamp": "false",
+        "prec": "bfloat16",
+        "x": "1, 2, 3",
+    }
+    at = page("numerics", query)
+    assert_clean(at)
+    assert not at.warning
+    assert at.select_slider(key="off").value == 1e4
+    assert at.radio(key="data").value == "grid"
+    assert at.select_slider(key="eps").value == pytest.approx(1e-6)
+    assert at.radio(key="sum").value == "pairwise"
+    assert at.checkbox(key="clamp").value is False
+    assert at.radio(key="prec").value == "bfloat16"
+    assert at.text_input(key="x").value == "1, 2, 3"
+    assert variance_cell(at, "float32", "one-pass") == "8"  # pairwise: wrong the other way
+
+
+def test_noise_url_restores_n_and_seed() -> None:
+    at = page("numerics", {"n": "300", "seed": "5", "off": "5e7"})
+    assert_clean(at)
+    assert at.number_input(key="n").value == 300
+    assert at.number_input(key="seed").value == 5
+    assert "**300 values**" in texts(at)
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"off": "nan"},
+        {"off": "1e9"},
+        {"off": "<script>alert(1)</script>"},
+        {"eps": "inf"},
+        {"eps": "-1"},
+        {"n": "-5"},
+        {"n": "99999"},
+        {"n": "abc"},
+        {"seed": "1e10"},
+        {"data": "uniform"},
+        {"sum": "random"},
+        {"prec": "float8"},
+        {"clamp": "maybe"},
+        {"x": "1"},
+        {"x": "1e308, 2"},
+        {"x": "<script>alert(1)</script>"},
+        {"x": ",".join(["1"] * 40)},
+        {"x": ["1, 2", "nan, 3"]},
+        {"off": ["2000", "huge"]},
+    ],
+)
+def test_bad_url_values_show_a_message_not_an_error(query: dict) -> None:
+    at = page("numerics", query)
+    assert_clean(at)
+    assert at.warning or at.error or "clamp" in query
+    assert len(figures(at)) == 4
