@@ -93,6 +93,15 @@ PAGES = [
         min_charts=3,
         metrics={"max |Flax linen − PyTorch|": "0.488"},
     ),
+    PageCase(
+        "numerics",
+        deep_link_query={"off": "1e4", "data": "grid", "prec": "float32"},
+        expected_text="16 values",
+        slider_key="off",
+        heading="Numerics lab",
+        min_charts=4,
+        metrics={"one-pass variance": "−8"},
+    ),
 ]
 
 
