@@ -152,6 +152,8 @@ def int_input(
     if key in st.session_state and not lo <= st.session_state[key] <= hi:
         st.session_state[key] = max(lo, min(hi, st.session_state[key]))
     raw = _raw(key)
+    if raw is not None and _infinite(raw):
+        _forget_url_value(key)
     value = st.number_input(label, lo, hi, default, step=1, key=key, bind="query-params", help=help)
     if raw is not None and not _same_number(raw, value):
         _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
@@ -188,8 +190,12 @@ def choice(
 
 
 def toggle(label: str, *, key: str, default: bool = False, help: str | None = None) -> bool:
-    """A checkbox bound to the URL."""
-    return bool(st.checkbox(label, value=default, key=key, bind="query-params", help=help))
+    """A checkbox bound to the URL; a link value other than true/false gets a message."""
+    raw = _raw(key)
+    value = bool(st.checkbox(label, value=default, key=key, bind="query-params", help=help))
+    if raw is not None and raw.strip().lower() not in ("true", "false"):
+        _warn_url(key, raw, "true or false", str(value).lower())
+    return value
 
 
 def vector_input(
@@ -286,6 +292,28 @@ def fmt(x: float, digits: int = 6) -> str:
 
 def fmt_vec(v: np.ndarray, digits: int = 4) -> str:
     return "(" + ", ".join(fmt(float(x), digits) for x in np.asarray(v).ravel()) + ")"
+
+
+def _forget_url_value(key: str) -> None:
+    """Drop a URL value before a bound widget is seeded from it.
+
+    Streamlit 1.67 seeds an int number_input with int(float(value)); for "inf" that raises
+    OverflowError, which it does not catch, so the page would fail. The seed is read from
+    the query string the session started with, so it is removed there as well.
+    """
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as qp:
+        getattr(qp, "_initial_query_params", {}).pop(key, None)
+        qp.pop(key, None)
+
+
+def _infinite(raw: str) -> bool:
+    """True for text that parses as an infinite float ("inf", "-Infinity", "1e999")."""
+    try:
+        return math.isinf(float(raw))
+    except ValueError:
+        return False
 
 
 def _same_number(raw: str, value: float) -> bool:
