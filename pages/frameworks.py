@@ -251,8 +251,13 @@ def batch_section(comp: fd.Comparison) -> None:
         st.info("Choose the batch scheme (or the 'Batch norm momentum' preset) to follow the "
                 "running statistics.", icon=":material/info:")  # fmt: skip
         return
-    st.latex(r"r\leftarrow(1-m)\,r+m\,\hat s^2\ \ \text{(PyTorch, } m=0.1)")
-    st.latex(r"r\leftarrow m\,r+(1-m)\,\hat s^2\ \ \text{(Keras, Flax, } m=0.99)")
+    st.markdown(
+        r"Each training call moves the running variance $r$ towards the batch's "
+        r"$\hat s^2$. **PyTorch**, $m=0.1$:"
+    )
+    st.latex(r"r\leftarrow(1-m)\,r+m\,\hat s^2")
+    st.markdown(r"**Keras and Flax**, $m=0.99$:")
+    st.latex(r"r\leftarrow m\,r+(1-m)\,\hat s^2")
     c1, c2 = st.columns(2)
     with c1:
         steps = int(ui.choice_slider("training steps", STEPS, key="steps", default=10))

@@ -167,3 +167,11 @@ def test_batch_with_one_value_per_channel_falls_back_with_a_message() -> None:
     at = page("frameworks", {"scheme": "batch", "n": "1", "h": "1"})
     assert_clean(at)
     assert at.error and "more than one value per channel" in at.error[0].value
+
+
+def test_keras_nan_far_from_zero_is_reported_not_raised() -> None:
+    at = page("frameworks", {"loc": "10000", "sd": "0.001"})
+    assert_clean(at)
+    assert metric(at, "max |Keras 3 − PyTorch|") == "NaN"
+    assert any("Keras produced NaN" in w.value for w in at.warning)
+    assert len(figures(at)) == 3

@@ -76,7 +76,11 @@ def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
             hovertemplate="%{x}: max |Δ| = %{y:.3g}<extra>" + DIAGNOSIS_STEPS[step] + "</extra>",
         )
     layout(fig, title="Max |Δ| from PyTorch", x="", y="", height=400)
-    fig.update_yaxes(type="log", exponentformat="power", title="max |Δ| (log scale)")
+    shown = [_floor(v) for f in ("keras", "flax") for v in diag[f]]
+    shown = [v for v in shown if v is not None] or [1.0]
+    lo, hi = math.log10(min(shown)), math.log10(max(shown))
+    fig.update_yaxes(type="log", exponentformat="power", title="max |Δ| (log scale)",
+                     range=[lo - 0.7, hi + 0.5])  # fmt: skip
     fig.update_layout(barmode="group", legend=_BELOW)
     return fig
 
