@@ -178,9 +178,11 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
     rows["quantity"] = [label.format(lo=lo, hi=hi) for label in labels]
     st.dataframe(rows, hide_index=True, width="stretch")
     st.caption(
-        "Keras convention checked against Keras 3's source (BatchNormalization.call and "
-        "ops.moments). Some older versions differed: multi-backend Keras 2 and tf.keras's fused "
-        "kernel fed a B/(B − 1)-corrected variance."
+        "The variance ratio is averaged over the last quarter of the steps before the shift; "
+        "far from its long-run value, the average has not settled yet (Keras's m = 0.99 needs "
+        "hundreds of steps). Keras convention checked against Keras 3's source "
+        "(BatchNormalization.call and ops.moments); some older versions differed: "
+        "multi-backend Keras 2 and tf.keras's fused kernel fed a B/(B − 1)-corrected variance."
     )
     ui.notice(
         [
@@ -236,7 +238,8 @@ def size_section(f: int, seed: int, feat: int) -> None:
         f"**B = 1** is refused (*{bs.refused}*): the only example is its own mean. "
         "**B = 2**: for each feature the two values sit at μ ± d, the variance is d², so each "
         "normalized value is ±d/√(d² + ε), that is ±1 up to ε, for every feature, whatever the "
-        "inputs. Two examples of the stream's distribution:"
+        "inputs. That needs a batch with no spatial axis, as here; a convolution's channel "
+        "pools B × H × W values. Two examples of the stream's distribution:"
     )
     table = {"row": ["input 1", "input 2", "batch norm 1", "batch norm 2", "layer norm 1"]}
     table["row"].append("layer norm 2")
