@@ -94,6 +94,15 @@ PAGES = [
         metrics={"max |Flax linen − PyTorch|": "0.488"},
     ),
     PageCase(
+        "batch-statistics",
+        deep_link_query={"b": "2", "steps": "300", "at": "300", "mk": "0.9"},
+        expected_text="300 mini-batches of B = 2 examples",
+        slider_key="shift",
+        heading="Batch statistics",
+        min_charts=7,
+        metrics={"PyTorch: largest gap after it": "no shift"},
+    ),
+    PageCase(
         "numerics",
         deep_link_query={"off": "1e4", "data": "grid", "prec": "float32"},
         expected_text="16 values",
