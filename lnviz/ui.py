@@ -275,9 +275,72 @@ def chart(fig: go.Figure, alt: str, *, key: str, filename: str, static: bool = F
     st.plotly_chart(fig, key=key, config=config, alt=alt, theme="streamlit")
 
 
+def ensure_router() -> None:
+    """Hand a page that Streamlit ran directly over to the router in app.py.
+
+    Until app.py's st.navigation has run once in a server process, Streamlit treats the
+    pages/ folder as an old-style multipage app: a first visit straight to /epsilon runs
+    pages/epsilon.py alone, with an automatic sidebar and without the router's page config
+    (upstream issue streamlit/streamlit#9624). st.navigation clears that mode; a page that
+    finds it still on clears it too and reruns, which goes through the router. Page files
+    are named like their url_path, so the rerun lands on the same page.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
 def page_intro(title: str, lead: str) -> None:
+    """The page's title and lead paragraph, plus the share box in the sidebar."""
+    ensure_router()
     st.title(title)
     st.markdown(lead)
+    with st.sidebar:
+        share_link()
+
+
+_SHARE_HTML = """
+<div class="row"><input id="u" readonly aria-label="Link to this view">
+<button id="b" type="button">Copy link</button></div>
+<style>
+  body {{ margin: 0; font: 14px "Source Sans Pro", sans-serif; background: transparent; }}
+  .row {{ display: flex; gap: 6px; }}
+  input {{ flex: 1; min-width: 0; padding: 6px 8px; border-radius: 6px; font: inherit;
+          border: 1px solid {border}; background: {field}; color: {text}; }}
+  button {{ padding: 6px 10px; border-radius: 6px; border: 1px solid {border};
+           background: {field}; color: {text}; font: inherit; cursor: pointer; }}
+</style>
+<script>
+  const u = document.getElementById("u"), b = document.getElementById("b");
+  const here = () => {{ try {{ return window.parent.location.href; }} catch (e) {{ return ""; }} }};
+  const tick = () => {{ const h = here(); if (u.value !== h) u.value = h; }};
+  tick(); setInterval(tick, 600);
+  b.addEventListener("click", async () => {{
+    tick();
+    try {{ await navigator.clipboard.writeText(u.value); }}
+    catch (e) {{ u.select(); document.execCommand("copy"); }}
+    b.textContent = "Copied"; setTimeout(() => (b.textContent = "Copy link"), 1500);
+  }});
+</script>
+"""
+
+
+def share_link() -> None:
+    """The live address of this exact view (every control is in it), with a copy button.
+
+    The address is read in the browser, so it follows every control as it moves, including
+    those inside fragments. Nothing a visitor typed is inserted into this HTML.
+    """
+    dark = st.context.theme.type == "dark"
+    colors = (
+        {"border": "#3d4150", "field": "#262730", "text": "#fafafa"}
+        if dark
+        else {"border": "#d5d7de", "field": "#ffffff", "text": "#31333f"}
+    )
+    st.caption("Share this view: the link holds every control's value.")
+    st.iframe(_SHARE_HTML.format(**colors), height=44, alt="Link to this view with a copy button")
 
 
 def fmt(x: float, digits: int = 6) -> str:
