@@ -18,10 +18,19 @@ from lnviz.frameworks import (
     LAYOUT_AXES,
     LAYOUTS,
     SCHEMES,
+    channel_axis,
     effective_eps,
 )
 
-__all__ = ["CHANNELS_LAST_NOTE", "Snippet", "defaults_rows", "snippet", "snippets"]
+__all__ = [
+    "CHANNELS_LAST_NOTE",
+    "Snippet",
+    "defaults_rows",
+    "param_shape",
+    "reduced_axes",
+    "snippet",
+    "snippets",
+]
 
 _IMPORTS = {
     "pytorch": "import torch\nfrom torch import nn",
@@ -256,3 +265,42 @@ def defaults_rows(scheme: str) -> dict[str, list[str]]:
         "batch norm momentum": mom,
         "running variance": rvar,
     }
+
+
+def reduced_axes(scheme: str, layout: str) -> str:
+    """The axes one statistic is pooled over, in the layout's letters.
+
+    >>> reduced_axes("group", "nhwc")
+    'H, W and C/G'
+    """
+    names = LAYOUT_AXES[layout]
+    ch = names[channel_axis(layout)]
+    pos = [a for a in names[1:] if a != ch]
+    if scheme in ("layer", "rms"):
+        axes = [ch] if layout == "btf" else list(names[1:])
+    elif scheme == "group":
+        axes = [*pos, f"{ch}/G"]
+    elif scheme == "instance":
+        axes = pos
+    else:
+        axes = [names[0], *pos]
+    return axes[0] if len(axes) == 1 else ", ".join(axes[:-1]) + " and " + axes[-1]
+
+
+def param_shape(framework: str, scheme: str, layout: str, shape: tuple[int, ...]) -> tuple:
+    """Shape of the gain (and bias, if any) the generated layer creates; () when none.
+
+    Layer and RMS norm on images span every non-batch axis in all three frameworks (as
+    the generated code asks); the channel-wise schemes hold one value per channel, except
+    PyTorch's InstanceNorm, which creates none by default.
+
+    >>> param_shape("pytorch", "instance", "nchw", (2, 3, 4, 4))
+    ()
+    >>> param_shape("keras", "layer", "nchw", (2, 3, 4, 4))
+    (3, 4, 4)
+    """
+    if not CONVENTIONS[framework, scheme].params:
+        return ()
+    if scheme in ("layer", "rms"):
+        return tuple(shape[-1:] if layout == "btf" else shape[1:])
+    return (shape[channel_axis(layout)],)

@@ -33,6 +33,8 @@ __all__ = [
     "VarianceError",
     "compare",
     "diagnose",
+    "display",
+    "pair_label",
     "running_statistics",
     "sample_input",
     "variance_error",
@@ -53,7 +55,11 @@ def sample_input(shape: tuple[int, ...], loc: float, spread: float, seed: int) -
 
 
 def display(arr: np.ndarray, layout: str) -> np.ndarray:
-    """A 2-D view for heatmaps: one row per (example, position), one column per channel."""
+    """A 2-D view for heatmaps: one row per (example, position), one column per channel.
+
+    >>> display(np.zeros((2, 8, 3, 3), np.float32), "nchw").shape
+    (18, 8)
+    """
     xc = canonical(arr, layout)  # (N, P, C)
     return xc.reshape(-1, xc.shape[-1]).astype(np.float64)  # (N*P, C)
 
@@ -245,5 +251,9 @@ def variance_error(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) 
 
 
 def pair_label(a: str, b: str) -> str:
-    """'Keras 3 − PyTorch'."""
+    """The display name of a difference.
+
+    >>> pair_label("keras", "pytorch")
+    'Keras 3 − PyTorch'
+    """
     return f"{FRAMEWORK_NAMES[a]} − {FRAMEWORK_NAMES[b]}"

@@ -29,6 +29,7 @@ Every default below was checked against the framework's own source (2025 version
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -48,11 +49,12 @@ __all__ = [
     "Convention",
     "Run",
     "canonical",
+    "channel_axis",
     "effective_eps",
     "emulate",
-    "param_shape",
-    "reduced_axes",
     "torch_reference",
+    "uncanonical",
+    "values_per_channel",
 ]
 
 FRAMEWORKS = ("pytorch", "keras", "flax")
@@ -142,8 +144,21 @@ def _check(scheme: str, layout: str, x: np.ndarray, groups: int) -> None:
 
 
 def channel_axis(layout: str) -> int:
-    """Index of the feature/channel axis: 1 for channels-first, else the last one."""
+    """Index of the feature/channel axis: 1 for channels-first, else the last one.
+
+    >>> channel_axis("nchw"), channel_axis("nhwc"), channel_axis("btf")
+    (1, 3, 2)
+    """
     return 1 if layout == "nchw" else len(LAYOUT_AXES[layout]) - 1
+
+
+def values_per_channel(shape: tuple[int, ...], layout: str) -> int:
+    """How many values batch norm pools for each channel: prod(shape) / C.
+
+    >>> values_per_channel((2, 8, 3, 3), "nchw")
+    18
+    """
+    return math.prod(shape) // shape[channel_axis(layout)]
 
 
 def canonical(x: np.ndarray, layout: str) -> np.ndarray:
@@ -160,7 +175,12 @@ def canonical(x: np.ndarray, layout: str) -> np.ndarray:
 
 
 def uncanonical(xc: np.ndarray, layout: str, shape: tuple[int, ...]) -> np.ndarray:
-    """Inverse of canonical: back to the layout's own shape."""
+    """Inverse of canonical: back to the layout's own shape.
+
+    >>> x = np.arange(24.0).reshape(1, 2, 3, 4)
+    >>> bool((uncanonical(canonical(x, "nchw"), "nchw", x.shape) == x).all())
+    True
+    """
     if layout == "btf":
         return xc.reshape(shape)
     if layout == "nhwc":
@@ -285,42 +305,3 @@ def torch_reference(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1)
     else:
         yf = batch_norm(xf, training=True)[0]
     return np.ascontiguousarray(yf.transpose(np.argsort(to_first)))
-
-
-def reduced_axes(scheme: str, layout: str) -> str:
-    """The axes one statistic is pooled over, in the layout's letters.
-
-    >>> reduced_axes("group", "nhwc")
-    'H, W and C/G'
-    """
-    names = LAYOUT_AXES[layout]
-    ch = names[channel_axis(layout)]
-    pos = [a for a in names[1:] if a != ch]
-    if scheme in ("layer", "rms"):
-        axes = [ch] if layout == "btf" else list(names[1:])
-    elif scheme == "group":
-        axes = [*pos, f"{ch}/G"]
-    elif scheme == "instance":
-        axes = pos
-    else:
-        axes = [names[0], *pos]
-    return axes[0] if len(axes) == 1 else ", ".join(axes[:-1]) + " and " + axes[-1]
-
-
-def param_shape(framework: str, scheme: str, layout: str, shape: tuple[int, ...]) -> tuple:
-    """Shape of the gain (and bias, if any) the generated layer creates; () when none.
-
-    Layer and RMS norm on images span every non-batch axis in all three frameworks (as
-    the generated code asks); the channel-wise schemes hold one value per channel, except
-    PyTorch's InstanceNorm, which creates none by default.
-
-    >>> param_shape("pytorch", "instance", "nchw", (2, 3, 4, 4))
-    ()
-    >>> param_shape("keras", "layer", "nchw", (2, 3, 4, 4))
-    (3, 4, 4)
-    """
-    if not CONVENTIONS[framework, scheme].params:
-        return ()
-    if scheme in ("layer", "rms"):
-        return tuple(shape[-1:] if layout == "btf" else shape[1:])
-    return (shape[channel_axis(layout)],)

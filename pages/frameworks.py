@@ -9,14 +9,19 @@ from lnviz import framework_diff as fd
 from lnviz import ui
 from lnviz.axes import divisors
 from lnviz.figures import frameworks as figs
-from lnviz.framework_code import CHANNELS_LAST_NOTE, defaults_rows, snippets
+from lnviz.framework_code import (
+    CHANNELS_LAST_NOTE,
+    defaults_rows,
+    param_shape,
+    reduced_axes,
+    snippets,
+)
 from lnviz.frameworks import (
     CONVENTIONS,
     FRAMEWORK_NAMES,
     FRAMEWORKS,
     LAYOUT_AXES,
-    param_shape,
-    reduced_axes,
+    values_per_channel,
 )
 
 SCHEME_LABELS = {"layer": "layer", "rms": "RMS", "group": "group", "instance": "instance",
@@ -116,7 +121,7 @@ with st.container(border=True):
         f"{reduced_axes(scheme, lay)}." + ("" if image or w == 3 else " W is ignored here.")
     )
 
-if scheme == "batch" and math.prod(shape) // shape[1 if lay == "nchw" else -1] < 2:
+if scheme == "batch" and values_per_channel(shape, lay) < 2:
     st.error(
         "Batch norm needs more than one value per channel (N × positions ≥ 2). Showing layer "
         "norm instead; raise batch N or T/H.",

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lnviz.errors import LnvizError
-from lnviz.framework_code import snippet, snippets
+from lnviz.framework_code import param_shape, reduced_axes, snippet, snippets
 from lnviz.framework_diff import (
     compare,
     diagnose,
@@ -29,8 +29,6 @@ from lnviz.frameworks import (
     SCHEMES,
     effective_eps,
     emulate,
-    param_shape,
-    reduced_axes,
     torch_reference,
 )
 from tests import fake_frameworks
