@@ -11,9 +11,9 @@ are summed, so it is never formed as E[x^2] - E[x]^2, which loses every digit fa
 
 How it is kept fast with NumPy alone, on one thread (measurements in docs/benchmarks.md):
 
-- Row sums are BLAS matrix-vector products with a vector of ones (x @ ones), and sums of
-  squares one np.vecdot (BLAS dot per row): one call each for all rows of a block, several
-  times faster than np.sum / np.mean along the rows. Long rows are summed in chunks, which
+- Row sums are np.vecdot with a vector of ones and sums of squares np.vecdot of the row
+  with itself (a BLAS dot per row, so each row's result is independent of the batch): one
+  call each for all rows of a block, several times faster than np.sum / np.mean. Long rows are summed in chunks, which
   keeps the rounding error at the level of NumPy's pairwise summation (see _row_sums).
 - Every elementwise pass writes into the output with out=; there are no temporaries of
   the input's size, and no copy of it.
@@ -151,19 +151,21 @@ def _exact_constant_rows(
 
 
 def _row_sums(x: np.ndarray, out: np.ndarray) -> None:
-    """out (R,) = the sums of the rows of x (R, N), with BLAS matrix-vector products.
+    """out (R,) = the sums of the rows of x (R, N), as BLAS dot products with ones.
 
-    A gemv adds a row in a few SIMD lanes, each a running sum over N / lanes entries, so
-    its rounding error grows with N. Longer rows are cut in chunks of _CHUNK entries: one
-    gemv over the (R*N/_CHUNK, _CHUNK) view gives all chunk sums, which are then added the
-    same way. The error is then that of NumPy's pairwise np.sum or smaller, at gemv speed.
-    Rows that do not split into chunks use np.add.reduce (pairwise) itself.
+    np.vecdot makes one dot call per row, so a row's sum does not depend on which rows share
+    the call: an example's layer norm is bit-identical alone or inside any batch (a gemv,
+    x @ ones, blocks rows together and changes the last bit with the batch). A dot adds in
+    a few SIMD lanes, each a running sum over N / lanes entries, so its rounding error grows
+    with N: longer rows are cut in chunks of _CHUNK entries, whose sums are then added the
+    same way. The error is then that of NumPy's pairwise np.sum or smaller. Rows that do not
+    split into chunks use np.add.reduce (pairwise) itself.
     """
     r, n = x.shape
     if n <= _CHUNK:
-        np.matmul(x, _ones(n, x.dtype), out=out)  # (R,)
+        np.vecdot(x, _ones(n, x.dtype), out=out)  # (R,)
     elif n % _CHUNK == 0 and x.flags.c_contiguous:
-        parts = np.matmul(x.reshape(-1, _CHUNK), _ones(_CHUNK, x.dtype))  # (R*N/_CHUNK,)
+        parts = np.vecdot(x.reshape(-1, _CHUNK), _ones(_CHUNK, x.dtype))  # (R*N/_CHUNK,)
         _row_sums(parts.reshape(r, -1), out)  # (R, N/_CHUNK) -> (R,)
     else:
         np.add.reduce(x, axis=1, out=out)  # (R,)
@@ -186,7 +188,7 @@ def _ones_cached(n: int, dtype: np.dtype) -> np.ndarray:
 
 
 def _ones(n: int, dtype: np.dtype) -> np.ndarray:
-    """A read-only (N,) vector of ones: x @ ones is the row sums as one BLAS gemv."""
+    """A read-only (N,) vector of ones: np.vecdot(x, ones) gives the row sums."""
     return _ones_cached(n, dtype) if n <= 1 << 16 else np.ones(n, dtype=dtype)
 
 

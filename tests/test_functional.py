@@ -221,3 +221,17 @@ def test_float32_accuracy_far_from_zero(n) -> None:
     naive_err = float(np.nan_to_num(np.abs(naive - ref), nan=np.inf).max())
     assert naive_err > 0.5
     assert naive_err > 100 * err
+
+
+@pytest.mark.parametrize("n", [3, 8, 64, 100, 256, 1024])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_row_normalizes_bit_identically_alone_or_in_any_batch(n: int, dtype) -> None:
+    """Layer and RMS norm of one example must not depend on its batch companions at all."""
+    rng = np.random.default_rng(n)
+    x = (3.0 + rng.standard_normal((37, n))).astype(dtype)
+    w, b = rng.standard_normal(n).astype(dtype), rng.standard_normal(n).astype(dtype)
+    together = lnviz.layer_norm(x, n, w, b)
+    rms_together = lnviz.rms_norm(x, n, w)
+    for i in (0, 1, 17, 36):
+        np.testing.assert_array_equal(lnviz.layer_norm(x[i : i + 1], n, w, b)[0], together[i])
+        np.testing.assert_array_equal(lnviz.rms_norm(x[i], n, w), rms_together[i])
