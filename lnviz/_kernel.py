@@ -13,8 +13,9 @@ How it is kept fast with NumPy alone, on one thread (measurements in docs/benchm
 
 - Row sums are np.vecdot with a vector of ones and sums of squares np.vecdot of the row
   with itself (a BLAS dot per row, so each row's result is independent of the batch): one
-  call each for all rows of a block, several times faster than np.sum / np.mean. Long rows are summed in chunks, which
-  keeps the rounding error at the level of NumPy's pairwise summation (see _row_sums).
+  call each for all rows of a block, several times faster than np.sum / np.mean. Long
+  rows are summed in chunks, which keeps the rounding error at the level of NumPy's
+  pairwise summation (see _row_sums).
 - Every elementwise pass writes into the output with out=; there are no temporaries of
   the input's size, and no copy of it.
 - weight and bias are tiled k times, so that their broadcast runs over rows of at least
