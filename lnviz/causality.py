@@ -204,6 +204,11 @@ class Dependence:
         return int((self.depends & self.future).sum())
 
     @property
+    def future_tokens(self) -> int:
+        """Number of output tokens with at least one dependence on a later input."""
+        return int((self.depends & self.future).any(axis=1).sum())
+
+    @property
     def cross_examples(self) -> int:
         """Number of ordered pairs of different examples (b, b') with y_b depending on b'."""
         big = self.example > TOLERANCE * max(float(self.example.max()), 1e-300)

@@ -64,6 +64,11 @@ class LeakTable:
     corr: np.ndarray  # (F, K) corr(feature, r_{t+1}), pooled over every (b, t)
     samples: int  # B * T pairs pooled
 
+    @property
+    def chance(self) -> float:
+        """2 / sqrt(samples): about two standard errors of a correlation that is really 0."""
+        return 2.0 / np.sqrt(self.samples)
+
     def value(self, feature: str, column: str) -> float:
         return float(self.corr[self.names.index(feature), self.columns.index(column)])
 

@@ -64,6 +64,16 @@ class Market:
     def shape(self) -> tuple[int, int, int]:
         return tuple(self.x.shape)  # type: ignore[return-value]
 
+    @property
+    def first_read(self) -> int:
+        """Index in `returns` of the earliest return any feature reads (time 1 - w)."""
+        return HISTORY - (self.window - 1)
+
+    @property
+    def spread(self) -> np.ndarray:
+        """(F,) standard deviation of each feature over every (b, t)."""
+        return self.x.std(axis=(0, 1))
+
 
 def _check_int(value: object, name: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:

@@ -1,6 +1,364 @@
-"""Placeholder until this page is built."""
+"""Sequences and causality: what token-wise statistics promise about time, and what they don't."""
 
 import streamlit as st
 
-st.title("sequences")
-st.info("Coming soon.")
+from lnviz import causality, leakage, sequences, ui
+from lnviz.causality import SCHEMES
+from lnviz.figures import sequences as figs
+from lnviz.sequences import MAX_BATCH, MAX_TOKENS, MAX_WINDOW, MIN_TOKENS
+
+STEPS = (0, 1, 5, 20, 100)  # training batches seen by batch norm's running statistics
+SHOCKS = (0.5, 1.0, 2.0, 5.0, 10.0)  # size of the future shock, in % of log return
+
+
+def tiny(x: float) -> str:
+    """A rounding-level gap in scientific notation (0 stays 0)."""
+    return "0" if x == 0 else f"{x:.1e}".replace("-", "−")
+
+
+WRT = {"x": "hidden tensor x", "returns": "market returns"}  # labels are the URL values
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def analysis(b: int, t: int, seed: int, w: int, leak: bool, eps: float):
+    """Market, the four normalizations, their dependence maps and the leak table (pure)."""
+    m = sequences.market(b, t, seed, w, leak)
+    norms = {s: causality.normalize(m.x, s, eps) for s in SCHEMES}
+    g = sequences.feature_jacobian(m)
+    deps = {
+        "x": {s: causality.dependence(n) for s, n in norms.items()},
+        "returns": {s: causality.dependence(n, g, m.first_read) for s, n in norms.items()},
+    }
+    return m, norms, deps, leakage.leak_table(m, eps)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def shock(b: int, t: int, seed: int, w: int, leak: bool, eps: float, at: int, size: float, ex: int):
+    return leakage.future_shock(sequences.market(b, t, seed, w, leak), eps, at, size, ex)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def inference(b: int, t: int, seed: int, w: int, leak: bool, eps: float, ex: int, steps: int):
+    return leakage.inference_check(sequences.market(b, t, seed, w, leak), eps, ex, steps)
+
+
+ui.page_intro(
+    "Sequences and causality",
+    r"""A sequence model carries a hidden tensor with axes (batch $b$, token $t$, feature $f$).
+Here each series is a simulated market, each token one trading day, and the features are
+quantities a forecaster might compute at the close. A normalized entry can only see what
+went into its mean and variance. Token-wise layer norm takes them from one token's own
+$F$ features:""",
+)
+st.latex(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}")
+st.latex(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2")
+st.latex(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}")
+st.markdown(
+    "The page compares it with three other choices of *where the statistics come from*, "
+    "each applied to the same tensor with the same formula (no gain or bias):\n"
+    "- **token-wise**: the F features of token t;\n"
+    "- **sequence**: one feature over all T tokens of the series (a full-window z-score);\n"
+    "- **causal**: one feature over tokens 0 … t only (an expanding window);\n"
+    "- **batch**: one feature over every token of every series in the batch (batch norm "
+    "in training mode)."
+)
+
+ui.presets(
+    {
+        "The leak survives": {"leak": True, "wrt": "returns", "b": 8, "t": 64},
+        "Pooling leaks the future": {"leak": False, "wrt": "returns", "b": 8, "t": 64},
+        "Causal statistics": {"leak": False, "wrt": "x", "b": 2, "t": 16},
+        "Batch of one": {"b": 1, "wrt": "x", "ex": 0},
+    },
+    key="seq-presets",
+)
+with st.container(border=True):
+    c1, c2, c3, c4 = st.columns(4)
+    with c1:
+        bsz = ui.int_input("series B", 1, MAX_BATCH, 4, key="b", help="Examples in the batch.")
+    with c2:
+        tsz = ui.int_input("tokens T", MIN_TOKENS, MAX_TOKENS, 32, key="t", help="Days per series.")
+    with c3:
+        seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
+    with c4:
+        win = ui.int_input("window w", 2, MAX_WINDOW, 5, key="w", help="Rolling-window length.")
+    c5, c6 = st.columns([2, 3])
+    with c5:
+        leak = ui.toggle(
+            "include the leaky feature (tomorrow's return)",
+            key="leak",
+            default=True,
+            help="A feature that holds r(t+1): the kind of look-ahead bug a shifted join makes.",
+        )
+    with c6:
+        eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
+
+m, norms, deps, table = analysis(bsz, tsz, seed, win, leak, eps)
+
+st.subheader("The data")
+left, right = st.columns([3, 2])
+with left:
+    ui.chart(figs.prices_figure(m), figs.prices_alt(m), key="prices", filename="seq-prices")
+with right:
+    st.markdown(
+        "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
+    )
+    rows = sequences.describe_features(win, leak)
+    st.dataframe(
+        {
+            k: [row[i] for row in rows]
+            for i, k in enumerate(("feature", "at token t", "reads r at"))
+        },
+        hide_index=True,
+        width="stretch",
+    )
+ui.notice(
+    [
+        "Every honest feature is point-in-time: it reads returns up to t only. "
+        + ("The last one reads r(t+1), as a misaligned join would." if leak else ""),
+        f"The features have different spreads (std {ui.fmt_vec(m.spread, 2)}): token-wise "
+        "statistics put them in one mean and variance, so the widest one sets each token's "
+        "scale. Units still matter.",
+    ]
+)
+
+
+@st.fragment
+def dependence_section() -> None:
+    st.subheader("Which tokens does each output see?")
+    st.markdown(
+        r"Each map shows $\max\lvert\partial y_{b t f}/\partial\,\text{input}_{b' s f'}\rvert$ "
+        r"from the exact Jacobian, per output token $t$ (rows) and input $s$ (columns), "
+        "on a log scale relative to its largest entry. Blank means exactly zero; red cells "
+        "lie in the future (s > t), right of the dotted staircase."
+    )
+    wrt = ui.choice("Inputs", list(WRT), key="wrt", default="x", labels=WRT)
+    dmap = deps[wrt]
+    for pair in (SCHEMES[:2], SCHEMES[2:]):
+        cols = st.columns(2)
+        for col, scheme in zip(cols, pair, strict=True):
+            with col:
+                ui.chart(
+                    figs.dependence_figure(dmap[scheme]),
+                    figs.dependence_alt(dmap[scheme]),
+                    key=f"dep-{scheme}",
+                    filename=f"seq-dependence-{scheme}-{wrt}",
+                )
+    rows = dmap["token"].token.shape[0]
+    st.dataframe(
+        {
+            "scheme": [figs.short(s) for s in SCHEMES],
+            "future pairs": [dmap[s].future_pairs for s in SCHEMES],
+            "tokens": [int((dmap[s].depends & dmap[s].future).any(axis=1).sum()) for s in SCHEMES],
+            "other examples": [dmap[s].cross_examples for s in SCHEMES],
+        },
+        hide_index=True,
+        width="stretch",
+    )
+    st.caption(
+        "Future pairs: (t, s) with s > t and a nonzero derivative. Tokens: outputs with at "
+        "least one such pair. Other examples: ordered pairs of different series (b, b′) with "
+        "y of b depending on b′."
+    )
+    ui.chart(
+        figs.examples_figure(list(dmap.values())),
+        figs.examples_alt(list(dmap.values())),
+        key="examples",
+        filename="seq-examples",
+    )
+    tok, cau, seq = dmap["token"], dmap["causal"], dmap["sequence"]
+    items = [
+        f"Token-wise: {tok.future_pairs} future dependencies. "
+        + (
+            "On x it is diagonal: token t's output reads token t only."
+            if wrt == "x"
+            else f"Through the features, {tok.future_pairs} of {rows} tokens read a later return"
+            + (": the leaky feature's r(t+1), passed straight through." if leak else ".")
+        ),
+        f"Causal: {cau.future_pairs} future dependencies, a lower triangle. Token 0's group "
+        "holds a single value, so its output is 0 whatever the input: the price of not "
+        "looking ahead is a warm-up.",
+        f"Sequence pooling: {seq.future_pairs} future dependencies — every token but the last "
+        "reads the future through the window's mean and variance, even with honest features.",
+        f"Batch norm: {dmap['batch'].future_pairs} future dependencies and "
+        f"{dmap['batch'].cross_examples} cross-example pairs; the other three use none.",
+    ]
+    ui.notice(items)
+
+
+@st.fragment
+def leak_section() -> None:
+    st.subheader("A leaky feature stays leaky")
+    names = list(m.names)
+    if st.session_state.get("sf") not in names:
+        st.session_state.pop("sf", None)
+    ui.chart(figs.leak_figure(table), figs.leak_alt(table), key="leak-corr", filename="seq-leak")
+    feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
+    k = names.index(feat)
+    raw, normed = m.x[..., k], norms["token"].y[..., k]
+    ui.chart(
+        figs.scatter_figure(raw, normed, m.next_return, feat),
+        figs.scatter_alt(raw, normed, m.next_return, feat),
+        key="scatter",
+        filename="seq-scatter",
+    )
+    v = table.value
+    items = []
+    if leak:
+        items += [
+            f"The leaky feature correlates {ui.fmt(v('next return', 'raw'), 3)} with the next "
+            f"return before and {ui.fmt(v('next return', 'token'), 3)} after token-wise layer "
+            "norm: centring and rescaling each token do not remove what it knows about tomorrow.",
+            f"Token-wise statistics also spread it: 'mean' goes from {ui.fmt(v('mean', 'raw'), 3)}"
+            f" to {ui.fmt(v('mean', 'token'), 3)}, because its token's mean now includes r(t+1).",
+        ]
+    items += [
+        f"Sequence pooling moves 'level' from {ui.fmt(v('level', 'raw'), 3)} to "
+        f"{ui.fmt(v('level', 'sequence'), 3)}: its z-score compares today's price with the "
+        "window's average, future prices included, so a low value hints at a later rise.",
+        f"{table.samples} tokens: correlations within ±{ui.fmt(table.chance, 2)} can be "
+        "chance alone.",
+    ]
+    ui.notice(items)
+
+
+@st.fragment
+def shock_section() -> None:
+    st.subheader("Change the future, watch the past")
+    st.markdown(
+        "Add a shock to one day's return, rebuild the features from the shocked prices, "
+        "normalize again, and see which tokens move. A causal pipeline leaves every earlier "
+        "token exactly where it was."
+    )
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        at = ui.int_choice("shocked token", range(1, tsz), key="at", default=(3 * tsz) // 4)
+    with c2:
+        size = ui.choice_slider("shock (% log return)", SHOCKS, key="size", default=2.0)
+    with c3:
+        ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
+    s = shock(bsz, tsz, seed, win, leak, eps, at, size, ex)
+    ui.chart(figs.shock_figure(s), figs.shock_alt(s), key="shock", filename="seq-shock")
+    st.dataframe(
+        {
+            "scheme": [figs.short(sc) for sc in SCHEMES],
+            "first moved": [int(v) for v in s.first_moved],
+            f"max |Δy| before {at}": [float(v) for v in s.past],
+            "other series": [float(v) for v in s.others],
+        },
+        hide_index=True,
+        width="stretch",
+        column_config={
+            f"max |Δy| before {at}": st.column_config.NumberColumn(format="%.4g"),
+            "other series": st.column_config.NumberColumn(format="%.4g"),
+        },
+    )
+    ui.notice(
+        [
+            f"Token-wise and causal outputs move from token {int(s.first_moved[0])} and "
+            f"{int(s.first_moved[2])} on"
+            + (
+                f": token {at - 1} moves because its leaky feature already holds r({at})."
+                if leak
+                else ", exactly at the shock: no earlier output changes."
+            ),
+            "Sequence pooling and batch norm move every token from 0: the shock reaches the "
+            "past through the shared mean and variance.",
+            "Batch norm also moves the other series (largest change "
+            f"{ui.fmt(float(s.others[3]), 4)}); the other three leave them untouched.",
+        ]
+    )
+
+
+@st.fragment
+def inference_section() -> None:
+    st.subheader("Training, inference and the batch")
+    st.markdown(
+        "Layer norm computes its statistics from the current input at training and at "
+        "inference alike: it keeps no running averages. Batch norm, in evaluation mode, "
+        "uses averages gathered during training instead."
+    )
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        ex = ui.int_input("example", 0, bsz - 1, 0, key="ex")
+    with c2:
+        steps = ui.int_choice("training batches seen", STEPS, key="steps", default=20)
+    with c3:
+        names = list(m.names)
+        feat = names.index(ui.choice("feature", names[:4], key="feat", default="return"))
+    inf = inference(bsz, tsz, seed, win, leak, eps, ex, steps)
+    g = inf.gap
+    st.dataframe(
+        {
+            "max |Δy| of this example": ["alone", "other mates", "token by token"],
+            "layer norm": [
+                g("ln_batch", "ln_alone"),
+                g("ln_batch", "ln_mates"),
+                g("ln_batch", "ln_stream"),
+            ],
+            "batch norm": [
+                g("bn_batch", "bn_alone"),
+                g("bn_batch", "bn_mates"),
+                g("bn_batch", "bn_stream"),
+            ],
+        },
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "layer norm": st.column_config.NumberColumn(format="%.3g"),
+            "batch norm": st.column_config.NumberColumn(format="%.3g"),
+        },
+    )
+    st.caption(
+        "Each row compares the example's training-mode output inside its batch with the "
+        "same example alone (a batch of one), among other series, and at inference fed one "
+        "token at a time (batch norm then runs in evaluation mode on its running statistics)."
+    )
+    ui.chart(
+        figs.inference_figure(inf, feat, names[feat]),
+        figs.inference_alt(inf, feat, names[feat]),
+        key="inference",
+        filename="seq-inference",
+    )
+    ui.notice(
+        [
+            "Layer norm gives this example the same output alone, with other batch mates, and "
+            "at inference when each new token arrives on its own: no mode, no stored state; "
+            f"largest gap {tiny(max(g('ln_batch', 'ln_alone'), g('ln_batch', 'ln_stream')))}.",
+            f"Batch norm in training mode changes with the company: alone it differs by "
+            f"{ui.fmt(g('bn_batch', 'bn_alone'), 3)}, with other mates by "
+            f"{ui.fmt(g('bn_batch', 'bn_mates'), 3)}.",
+            f"Alone, training-mode batch norm *is* sequence pooling (gap "
+            f"{tiny(g('bn_alone', 'seq_alone'))}): a batch of one looks into its own future.",
+            f"In evaluation mode it uses running statistics after {steps} training batches "
+            f"(gap {ui.fmt(g('bn_batch', 'bn_eval'), 3)}); then the example's company no "
+            f"longer matters (alone vs batch: {tiny(g('bn_eval', 'bn_eval_alone'))}).",
+        ]
+    )
+
+
+dependence_section()
+leak_section()
+shock_section()
+inference_section()
+
+st.subheader("What normalization does not replace")
+st.markdown(
+    """Token-wise statistics rule out one route for the future to reach the past: the
+normalization itself. Every other route stays open, and each needs its own remedy.
+
+- **Causal masks.** Attention, convolutions and recurrences still mix tokens. A forecaster
+  needs a mask that stops token t from attending to later tokens; normalization is no mask.
+- **Point-in-time inputs.** A feature built with data published later (a revised figure, a
+  close used before the market closed, a label joined one day off) passes through
+  normalization intact, as the leaky feature shows.
+- **Chronological validation.** Fit on earlier periods, test on later ones. A shuffled split
+  lets neighbouring days of the test set into training.
+- **Units and preprocessing.** Layer norm acts on hidden states a model has learned; it does
+  not choose sensible input units for you. Scalers for raw inputs belong to the training
+  period only: fitting them on the whole history is sequence pooling again, one step earlier.
+- **Placement.** Whether the normalization sits inside the residual branch or after the sum
+  is a design decision, to be judged by how training behaves and how held-out data scores:"""
+)
+st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+F\bigl(\mathrm{LN}(h_l)\bigr)")
+st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+F(h_l)\bigr)")

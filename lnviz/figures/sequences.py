@@ -1,0 +1,337 @@
+"""Figures of the sequences page: price paths, dependency maps, leak table, shock, inference."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.subplots import make_subplots
+
+from lnviz.causality import SCHEME_INFO, SCHEMES, Dependence
+from lnviz.figures._style import (
+    BLUE,
+    DIVERGING,
+    GRAY,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    QUALITATIVE,
+    RED,
+    layout,
+    num,
+    r,
+)
+from lnviz.leakage import Inference, LeakTable, Shock
+from lnviz.sequences import HISTORY, Market
+
+SCHEME_COLORS = dict(zip(SCHEMES, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
+PAST_SCALE = [[0.0, "#B9D3EA"], [1.0, BLUE]]  # light to mid blue: visible on both themes
+FUTURE_SCALE = [[0.0, "#F6C0C1"], [1.0, RED]]
+TITLES = {"token": "Token-wise", "sequence": "Sequence", "causal": "Causal", "batch": "Batch norm"}
+FLOOR = -8.0  # log10 of the smallest relative magnitude drawn
+
+
+def short(scheme: str) -> str:
+    return {"token": "token-wise", "sequence": "sequence", "causal": "causal", "batch": "batch"}[
+        scheme
+    ]
+
+
+def prices_figure(m: Market) -> go.Figure:
+    """Log price of each series (in % since token 0) against the token index."""
+    fig = go.Figure()
+    tok = np.arange(m.x.shape[1])
+    for b in range(m.x.shape[0]):
+        level = m.log_price[b, HISTORY : HISTORY + tok.size] - m.log_price[b, HISTORY]
+        fig.add_scatter(
+            x=tok.tolist(),
+            y=r(level, 4),
+            mode="lines",
+            name=f"series {b}",
+            line={"color": QUALITATIVE[b % len(QUALITATIVE)], "width": 2},
+        )
+    layout(fig, title="Simulated log prices", x="token t", y="log price since t = 0 (%)")
+    fig.update_layout(legend={"y": -0.22, "yanchor": "top"}, height=380)
+    return fig
+
+
+def prices_alt(m: Market) -> str:
+    b, t, _ = m.x.shape
+    ends = m.x[:, -1, 3]
+    return (
+        f"Line chart of {b} simulated log-price paths over {t} tokens, each starting at 0; "
+        f"final levels from {num(float(ends.min()), 3)}% to {num(float(ends.max()), 3)}%."
+    )
+
+
+def _rel_log(values: np.ndarray, mask: np.ndarray, top: float) -> list[list[float | None]]:
+    """log10(|v| / top) where mask holds, gaps elsewhere, rounded for the payload."""
+    with np.errstate(divide="ignore"):
+        lg = np.maximum(np.log10(np.abs(values) / top), FLOOR)
+    out = np.where(mask, lg, np.nan)
+    return [r(row, 3) for row in out]
+
+
+def _future_path(n: int, lo: float, hi: float) -> str:
+    """SVG path of the cells with column > row (rows 0..n-1 downwards), clipped to [lo, hi]."""
+    pts = []
+    for t in range(n):
+        x = min(max(t + 0.5, lo), hi)
+        pts += [(x, t - 0.5), (x, t + 0.5)]
+    pts += [(hi, n - 0.5), (hi, -0.5)]
+    return "M " + " L ".join(f"{x:g},{y:g}" for x, y in pts) + " Z"
+
+
+def dependence_figure(dep: Dependence) -> go.Figure:
+    """Heatmap of max |dy_t / d input_s|: blue on or before t, red after t, blank if zero."""
+    top = max(float(dep.token.max()), 1e-300)
+    depends = dep.depends
+    cols = dep.columns.tolist()
+    rows = list(range(dep.token.shape[0]))
+    hover = "output token %{y}, input %{x}<br>log10 relative size %{z}<extra></extra>"
+    fig = go.Figure()
+    for mask, scale, name in (
+        (depends & ~dep.future, PAST_SCALE, "past or present"),
+        (depends & dep.future, FUTURE_SCALE, "future"),
+    ):
+        fig.add_heatmap(
+            z=_rel_log(dep.token, mask, top),
+            x=cols,
+            y=rows,
+            colorscale=scale,
+            zmin=FLOOR,
+            zmax=0,
+            showscale=False,
+            name=name,
+            hovertemplate=hover,
+        )
+    lo, hi = cols[0] - 0.5, cols[-1] + 0.5
+    fig.add_shape(  # the future region s > t: right of a staircase through x = t + 1/2
+        type="path",
+        path=_future_path(len(rows), lo, hi),
+        fillcolor=RED,
+        opacity=0.08,
+        line={"color": RED, "width": 1},
+        layer="above",
+    )
+    what = "token s of x" if dep.wrt == "x" else "return time τ"
+    layout(
+        fig,
+        title=f"{TITLES[dep.scheme]} · {dep.future_pairs} in the future",
+        x=f"input: {what}",
+        y="output token t",
+        height=340,
+    )
+    fig.update_yaxes(autorange="reversed", range=None, showgrid=False, zeroline=False)
+    fig.update_xaxes(showgrid=False, zeroline=False, range=[lo, hi])
+    fig.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    return fig
+
+
+def dependence_alt(dep: Dependence) -> str:
+    t, s = dep.token.shape
+    d = dep.depends
+    what = "tokens of the normalized tensor" if dep.wrt == "x" else "market return times"
+    shape = (
+        "only the diagonal"
+        if d.sum() == np.trace(d) and dep.wrt == "x"
+        else "entries on or below the diagonal"
+        if dep.future_pairs == 0
+        else "entries above the diagonal too"
+    )
+    return (
+        f"Heatmap, {t} output tokens by {s} {what}, for {SCHEME_INFO[dep.scheme][0].lower()}: "
+        f"{int(d.sum())} nonzero dependencies, {shape}; {dep.future_pairs} of them on a "
+        f"later input (drawn in red); blank cells are exact zeros."
+    )
+
+
+def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
+    """One small B x B map per scheme: does example b's output depend on example b'?"""
+    fig = make_subplots(
+        rows=1,
+        cols=len(deps),
+        subplot_titles=[short(d.scheme) for d in deps],
+        horizontal_spacing=0.04,
+    )
+    for i, dep in enumerate(deps):
+        top = max(float(dep.example.max()), 1e-300)
+        big = dep.example > 1e-10 * top
+        b = dep.example.shape[0]
+        fig.add_heatmap(
+            z=big.astype(int).tolist(),
+            x=list(range(b)),
+            y=list(range(b)),
+            colorscale=[[0.0, "rgba(0,0,0,0)"], [1.0, SCHEME_COLORS[dep.scheme]]],
+            zmin=0,
+            zmax=1,
+            showscale=False,
+            xgap=2,
+            ygap=2,
+            hovertemplate="output example %{y}, input example %{x}: %{z}<extra></extra>",
+            row=1,
+            col=i + 1,
+        )
+        fig.update_yaxes(autorange="reversed", row=1, col=i + 1, showticklabels=i == 0)
+        fig.update_xaxes(row=1, col=i + 1, dtick=1)
+    layout(fig, title="Which examples each example depends on", x="", y="", height=240)
+    fig.update_yaxes(dtick=1, showgrid=False, zeroline=False)
+    fig.update_xaxes(showgrid=False, zeroline=False)
+    fig.update_annotations(font_size=12)
+    return fig
+
+
+def examples_alt(deps: Sequence[Dependence]) -> str:
+    parts = "; ".join(f"{short(d.scheme)}: {d.cross_examples}" for d in deps)
+    return (
+        "Four small grids, output example by input example, filled where the output depends "
+        f"on that example. Ordered pairs of different examples with a dependence — {parts}."
+    )
+
+
+def _cell(v: float) -> str:
+    return f"{v:.2f}".replace("-", "−") if np.isfinite(v) else "—"
+
+
+def leak_figure(t: LeakTable) -> go.Figure:
+    """Correlation with the next return: features (rows) by treatment (columns), in cells."""
+    names = [f"{n} ⚠" if n == "next return" else n for n in t.names]
+    cols = ["raw" if c == "raw" else short(c) for c in t.columns]
+    fig = go.Figure(
+        go.Heatmap(
+            z=[r(row, 3) for row in t.corr],
+            x=cols,
+            y=names,
+            colorscale=DIVERGING,
+            zmin=-1,
+            zmax=1,
+            zmid=0,
+            text=[[_cell(float(v)) for v in row] for row in t.corr],
+            texttemplate="%{text}",
+            textfont={"size": 13},
+            xgap=2,
+            ygap=2,
+            colorbar={"thickness": 10, "title": {"text": "corr"}},
+            hovertemplate="%{y}, %{x}: corr %{z}<extra></extra>",
+        )
+    )
+    layout(fig, title="Correlation with the next return", x="", y="", height=320)
+    fig.update_yaxes(autorange="reversed", type="category")
+    fig.update_xaxes(type="category", side="bottom")
+    return fig
+
+
+def leak_alt(t: LeakTable) -> str:
+    rows = "; ".join(
+        f"{n}: " + ", ".join(f"{c} {num(float(v), 2)}" for c, v in zip(t.columns, row, strict=True))
+        for n, row in zip(t.names, t.corr, strict=True)
+    )
+    return f"Table of correlations with the next return over {t.samples} tokens — {rows}."
+
+
+def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: str) -> go.Figure:
+    """A feature before and after token-wise layer norm against the next return."""
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["raw", "token-wise layer norm"])
+    for i, (vals, color) in enumerate(((raw, GRAY), (normed, BLUE))):
+        fig.add_scatter(
+            x=r(vals, 4),
+            y=r(target, 4),
+            mode="markers",
+            marker={"color": color, "size": 5, "opacity": 0.7},
+            showlegend=False,
+            hovertemplate="feature %{x}<br>next return %{y}%<extra></extra>",
+            row=1,
+            col=i + 1,
+        )
+    layout(fig, title=f"“{name}” against the next return", x="", y="", height=320)
+    fig.update_yaxes(title_text="next return (%)", row=1, col=1)
+    return fig
+
+
+def scatter_alt(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: str) -> str:
+    from lnviz.leakage import correlations
+
+    c1 = correlations(target, raw[..., None])[0]
+    c2 = correlations(target, normed[..., None])[0]
+    return (
+        f"Two scatter plots of {raw.size} tokens: the feature “{name}” against the next return, "
+        f"raw (correlation {num(float(c1), 3)}) and after token-wise layer norm "
+        f"(correlation {num(float(c2), 3)})."
+    )
+
+
+def shock_figure(s: Shock) -> go.Figure:
+    """max_f |change of y[t]| per scheme after shocking the return at time s.token."""
+    fig = go.Figure()
+    tok = list(range(s.change.shape[1]))
+    for k, scheme in enumerate(SCHEMES):
+        fig.add_scatter(
+            x=tok,
+            y=r(s.change[k], 4),
+            mode="lines+markers",
+            name=short(scheme),
+            line={"color": SCHEME_COLORS[scheme], "width": 2},
+            marker={"size": 5},
+        )
+    fig.add_vrect(x0=-0.5, x1=s.token - 0.5, fillcolor=GRAY, opacity=0.12, line_width=0)
+    fig.add_vline(x=s.token, line={"color": RED, "dash": "dash"})
+    fig.add_annotation(
+        x=s.token,
+        y=1,
+        yref="paper",
+        text="shock",
+        showarrow=False,
+        xanchor="left",
+        font={"color": RED},
+    )
+    layout(fig, title="Change of each normalized token", x="token t", y="max |Δy| over features")
+    return fig
+
+
+def shock_alt(s: Shock) -> str:
+    parts = "; ".join(
+        f"{short(sc)}: first change at token {int(f)}, largest change before the shock "
+        f"{num(float(p), 3)}"
+        for sc, f, p in zip(SCHEMES, s.first_moved, s.past, strict=True)
+    )
+    return (
+        f"Line chart of how much each normalized token of series {s.example} changes when "
+        f"the return at token {s.token} moves by {num(s.size)}%; tokens before it are shaded. "
+        + parts
+        + "."
+    )
+
+
+def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
+    """One feature of one example, normalized in each setting."""
+    series = (
+        ("layer norm, in the batch", inf.ln_batch, BLUE, "solid", 4),
+        ("layer norm, alone", inf.ln_alone, GRAY, "dot", 2),
+        ("batch norm, training, in the batch", inf.bn_batch, ORANGE, "solid", 2),
+        ("batch norm, training, alone", inf.bn_alone, RED, "dash", 2),
+        (f"batch norm, evaluation ({inf.steps} steps)", inf.bn_eval, GREEN, "dashdot", 2),
+    )
+    fig = go.Figure()
+    tok = list(range(inf.ln_batch.shape[0]))
+    for label, y, color, dash, width in series:
+        fig.add_scatter(
+            x=tok,
+            y=r(y[:, feature], 5),
+            mode="lines",
+            name=label,
+            line={"color": color, "dash": dash, "width": width},
+        )
+    layout(fig, title=f"“{name}” of example {inf.example}, normalized", x="token t", y="y")
+    fig.update_layout(height=400, legend={"y": -0.25, "yanchor": "top"}, margin={"b": 10})
+    return fig
+
+
+def inference_alt(inf: Inference, feature: int, name: str) -> str:
+    return (
+        f"Five lines over the tokens of example {inf.example}, feature “{name}”: layer norm "
+        f"in the batch and alone coincide (largest gap {num(inf.gap('ln_batch', 'ln_alone'))}); "
+        f"batch norm in training mode differs in the batch and alone (gap "
+        f"{num(inf.gap('bn_batch', 'bn_alone'), 3)}) and again in evaluation mode with running "
+        f"statistics after {inf.steps} steps (gap {num(inf.gap('bn_batch', 'bn_eval'), 3)})."
+    )
