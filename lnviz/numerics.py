@@ -91,10 +91,10 @@ def _welford(xs: np.ndarray, f: Format, summation: str) -> tuple[np.ndarray, np.
     if summation == "sequential":
         m = np.zeros(xs.shape[0], dtype=f.dtype)  # (K,) running mean
         m2 = np.zeros(xs.shape[0], dtype=f.dtype)  # (K,) running sum of squared deviations
-        for k in range(xs.shape[1]):
-            xk = xs[:, k]  # (K,)
+        counts = np.arange(1, xs.shape[1] + 1, dtype=f.dtype)  # (n,) exact
+        for xk, k in zip(np.ascontiguousarray(xs.T), counts, strict=True):  # xk: (K,)
             delta = f.round(xk - m)  # x_k - m_(k-1)
-            m = f.round(m + f.round(delta / f.dtype(k + 1)))
+            m = f.round(m + f.round(delta / k))
             m2 = f.round(m2 + f.round(delta * f.round(xk - m)))  # (x_k - m_(k-1))(x_k - m_k)
         return m, f.round(m2 / n)
     # pairwise: Chan's merge of (count, mean, M2) states up a balanced tree
@@ -212,8 +212,12 @@ def normalize(
     """
     arr = _rows(x)
     e = check_eps(eps)
-    mom = moments(arr, algorithm, precision, summation)
-    f = get_format(precision)
+    return _normalized(arr, moments(arr, algorithm, precision, summation), e, bool(clamp))
+
+
+def _normalized(arr: np.ndarray, mom: Moments, e: float, clamp: bool) -> Normalized:
+    """The output and its errors from already computed moments (shared by callers)."""
+    f = get_format(mom.precision)
     var = mom.variance.astype(f.dtype)  # (K,) exact: it came from the format
     used = np.maximum(var, f.dtype(0)) if clamp else var
     with np.errstate(all="ignore"):
@@ -225,7 +229,7 @@ def normalize(
     with np.errstate(all="ignore"):
         var_err = np.abs(mom.variance - true_var) / true_var  # (K,)
     return Normalized(
-        mom, e, bool(clamp), arr, used.astype(np.float64), out, truth, true_var,
+        mom, e, clamp, arr, used.astype(np.float64), out, truth, true_var,
         relative_error(out, truth), var_err,
     )  # fmt: skip
 

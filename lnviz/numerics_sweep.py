@@ -19,8 +19,10 @@ from lnviz.numerics import (
     MAX_OFFSET,
     MAX_ROWS,
     _choice,
+    _normalized,
     _rows,
     input_error,
+    moments,
     normalize,
 )
 from lnviz.precision import PRECISIONS
@@ -77,6 +79,10 @@ class Sweep:
         """The float64 two-pass variance of the exact sample at offset index k."""
         return float(self.true_variance[k])
 
+    def index(self, offset: float) -> int:
+        """The index of the swept offset nearest to `offset`."""
+        return int(np.argmin(np.abs(self.offsets - offset)))
+
 
 def offset_sweep(
     base: ArrayLike,
@@ -119,12 +125,19 @@ class Clamping:
     eps: float
     summation: str
     x: np.ndarray  # (n,) exact input
+    mean: float  # the mean as the format computes it, S(x)/n
+    true_mean: float
     variance: float  # one-pass variance as computed (may be negative)
     true_variance: float
     truth: np.ndarray  # (n,) float64 two-pass output
     unclamped: np.ndarray  # (n,) (x - mu) / sqrt(v + eps); NaN when v + eps < 0
     clamped: np.ndarray  # (n,) (x - mu) / sqrt(max(v, 0) + eps)
     two_pass: np.ndarray  # (n,) the two-pass output in the same format, for contrast
+
+    @property
+    def negative(self) -> bool:
+        """The one-pass variance came out below zero, so the clamp changed something."""
+        return self.variance < 0
 
     @property
     def blowup(self) -> float:
@@ -145,10 +158,12 @@ def clamping(x: ArrayLike, precision: str, eps: float, summation: str = "sequent
     arr = _rows(x)
     if arr.shape[0] != 1:
         raise LnvizError("x", arr, "a single sample (one row)")
-    raw = normalize(arr, "one-pass", precision, eps, clamp=False, summation=summation)
-    held = normalize(arr, "one-pass", precision, eps, clamp=True, summation=summation)
-    two = normalize(arr, "two-pass", precision, eps, summation=summation)
+    e = check_eps(eps)
+    one = moments(arr, "one-pass", precision, summation)  # shared by both outputs
+    raw, held = _normalized(arr, one, e, False), _normalized(arr, one, e, True)
+    two = normalize(arr, "two-pass", precision, e, summation=summation)
     return Clamping(
-        precision, raw.eps, summation, arr[0], float(raw.moments.variance[0]),
+        precision, raw.eps, summation, arr[0], float(one.mean[0]), float(arr[0].mean()),
+        float(raw.moments.variance[0]),
         float(raw.true_variance[0]), raw.truth[0], raw.output[0], held.output[0], two.output[0],
     )  # fmt: skip

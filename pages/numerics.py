@@ -12,7 +12,8 @@ from lnviz.precision import PRECISIONS, SUMMATIONS
 
 OFFSETS = (0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1e3, 2e3, 5e3)
 OFFSETS += (*(m * 10.0**e for e in range(4, 8) for m in (1, 2, 5)), 1e8)  # 1-2-5 steps
-SWEEP_OFFSETS = tuple(float(c) for c in np.logspace(0, 8, 33))  # 4 per decade
+# the swept offsets: 4 per decade plus every slider value, so the slider only reads a column
+SWEEP_OFFSETS = tuple(sorted({float(c) for c in np.logspace(0, 8, 33)} | set(OFFSETS)))
 
 
 def offset_label(c: float) -> str:
@@ -96,27 +97,39 @@ with st.container(border=True):
     with c2:
         clamp = ui.toggle("clamp negative variances at 0 (as Flax does)", key="clamp", default=True)
 
-here = sweep(kind, n, seed, (offset,), eps, clamp, summation)
+swept = sweep(kind, n, seed, SWEEP_OFFSETS, eps, clamp, summation)
+k = swept.index(offset)
+
+
+def f32(field: str, algorithm: str) -> str:
+    """One float32 entry of the sweep at the chosen offset, as text."""
+    value = swept.cell(field, algorithm, "float32", k)
+    return figs.var_text(value) if field == "variance" else figs.err_text(value)
+
+
 st.subheader("One sample, three algorithms, four formats")
 st.markdown(
     f"x = {offset_label(offset)} + {'noise' if kind == 'noise' else 'grid'}: **{n} values**, "
-    f"true variance **{ui.fmt(float(here.true_variance[0]), 8)}**. At this offset float32 "
+    f"true variance **{ui.fmt(swept.cell_true(k), 8)}**. At this offset float32 "
     f"numbers are {ui.fmt(ulp(offset, 'float32'), 8)} apart and bfloat16 numbers "
     f"{ui.fmt(ulp(offset, 'bfloat16'), 8)} apart."
 )
 left, right = st.columns([1, 1])
 with left:
     ui.chart(
-        figs.heatmap_figure(here), figs.heatmap_alt(here), key="heat", filename="numerics-errors"
+        figs.heatmap_figure(swept, k),
+        figs.heatmap_alt(swept, k),
+        key="heat",
+        filename="numerics-errors",
     )
 with right:
-    st.caption(f"Variance as each setting computes it (true: {figs.var_text(here.cell_true())})")
+    st.caption(f"Variance as each setting computes it (true: {figs.var_text(swept.cell_true(k))})")
     st.dataframe(
         {
             "format": list(PRECISIONS),
             **{
                 figs.ALGORITHM_NAMES[a]: [
-                    figs.var_text(here.cell("variance", a, p)) for p in PRECISIONS
+                    figs.var_text(swept.cell("variance", a, p, k)) for p in PRECISIONS
                 ]
                 for a in ALGORITHMS
             },
@@ -126,10 +139,9 @@ with right:
     )
 ui.notice(
     [
-        f"float32 one-pass: v = {figs.var_text(here.cell('variance', 'one-pass', 'float32'))}, "
-        f"output error {figs.err_text(here.cell('rel_error', 'one-pass', 'float32'))}; "
-        f"two-pass: {figs.err_text(here.cell('rel_error', 'two-pass', 'float32'))}; Welford: "
-        f"{figs.err_text(here.cell('rel_error', 'welford', 'float32'))}.",
+        f"float32 one-pass: v = {f32('variance', 'one-pass')}, output error "
+        f"{f32('rel_error', 'one-pass')}; two-pass: {f32('rel_error', 'two-pass')}; "
+        f"Welford: {f32('rel_error', 'welford')}.",
         "The one-pass error grows with the offset; two-pass and Welford barely notice it.",
         "float16 stops at 65504: x² overflows for |x| above 256, and a sequential sum of "
         "large values overflows long before that. NaN means no usable output.",
@@ -139,7 +151,6 @@ ui.notice(
 )
 
 st.subheader("Error against the offset")
-swept = sweep(kind, n, seed, SWEEP_OFFSETS, eps, clamp, summation)
 ui.chart(
     figs.sweep_figure(swept, offset), figs.sweep_alt(swept), key="sweep", filename="numerics-sweep"
 )
@@ -161,13 +172,22 @@ ui.notice(
 
 @st.fragment
 def clamping_section(kind: str, n: int, seed: int, offset: float, eps: float, summ: str) -> None:
-    st.subheader("What clamping a negative variance does")
+    st.subheader("One format up close: the mean, the variance, the clamp")
     prec = ui.choice("precision", PRECISIONS, key="prec", default="float32")
     c = clamping(kind, n, seed, offset, prec, eps, summ)
     m1, m2, m3 = st.columns(3)
-    m1.metric("one-pass variance", figs.var_text(c.variance))
-    m2.metric("true variance", figs.var_text(c.true_variance))
+    m1.metric(f"mean in {prec}", figs.var_text(c.mean))
+    m2.metric("one-pass variance", figs.var_text(c.variance))
     m3.metric("clamped output: largest / true largest", figs.var_text(c.blowup))
+    st.caption(
+        f"True mean {figs.var_text(c.true_mean)}, true variance {figs.var_text(c.true_variance)}. "
+        + (
+            "The variance came out negative, so the clamp replaced it by 0."
+            if c.negative
+            else "The variance is not negative here, so the clamp changes nothing; any gap "
+            "to the truth below is rounding alone."
+        )
+    )
     ui.chart(figs.clamping_figure(c), figs.clamping_alt(c), key="clamp-fig", filename="clamp")
     st.latex(r"v<0\ \Rightarrow\ \max(v,0)=0\ \Rightarrow\ y=\frac{x-\mu}{\sqrt{\varepsilon}}")
     ui.notice(
@@ -177,6 +197,8 @@ def clamping_section(kind: str, n: int, seed: int, offset: float, eps: float, su
             "With it the row survives, but the deviations are divided by √ε instead of the "
             "standard deviation: about √(v/ε) times too large.",
             "Two-pass cannot go negative: it sums squares, so this trap does not exist.",
+            "In bfloat16 a running sum stops growing once each new value is below half its "
+            "spacing: try the bfloat16 preset, then the pairwise order, and watch the mean.",
         ]
     )
 

@@ -39,7 +39,9 @@ def test_default_state_reproduces_noise_plus_2000() -> None:
     assert variance_cell(at, "float32", "one-pass") == "−2.75"  # negative: the failure
     assert variance_cell(at, "float64", "two-pass") == "0.954046"
     assert metric(at, "one-pass variance") == "−2.75"
+    assert metric(at, "mean in float32") == "1999.95"
     assert "true variance **0.95404635**" in texts(at)
+    assert "the clamp replaced it by 0" in texts(at)
     assert heatmap_text(at)[2][0] == "NaN"  # float16 one-pass: x^2 overflows
     placements = frame(at, "denominator")
     assert round(float(placements["first coordinate"][0]), 3) == 1.732
@@ -72,12 +74,16 @@ def test_one_zero_zero_zero_preset_shows_sqrt3_and_1_5() -> None:
     assert [round(v, 3) for v in first] == [1.732, 1.732, 1.5, 1.5]  # eps = 1e-6
 
 
-def test_bfloat16_preset_selects_bfloat16() -> None:
+def test_bfloat16_preset_shows_the_stalled_mean() -> None:
     at = page("numerics")
     at.button(key="num-presets-3").click().run()
     assert at.radio(key="prec").value == "bfloat16"
     assert at.select_slider(key="off").value == 10.0
     assert "bfloat16" in figures(at)[2]["data"][1]["name"]
+    assert metric(at, "mean in bfloat16") == "4.09375"  # the true mean is 9.95
+    assert "the clamp changes nothing" in texts(at)
+    at.radio(key="sum").set_value("pairwise").run()
+    assert metric(at, "mean in bfloat16") == "10"
 
 
 def test_offset_slider_changes_the_errors() -> None:

@@ -89,7 +89,8 @@ def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
             hovertemplate="%{y}, %{x}: relative error %{text}<extra></extra>",
         )
     )
-    layout(fig, title=f"Output error at offset {num(float(s.offsets[k]))}", x="", y="", height=300)
+    title = f"Output error at offset {float(s.offsets[k]):,.0f}"
+    layout(fig, title=title, x="", y="", height=300)
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", side="top", tickangle=0)
     fig.update_layout(margin={"t": 80})
@@ -107,7 +108,7 @@ def heatmap_alt(s: Sweep, k: int = 0) -> str:
     )
     return (
         f"Heatmap of the relative error of the layer-norm output at mean offset "
-        f"{num(float(s.offsets[k]))}, by algorithm and precision (darker is smaller): {rows}."
+        f"{float(s.offsets[k]):,.0f}, by precision and algorithm (darker is smaller): {rows}."
     )
 
 
@@ -118,12 +119,14 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
     infinite errors are marked with crosses at the top edge.
     """
     fig = go.Figure()
-    x = r(s.offsets)
+    pos = s.offsets > 0  # (K,) a log axis has no room for c = 0
+    offsets = s.offsets[pos]
+    x = r(offsets)
     for j, prec in enumerate(s.precisions):
         color = PRECISION_COLORS[prec]
         for i, alg in enumerate(s.algorithms):
             dash, symbol = ALGORITHM_STYLE[alg]
-            err = s.rel_error[i, j]  # (K,)
+            err = s.rel_error[i, j, pos]  # (K+,)
             shown = np.where(np.isfinite(err), np.clip(err, FLOOR, None), np.nan)
             name = f"{prec} · {ALGORITHM_NAMES[alg]}"
             fig.add_scatter(
@@ -134,12 +137,13 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
             bad = ~np.isfinite(err)
             if bad.any():
                 fig.add_scatter(
-                    x=r(s.offsets[bad]), y=[CEILING] * int(bad.sum()), mode="markers",
+                    x=r(offsets[bad]), y=[CEILING] * int(bad.sum()), mode="markers",
                     name=name, legendgroup=prec, showlegend=False, hovertemplate=(
                         f"{name}: no finite output at offset %{{x}}<extra></extra>"),
                     marker={"symbol": "x-thin", "size": 9, "line": {"width": 2, "color": color}},
                 )  # fmt: skip
-        floor = np.where(np.isfinite(s.input_error[j]), np.clip(s.input_error[j], FLOOR, None), 1)
+        inp = s.input_error[j, pos]  # (K+,)
+        floor = np.where(np.isfinite(inp), np.clip(inp, FLOOR, None), 1)
         if prec != "float64":
             fig.add_scatter(
                 x=x, y=r(floor, 3), mode="lines", name=f"{prec} · input rounding alone",
@@ -173,11 +177,12 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
 
 
 def sweep_alt(s: Sweep) -> str:
-    lo, hi = num(float(s.offsets[0])), num(float(s.offsets[-1]))
+    pos = s.offsets > 0
+    lo, hi = num(float(s.offsets[pos][0])), num(float(s.offsets[pos][-1]))
     parts = []
     for i, alg in enumerate(s.algorithms):
         for j, prec in enumerate(s.precisions):
-            err = s.rel_error[i, j]
+            err = s.rel_error[i, j, pos]
             parts.append(
                 f"{prec} {ALGORITHM_NAMES[alg]}: {err_text(float(err[0]))} at {lo}, "
                 f"{err_text(float(err[-1]))} at {hi}"
