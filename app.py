@@ -59,7 +59,24 @@ engineering = [
         "pages/numerics.py", title="Numerics lab", icon=":material/calculate:", url_path="numerics"
     ),
 ]
+reference = [
+    st.Page(
+        "pages/glossary.py", title="Glossary", icon=":material/menu_book:", url_path="glossary"
+    ),
+    st.Page(
+        "pages/examples.py",
+        title="Worked examples",
+        icon=":material/checklist:",
+        url_path="examples",
+    ),
+]
 nav = st.navigation(
-    {"Start": [home], "Explore": explore, "In models": sequences, "Engineering": engineering}
+    {
+        "Start": [home],
+        "Explore": explore,
+        "In models": sequences,
+        "Engineering": engineering,
+        "Reference": reference,
+    }
 )
 nav.run()

@@ -9,7 +9,14 @@ from streamlit.testing.v1 import AppTest
 from tests.apptest_helpers import ROOT, assert_clean, figures
 
 EXPLORE = {"reduction-axes", "epsilon", "gain-and-bias", "invariance", "weighted-centering"}
-URL_PATHS = EXPLORE | {"sequences", "batch-statistics", "frameworks", "numerics"}
+URL_PATHS = EXPLORE | {
+    "sequences",
+    "batch-statistics",
+    "frameworks",
+    "numerics",
+    "glossary",
+    "examples",
+}
 
 
 def test_home_page_renders_a_card_per_explorer_page() -> None:
