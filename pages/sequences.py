@@ -167,19 +167,21 @@ def dependence_section() -> None:
         filename="seq-examples",
     )
     tok, cau, seq = dmap["token"], dmap["causal"], dmap["sequence"]
+    leaky = " — the leaky feature's r(t+1), passed straight through" if leak else ""
     items = [
         f"Token-wise: {tok.future_pairs} future dependencies. "
         + (
-            "On x it is diagonal: token t's output reads token t only."
+            "On x the map is diagonal: token t's output reads token t only."
             if wrt == "x"
-            else f"Through the features, {tok.future_pairs} of {rows} tokens read a later return"
-            + (": the leaky feature's r(t+1), passed straight through." if leak else ".")
+            else f"{tok.future_tokens} of {rows} tokens read a later return{leaky}."
         ),
-        f"Causal: {cau.future_pairs} future dependencies, a lower triangle. Token 0's group "
-        "holds a single value, so its output is 0 whatever the input: the price of not "
-        "looking ahead is a warm-up.",
-        f"Sequence pooling: {seq.future_pairs} future dependencies — every token but the last "
-        "reads the future through the window's mean and variance, even with honest features.",
+        f"Causal: {cau.future_pairs} future dependencies"
+        + (", a lower triangle" if cau.future_pairs == 0 else f"{leaky}")
+        + ". Token 0's group holds one value, so its output is 0 whatever the input: not "
+        "looking ahead costs a warm-up.",
+        f"Sequence pooling: {seq.future_pairs} future dependencies; {seq.future_tokens} of "
+        f"{rows} tokens read a later input through the window's shared mean and variance, "
+        "honest features or not.",
         f"Batch norm: {dmap['batch'].future_pairs} future dependencies and "
         f"{dmap['batch'].cross_examples} cross-example pairs; the other three use none.",
     ]
@@ -238,11 +240,12 @@ def shock_section() -> None:
     with c3:
         ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
     s = shock(bsz, tsz, seed, win, leak, eps, at, size, ex)
+    first = [int(v) for v in s.first_moved]
     ui.chart(figs.shock_figure(s), figs.shock_alt(s), key="shock", filename="seq-shock")
     st.dataframe(
         {
             "scheme": [figs.short(sc) for sc in SCHEMES],
-            "first moved": [int(v) for v in s.first_moved],
+            "first moved": first,
             f"max |Δy| before {at}": [float(v) for v in s.past],
             "other series": [float(v) for v in s.others],
         },
@@ -255,15 +258,17 @@ def shock_section() -> None:
     )
     ui.notice(
         [
-            f"Token-wise and causal outputs move from token {int(s.first_moved[0])} and "
-            f"{int(s.first_moved[2])} on"
+            f"The shock hits token {at}. First outputs to move: token-wise at token "
+            f"{first[0]}, causal at token {first[2]}"
             + (
-                f": token {at - 1} moves because its leaky feature already holds r({at})."
-                if leak
-                else ", exactly at the shock: no earlier output changes."
+                f"; token {at - 1} moves because its leaky feature already holds r({at})."
+                if leak and at - 1 in (first[0], first[2])
+                else "; no earlier output changes."
+                if min(first[0], first[2]) >= at
+                else "."
             ),
-            "Sequence pooling and batch norm move every token from 0: the shock reaches the "
-            "past through the shared mean and variance.",
+            f"Sequence pooling and batch norm first move at tokens {first[1]} and {first[3]}: "
+            "the shock reaches the past through the shared mean and variance.",
             "Batch norm also moves the other series (largest change "
             f"{ui.fmt(float(s.others[3]), 4)}); the other three leave them untouched.",
         ]

@@ -117,7 +117,7 @@ def test_leak_toggle_removes_the_feature_everywhere() -> None:
     assert_clean(at)
     assert len(figures(at)[LEAK]["data"][0]["y"]) == 4
     assert at.radio(key="sf").options == ["return", "mean", "volatility", "level"]
-    assert "exactly at the shock" in texts(at)
+    assert "no earlier output changes" in texts(at)
 
 
 def test_stale_choices_snap_when_sizes_shrink() -> None:

@@ -111,6 +111,14 @@ PAGES = [
         min_charts=4,
         metrics={"one-pass variance": "−8"},
     ),
+    PageCase(
+        "sequences",
+        deep_link_query={"b": "2", "t": "10", "leak": "false", "wrt": "market returns", "at": "6"},
+        expected_text="Sequence pooling: 45 future dependencies",
+        slider_key="at",
+        heading="Sequences and causality",
+        min_charts=10,
+    ),
 ]
 
 
