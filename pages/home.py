@@ -78,3 +78,45 @@ for start in range(0, len(CARDS), 3):
             )
             st.caption(blurb)
             st.page_link(path, label=f"Open {title}", icon=":material/arrow_forward:")
+
+MORE = {
+    "In models": [
+        (
+            "pages/sequences.py",
+            "Sequences and causality",
+            "What token-wise statistics guarantee for a forecast, and what they do not.",
+        ),
+        (
+            "pages/batch-statistics.py",
+            "Batch statistics",
+            "Batch norm's batch and running statistics against layer norm, which needs neither.",
+        ),
+    ],
+    "Engineering": [
+        (
+            "pages/frameworks.py",
+            "Framework parity",
+            "PyTorch, Keras and Flax side by side: code, defaults, and why outputs differ.",
+        ),
+        (
+            "pages/numerics.py",
+            "Numerics lab",
+            "Variance algorithms in four precisions, and where ε goes.",
+        ),
+    ],
+    "Reference": [
+        ("pages/glossary.py", "Glossary", "Every term with its formula and a page that shows it."),
+        (
+            "pages/examples.py",
+            "Worked examples",
+            "Each worked number of the notes, recomputed live and checked.",
+        ),
+    ],
+}
+cols = st.columns(len(MORE))
+for col, (section, pages) in zip(cols, MORE.items(), strict=True):
+    with col:
+        st.markdown(f"#### {section}")
+        for path, title, blurb in pages:
+            st.page_link(path, label=title, icon=":material/arrow_forward:")
+            st.caption(blurb)
