@@ -4,6 +4,7 @@ import streamlit as st
 
 from lnviz import causality, leakage, sequences, ui
 from lnviz.causality import SCHEMES
+from lnviz.figures import seqchecks as checks
 from lnviz.figures import sequences as figs
 from lnviz.sequences import MAX_BATCH, MAX_TOKENS, MAX_WINDOW, MIN_TOKENS
 
@@ -145,16 +146,7 @@ def dependence_section() -> None:
                     filename=f"seq-dependence-{scheme}-{wrt}",
                 )
     rows = dmap["token"].token.shape[0]
-    st.dataframe(
-        {
-            "scheme": [figs.short(s) for s in SCHEMES],
-            "future pairs": [dmap[s].future_pairs for s in SCHEMES],
-            "tokens": [int((dmap[s].depends & dmap[s].future).any(axis=1).sum()) for s in SCHEMES],
-            "other examples": [dmap[s].cross_examples for s in SCHEMES],
-        },
-        hide_index=True,
-        width="stretch",
-    )
+    st.dataframe(figs.dependence_table(dmap), hide_index=True, width="stretch")
     st.caption(
         "Future pairs: (t, s) with s > t and a nonzero derivative. Tokens: outputs with at "
         "least one such pair. Other examples: ordered pairs of different series (b, b′) with "
@@ -241,20 +233,14 @@ def shock_section() -> None:
         ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
     s = shock(bsz, tsz, seed, win, leak, eps, at, size, ex)
     first = [int(v) for v in s.first_moved]
-    ui.chart(figs.shock_figure(s), figs.shock_alt(s), key="shock", filename="seq-shock")
+    ui.chart(checks.shock_figure(s), checks.shock_alt(s), key="shock", filename="seq-shock")
+    fmt4 = st.column_config.NumberColumn(format="%.4g")
+    rows = checks.shock_table(s)
     st.dataframe(
-        {
-            "scheme": [figs.short(sc) for sc in SCHEMES],
-            "first moved": first,
-            f"max |Δy| before {at}": [float(v) for v in s.past],
-            "other series": [float(v) for v in s.others],
-        },
+        rows,
         hide_index=True,
         width="stretch",
-        column_config={
-            f"max |Δy| before {at}": st.column_config.NumberColumn(format="%.4g"),
-            "other series": st.column_config.NumberColumn(format="%.4g"),
-        },
+        column_config={k: fmt4 for k in list(rows)[2:]},
     )
     ui.notice(
         [
@@ -293,26 +279,12 @@ def inference_section() -> None:
         feat = names.index(ui.choice("feature", names[:4], key="feat", default="return"))
     inf = inference(bsz, tsz, seed, win, leak, eps, ex, steps)
     g = inf.gap
+    fmt3 = st.column_config.NumberColumn(format="%.3g")
     st.dataframe(
-        {
-            "max |Δy| of this example": ["alone", "other mates", "token by token"],
-            "layer norm": [
-                g("ln_batch", "ln_alone"),
-                g("ln_batch", "ln_mates"),
-                g("ln_batch", "ln_stream"),
-            ],
-            "batch norm": [
-                g("bn_batch", "bn_alone"),
-                g("bn_batch", "bn_mates"),
-                g("bn_batch", "bn_stream"),
-            ],
-        },
+        checks.inference_table(inf),
         hide_index=True,
         width="stretch",
-        column_config={
-            "layer norm": st.column_config.NumberColumn(format="%.3g"),
-            "batch norm": st.column_config.NumberColumn(format="%.3g"),
-        },
+        column_config={"layer norm": fmt3, "batch norm": fmt3},
     )
     st.caption(
         "Each row compares the example's training-mode output inside its batch with the "
@@ -320,8 +292,8 @@ def inference_section() -> None:
         "token at a time (batch norm then runs in evaluation mode on its running statistics)."
     )
     ui.chart(
-        figs.inference_figure(inf, feat, names[feat]),
-        figs.inference_alt(inf, feat, names[feat]),
+        checks.inference_figure(inf, feat, names[feat]),
+        checks.inference_alt(inf, feat, names[feat]),
         key="inference",
         filename="seq-inference",
     )

@@ -1,8 +1,11 @@
-"""Figures of the sequences page: price paths, dependency maps, leak table, shock, inference."""
+"""Figures of the sequences page: price paths, dependency maps, the leak table and scatter.
+
+The shock and inference figures are in lnviz.figures.seqchecks.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
@@ -22,7 +25,7 @@ from lnviz.figures._style import (
     num,
     r,
 )
-from lnviz.leakage import Inference, LeakTable, Shock
+from lnviz.leakage import LeakTable, correlations
 from lnviz.sequences import HISTORY, Market
 
 SCHEME_COLORS = dict(zip(SCHEMES, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
@@ -33,9 +36,8 @@ FLOOR = -8.0  # log10 of the smallest relative magnitude drawn
 
 
 def short(scheme: str) -> str:
-    return {"token": "token-wise", "sequence": "sequence", "causal": "causal", "batch": "batch"}[
-        scheme
-    ]
+    """The scheme's name in labels and tables."""
+    return "token-wise" if scheme == "token" else scheme
 
 
 def prices_figure(m: Market) -> go.Figure:
@@ -147,6 +149,16 @@ def dependence_alt(dep: Dependence) -> str:
     )
 
 
+def dependence_table(deps: Mapping[str, Dependence]) -> dict[str, list]:
+    """Per scheme: future pairs, tokens that see the future, cross-example pairs."""
+    return {
+        "scheme": [short(s) for s in deps],
+        "future pairs": [d.future_pairs for d in deps.values()],
+        "tokens": [d.future_tokens for d in deps.values()],
+        "other examples": [d.cross_examples for d in deps.values()],
+    }
+
+
 def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
     """One small B x B map per scheme: does example b's output depend on example b'?"""
     fig = make_subplots(
@@ -250,88 +262,10 @@ def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name
 
 
 def scatter_alt(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: str) -> str:
-    from lnviz.leakage import correlations
-
     c1 = correlations(target, raw[..., None])[0]
     c2 = correlations(target, normed[..., None])[0]
     return (
         f"Two scatter plots of {raw.size} tokens: the feature “{name}” against the next return, "
         f"raw (correlation {num(float(c1), 3)}) and after token-wise layer norm "
         f"(correlation {num(float(c2), 3)})."
-    )
-
-
-def shock_figure(s: Shock) -> go.Figure:
-    """max_f |change of y[t]| per scheme after shocking the return at time s.token."""
-    fig = go.Figure()
-    tok = list(range(s.change.shape[1]))
-    for k, scheme in enumerate(SCHEMES):
-        fig.add_scatter(
-            x=tok,
-            y=r(s.change[k], 4),
-            mode="lines+markers",
-            name=short(scheme),
-            line={"color": SCHEME_COLORS[scheme], "width": 2},
-            marker={"size": 5},
-        )
-    fig.add_vrect(x0=-0.5, x1=s.token - 0.5, fillcolor=GRAY, opacity=0.12, line_width=0)
-    fig.add_vline(x=s.token, line={"color": RED, "dash": "dash"})
-    fig.add_annotation(
-        x=s.token,
-        y=1,
-        yref="paper",
-        text="shock",
-        showarrow=False,
-        xanchor="left",
-        font={"color": RED},
-    )
-    layout(fig, title="Change of each normalized token", x="token t", y="max |Δy| over features")
-    return fig
-
-
-def shock_alt(s: Shock) -> str:
-    parts = "; ".join(
-        f"{short(sc)}: first change at token {int(f)}, largest change before the shock "
-        f"{num(float(p), 3)}"
-        for sc, f, p in zip(SCHEMES, s.first_moved, s.past, strict=True)
-    )
-    return (
-        f"Line chart of how much each normalized token of series {s.example} changes when "
-        f"the return at token {s.token} moves by {num(s.size)}%; tokens before it are shaded. "
-        + parts
-        + "."
-    )
-
-
-def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
-    """One feature of one example, normalized in each setting."""
-    series = (
-        ("layer norm, in the batch", inf.ln_batch, BLUE, "solid", 4),
-        ("layer norm, alone", inf.ln_alone, GRAY, "dot", 2),
-        ("batch norm, training, in the batch", inf.bn_batch, ORANGE, "solid", 2),
-        ("batch norm, training, alone", inf.bn_alone, RED, "dash", 2),
-        (f"batch norm, evaluation ({inf.steps} steps)", inf.bn_eval, GREEN, "dashdot", 2),
-    )
-    fig = go.Figure()
-    tok = list(range(inf.ln_batch.shape[0]))
-    for label, y, color, dash, width in series:
-        fig.add_scatter(
-            x=tok,
-            y=r(y[:, feature], 5),
-            mode="lines",
-            name=label,
-            line={"color": color, "dash": dash, "width": width},
-        )
-    layout(fig, title=f"“{name}” of example {inf.example}, normalized", x="token t", y="y")
-    fig.update_layout(height=400, legend={"y": -0.25, "yanchor": "top"}, margin={"b": 10})
-    return fig
-
-
-def inference_alt(inf: Inference, feature: int, name: str) -> str:
-    return (
-        f"Five lines over the tokens of example {inf.example}, feature “{name}”: layer norm "
-        f"in the batch and alone coincide (largest gap {num(inf.gap('ln_batch', 'ln_alone'))}); "
-        f"batch norm in training mode differs in the batch and alone (gap "
-        f"{num(inf.gap('bn_batch', 'bn_alone'), 3)}) and again in evaluation mode with running "
-        f"statistics after {inf.steps} steps (gap {num(inf.gap('bn_batch', 'bn_eval'), 3)})."
     )

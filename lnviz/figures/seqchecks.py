@@ -1,0 +1,107 @@
+"""Figures and tables of the sequences page's experiments: the future shock, inference."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from lnviz.causality import SCHEMES
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r
+from lnviz.figures.sequences import SCHEME_COLORS, short
+from lnviz.leakage import Inference, Shock
+
+
+def shock_figure(s: Shock) -> go.Figure:
+    """max_f |change of y[t]| per scheme after shocking the return at time s.token."""
+    fig = go.Figure()
+    tok = list(range(s.change.shape[1]))
+    for k, scheme in enumerate(SCHEMES):
+        fig.add_scatter(
+            x=tok,
+            y=r(s.change[k], 4),
+            mode="lines+markers",
+            name=short(scheme),
+            line={"color": SCHEME_COLORS[scheme], "width": 2},
+            marker={"size": 5},
+        )
+    fig.add_vrect(x0=-0.5, x1=s.token - 0.5, fillcolor=GRAY, opacity=0.12, line_width=0)
+    fig.add_vline(x=s.token, line={"color": RED, "dash": "dash"})
+    fig.add_annotation(
+        x=s.token,
+        y=1,
+        yref="paper",
+        text="shock",
+        showarrow=False,
+        xanchor="left",
+        font={"color": RED},
+    )
+    layout(fig, title="Change of each normalized token", x="token t", y="max |Δy| over features")
+    return fig
+
+
+def shock_alt(s: Shock) -> str:
+    parts = "; ".join(
+        f"{short(sc)}: first change at token {int(f)}, largest change before the shock "
+        f"{num(float(p), 3)}"
+        for sc, f, p in zip(SCHEMES, s.first_moved, s.past, strict=True)
+    )
+    return (
+        f"Line chart of how much each normalized token of series {s.example} changes when "
+        f"the return at token {s.token} moves by {num(s.size)}%; tokens before it are shaded. "
+        + parts
+        + "."
+    )
+
+
+def shock_table(s: Shock) -> dict[str, list]:
+    """Per scheme: the first token that moved, the largest change before the shock and in
+    the other series."""
+    return {
+        "scheme": [short(sc) for sc in SCHEMES],
+        "first moved": [int(v) for v in s.first_moved],
+        f"max |Δy| before {s.token}": [float(v) for v in s.past],
+        "other series": [float(v) for v in s.others],
+    }
+
+
+def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
+    """One feature of one example, normalized in each setting."""
+    series = (
+        ("layer norm, in the batch", inf.ln_batch, BLUE, "solid", 4),
+        ("layer norm, alone", inf.ln_alone, GRAY, "dot", 2),
+        ("batch norm, training, in the batch", inf.bn_batch, ORANGE, "solid", 2),
+        ("batch norm, training, alone", inf.bn_alone, RED, "dash", 2),
+        (f"batch norm, evaluation ({inf.steps} steps)", inf.bn_eval, GREEN, "dashdot", 2),
+    )
+    fig = go.Figure()
+    tok = list(range(inf.ln_batch.shape[0]))
+    for label, y, color, dash, width in series:
+        fig.add_scatter(
+            x=tok,
+            y=r(y[:, feature], 5),
+            mode="lines",
+            name=label,
+            line={"color": color, "dash": dash, "width": width},
+        )
+    layout(fig, title=f"“{name}” of example {inf.example}, normalized", x="token t", y="y")
+    fig.update_layout(height=400, legend={"y": -0.25, "yanchor": "top"}, margin={"b": 10})
+    return fig
+
+
+def inference_alt(inf: Inference, feature: int, name: str) -> str:
+    return (
+        f"Five lines over the tokens of example {inf.example}, feature “{name}”: layer norm "
+        f"in the batch and alone coincide (largest gap {num(inf.gap('ln_batch', 'ln_alone'))}); "
+        f"batch norm in training mode differs in the batch and alone (gap "
+        f"{num(inf.gap('bn_batch', 'bn_alone'), 3)}) and again in evaluation mode with running "
+        f"statistics after {inf.steps} steps (gap {num(inf.gap('bn_batch', 'bn_eval'), 3)})."
+    )
+
+
+def inference_table(inf: Inference) -> dict[str, list]:
+    """Largest gaps of this example's output from its training-mode output in the batch."""
+    g = inf.gap
+    return {
+        "max |Δy| of this example": ["alone", "other mates", "token by token"],
+        "layer norm": [g("ln_batch", c) for c in ("ln_alone", "ln_mates", "ln_stream")],
+        "batch norm": [g("bn_batch", c) for c in ("bn_alone", "bn_mates", "bn_stream")],
+    }
