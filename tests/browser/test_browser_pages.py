@@ -268,9 +268,11 @@ def test_hostile_deep_link_shows_a_message_not_an_error(
     raises=AssertionError,
     reason=(
         "app bug: the page scripts live in pages/, so until some visitor has run app.py, "
-        "Streamlit treats the app as a legacy pages/ app: a first visit to /epsilon after "
-        "a restart runs pages/epsilon.py alone (no router, no set_page_config, file-name "
-        "navigation). Fix: move the page scripts out of pages/ (e.g. to views/), then "
+        "Streamlit treats the app as a legacy pages/ app: the first deep-link visit after "
+        "a restart (to any page, e.g. /epsilon) runs that page file alone: no router, no "
+        "set_page_config (narrow layout, tab title = file name), file-name navigation "
+        "with an 'app' entry. Naming the files like their url_path only hid the 'Page not "
+        "found' dialog. Fix: move the page scripts out of pages/ (e.g. to views/), then "
         "drop this marker."
     ),
 )
