@@ -140,6 +140,7 @@ class Inference:
     """One example's normalized tokens in several settings (each (T, F))."""
 
     example: int
+    batch: int  # B, the size of the example's batch (1: there are no batch mates)
     steps: int  # training batches seen by batch norm's running statistics
     momentum: float
     ln_batch: np.ndarray  # layer norm inside its batch
@@ -198,6 +199,7 @@ def inference_check(
     ln = {k: normalize(v, "token", eps).y for k, v in pairs}
     return Inference(
         example=example,
+        batch=b,
         steps=int(steps),
         momentum=float(momentum),
         ln_batch=ln["b"][example],

@@ -255,7 +255,9 @@ def shock_section() -> None:
             ),
             f"Sequence pooling and batch norm first move at tokens {first[1]} and {first[3]}: "
             "the shock reaches the past through the shared mean and variance.",
-            "Batch norm also moves the other series (largest change "
+            "A batch of one has no other series to move."
+            if bsz == 1
+            else "Batch norm also moves the other series (largest change "
             f"{ui.fmt(float(s.others[3]), 4)}); the other three leave them untouched.",
         ]
     )
@@ -302,7 +304,9 @@ def inference_section() -> None:
             "Layer norm gives this example the same output alone, with other batch mates, and "
             "at inference when each new token arrives on its own: no mode, no stored state; "
             f"largest gap {tiny(max(g('ln_batch', 'ln_alone'), g('ln_batch', 'ln_stream')))}.",
-            f"Batch norm in training mode changes with the company: alone it differs by "
+            "In a batch of one, batch norm has no company to change with."
+            if bsz == 1
+            else "Batch norm in training mode changes with the company: alone it differs by "
             f"{ui.fmt(g('bn_batch', 'bn_alone'), 3)}, with other mates by "
             f"{ui.fmt(g('bn_batch', 'bn_mates'), 3)}.",
             f"Alone, training-mode batch norm *is* sequence pooling (gap "

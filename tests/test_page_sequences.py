@@ -78,8 +78,10 @@ def test_preset_batch_of_one_batch_norm_becomes_sequence_pooling() -> None:
     at.button(key="seq-presets-3").click().run()
     assert at.number_input(key="b").value == 1
     inf = table(at, "batch norm")
-    assert inf["layer norm"].tolist() == [0.0, 0.0, 0.0]
+    assert inf["layer norm"].iloc[[0, 2]].tolist() == [0.0, 0.0]
     assert inf["batch norm"].iloc[0] == 0.0  # alone is the whole batch
+    assert inf["batch norm"].isna().iloc[1]  # no other mates to compare with
+    assert "no other series to move" in texts(at)
     assert table(at, "other examples")["other examples"].tolist() == [0, 0, 0, 0]
     assert "*is* sequence pooling" in texts(at)
 

@@ -99,9 +99,13 @@ def inference_alt(inf: Inference, feature: int, name: str) -> str:
 
 def inference_table(inf: Inference) -> dict[str, list]:
     """Largest gaps of this example's output from its training-mode output in the batch."""
-    g = inf.gap
+
+    def gaps(prefix: str) -> list[float | None]:
+        out = [inf.gap(f"{prefix}_batch", f"{prefix}_{c}") for c in ("alone", "mates", "stream")]
+        return [out[0], out[1] if inf.batch > 1 else None, out[2]]  # no mates in a batch of 1
+
     return {
         "max |Δy| of this example": ["alone", "other mates", "token by token"],
-        "layer norm": [g("ln_batch", c) for c in ("ln_alone", "ln_mates", "ln_stream")],
-        "batch norm": [g("bn_batch", c) for c in ("bn_alone", "bn_mates", "bn_stream")],
+        "layer norm": gaps("ln"),
+        "batch norm": gaps("bn"),
     }
