@@ -144,8 +144,11 @@ def _blocks(n: SeqNorm) -> np.ndarray:
         s = n.var[0, 0] + n.eps  # (F,)
         vf = v.transpose(2, 0, 1).reshape(f, b * t)  # (F, BT)
         m = b * t
-        j = np.eye(m) - 1.0 / m - vf[:, :, None] * vf[:, None, :] / (m * s[:, None, None])
-        return (j / np.sqrt(s)[:, None, None]).reshape(f, b, t, b, t)  # (F, B, T, B, S)
+        u = vf / np.sqrt(m * s)[:, None]  # (F, BT): u u^T = v v^T / (m S)
+        j = u[:, :, None] * u[:, None, :]  # (F, BT, BT), built in place from here on
+        np.subtract(np.eye(m) - 1.0 / m, j, out=j)
+        j /= np.sqrt(s)[:, None, None]
+        return j.reshape(f, b, t, b, t)  # (F, B, T, B, S)
     xf = n.x.transpose(0, 2, 1)  # (B, F, S)
     mf = n.mean.transpose(0, 2, 1)  # (B, F, T) mean used by output token t
     dev = xf[:, :, None, :] - mf[:, :, :, None]  # (B, F, T, S) x_s - mean_t
@@ -239,8 +242,9 @@ def dependence(
             tok = np.abs(jb).max(axis=(0, 1))  # (T, S)
             ex = np.diag(np.abs(jb).max(axis=(1, 2, 3)))  # (B, B)
         else:
-            tok = np.abs(jb).max(axis=(0, 1, 3))  # (T, S)
-            ex = np.abs(jb).max(axis=(0, 2, 4))  # (B, B')
+            np.abs(jb, out=jb)  # jb is ours: no second copy of the batch Jacobian
+            tok = jb.max(axis=(0, 1, 3))  # (T, S)
+            ex = jb.max(axis=(0, 2, 4))  # (B, B')
         return Dependence(n.scheme, "x", tok, ex, np.arange(t))
     g = np.asarray(feature_jacobian, dtype=np.float64)
     if g.ndim != 4 or g.shape[:3] != (b, t, f):
@@ -257,9 +261,11 @@ def dependence(
         tok = np.abs(e).max(axis=(0, 1))  # (T, N)
         ex = np.diag(np.abs(e).max(axis=(1, 2, 3)))  # (B, B)
     else:
-        jm = jb.transpose(0, 3, 1, 2, 4).reshape(f, b, b * t, t)  # (F, B', BT, S)
-        e = (jm @ g.transpose(2, 0, 1, 3)).reshape(f, b, b, t, nr)  # (F, B', B, T, N)
-        tok = np.abs(e).max(axis=(0, 1, 2))  # (T, N)
-        ex = np.abs(e).max(axis=(0, 3, 4)).T  # (B, B')
+        tok, ex = np.zeros((t, nr)), np.zeros((b, b))
+        for k in range(f):  # one feature at a time keeps the temporaries small
+            jm = jb[k].transpose(2, 0, 1, 3).reshape(b, b * t, t)  # (B', BT, S)
+            e = np.abs(jm @ g[:, :, k, :]).reshape(b, b, t, nr)  # (B', B, T, N)
+            np.maximum(tok, e.max(axis=(0, 1)), out=tok)  # (T, N)
+            np.maximum(ex, e.max(axis=(2, 3)).T, out=ex)  # (B, B')
     history = nr - t - 1
     return Dependence(n.scheme, "returns", tok[:, first:], ex, np.arange(first, nr) - history)

@@ -58,8 +58,8 @@ def shock_table(s: Shock) -> dict[str, list]:
     return {
         "scheme": [short(sc) for sc in SCHEMES],
         "first moved": [int(v) for v in s.first_moved],
-        f"max |Δy| before {s.token}": [float(v) for v in s.past],
-        "other series": [float(v) for v in s.others],
+        f"|Δy| before {s.token}": [float(v) for v in s.past],
+        "|Δy| other series": [float(v) for v in s.others],
     }
 
 
