@@ -339,7 +339,8 @@ normalization itself. Every other route stays open, and each needs its own remed
   not choose sensible input units for you. Scalers for raw inputs belong to the training
   period only: fitting them on the whole history is sequence pooling again, one step earlier.
 - **Placement.** Whether the normalization sits inside the residual branch or after the sum
-  is a design decision, to be judged by how training behaves and how held-out data scores:"""
+  ($\\mathcal F$: attention or an MLP) is a design decision, to be judged by how training
+  behaves and how held-out data scores:"""
 )
-st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+F\bigl(\mathrm{LN}(h_l)\bigr)")
-st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+F(h_l)\bigr)")
+st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+\mathcal{F}\bigl(\mathrm{LN}(h_l)\bigr)")
+st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")
