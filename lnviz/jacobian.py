@@ -60,6 +60,7 @@ class EigenDirection:
 
     label: str  # "common offset", "radial" or "tangential"
     formula: str  # the eigenvalue as a formula (LaTeX)
+    formula_text: str  # the same formula in plain text, for tables
     value: float  # the eigenvalue from the formula
     basis: np.ndarray  # (d, k) orthonormal columns spanning the eigenspace
     measured: np.ndarray  # (k,) Rayleigh quotients b^T J b of the basis, for checking
@@ -103,23 +104,37 @@ def jacobian_spectrum(z: ArrayLike, eps: float, gamma: ArrayLike | None = None) 
     s = float(core.q) + core.eps
     mat = jacobian(core.z, core.eps)
     ones = np.full(d, 1.0 / math.sqrt(d))  # (d,) unit common offset
-    spaces: list[tuple[str, str, float, np.ndarray]] = [("common offset", r"0", 0.0, ones[:, None])]
+    spaces: list[tuple[str, str, str, float, np.ndarray]] = [
+        ("common offset", r"0", "0", 0.0, ones[:, None])
+    ]
     used = [ones]
     vnorm = float(np.linalg.norm(core.v))
     if vnorm > 0:
         radial = core.v / np.abs(core.v).max()  # (d,) scaled first: |v|^2 may underflow
         radial /= np.linalg.norm(radial)
         spaces.append(
-            ("radial", r"\varepsilon/(q+\varepsilon)^{3/2}", core.eps / s**1.5, radial[:, None])
+            (
+                "radial",
+                r"\varepsilon/(q+\varepsilon)^{3/2}",
+                "ε / (q + ε)^(3/2)",
+                core.eps / s**1.5,
+                radial[:, None],
+            )
         )
         used.append(radial)
     if d > len(used):
         spaces.append(
-            ("tangential", r"(q+\varepsilon)^{-1/2}", 1.0 / math.sqrt(s), _complement(d, used))
+            (
+                "tangential",
+                r"(q+\varepsilon)^{-1/2}",
+                "(q + ε)^(−1/2)",
+                1.0 / math.sqrt(s),
+                _complement(d, used),
+            )
         )
     directions = tuple(
-        EigenDirection(lab, f, val, b, np.einsum("ik,ij,jk->k", b, mat, b))
-        for lab, f, val, b in spaces
+        EigenDirection(lab, f, ft, val, b, np.einsum("ik,ij,jk->k", b, mat, b))
+        for lab, f, ft, val, b in spaces
     )
     eig = np.linalg.eigvalsh(mat)  # (d,)
     g = check_param(np.ones(d) if gamma is None else gamma, (d,), "gamma", np.dtype(np.float64))

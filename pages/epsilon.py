@@ -168,7 +168,7 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
         {
             "direction": [d.label for d in spec.directions],
             "multiplicity": [d.basis.shape[1] for d in spec.directions],
-            "formula": [d.formula.replace("\\varepsilon", "ε") for d in spec.directions],
+            "formula": [d.formula_text for d in spec.directions],
             "from the formula": [d.value for d in spec.directions],
             "measured vᵀJv": [float(d.measured[0]) for d in spec.directions],
         },

@@ -65,7 +65,7 @@ def test_stage_titles_and_alt_text_carry_the_seed_numbers() -> None:
     assert "mean 1/3 · variance 11/9" in figs.stage_figure(TOY, 2).layout.title.text
     alt = figs.stage_alt(TOY, 2)
     assert "0.3333" in alt and "1.222" in alt and "(1, 2, 1)" in alt and "(0, 1, 0)" in alt
-    assert "(-1.225, 1, 1.225)" in alt
+    assert "(−1.225, 1, 1.225)" in alt
     assert "(1, 2, 3)" in figs.stage_alt(TOY, 0)
 
 

@@ -21,7 +21,7 @@ def test_pair_figure_draws_both_normalizations() -> None:
     rms = figs.pair_figure(sym, norm="rms")
     np.testing.assert_allclose(by_name(rms, "rms_ε(z + s)").y, sym.rms_moved, atol=1e-6)
     alt = figs.pair_alt(sym)
-    assert "(1, 2, 4)" in alt and "(-0.9701, -0.2425, 1.213)" in alt and "0.2425" in alt
+    assert "(1, 2, 4)" in alt and "(−0.9701, −0.2425, 1.213)" in alt and "0.2425" in alt
 
 
 def test_common_shift_pair_has_identical_bars() -> None:
@@ -69,7 +69,7 @@ def test_redundancy_figure_plots_every_output() -> None:
     assert by_name(fig, "b + c").name == "b + c, c = 5"
     alt = figs.redundancy_alt(red, 5.0, r, dx)
     assert (
-        "20 layer-norm outputs" in alt and "c = 5" in alt and "W Δx = (0.1, 0.1, 1.3, -1.3)" in alt
+        "20 layer-norm outputs" in alt and "c = 5" in alt and "W Δx = (0.1, 0.1, 1.3, −1.3)" in alt
     )
 
 

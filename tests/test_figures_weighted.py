@@ -23,7 +23,7 @@ def test_plane_figure_and_alt_text() -> None:
     assert marker(fig, "Euclidean") == [3.0, -1.0]
     assert fig.layout.yaxis.scaleanchor == "x"
     alt = figs.plane_alt(SEED, view)
-    for text in ("(4, 2)", "(1.5, -0.5)", "(3, -1)", "aᵀx = 2.5", "ordinary mean 0.5"):
+    for text in ("(4, 2)", "(1.5, −0.5)", "(3, −1)", "aᵀx = 2.5", "ordinary mean 0.5"):
         assert text in alt
 
 
@@ -35,7 +35,7 @@ def test_space_figure_plane_is_the_engine_patch() -> None:
         np.column_stack([mesh.x, mesh.y, mesh.z]), view.plane, rtol=1e-4, atol=1e-6
     )
     assert marker(fig, "Pₐx") == [1.125, -0.875, 0.125]
-    assert "(2.5, 0, -0.5)" in figs.space_alt(SPACE, view)
+    assert "(2.5, 0, −0.5)" in figs.space_alt(SPACE, view)
 
 
 def test_objective_figure_marks_the_minimum() -> None:

@@ -127,10 +127,10 @@ def test_redundancy_controls_change_the_figures() -> None:
     at.text_input(key="dx").set_value("0, 1, 0").run()
     assert figure(at, "What the raw-input shift adds") != ws
     at.select_slider(key="cb").set_value(-10.0).run()
-    assert trace(figure(at, "After each change"), "b + c")["name"] == "b + c, c = -10"
+    assert trace(figure(at, "After each change"), "b + c")["name"] == "b + c, c = −10"
     assert metric(at, "max change, b + c") == "0"
     at.text_input(key="r").set_value("3, 3, -1").run()
-    assert trace(figure(at, "After each change"), "W + 1rᵀ")["name"] == "W + 1rᵀ, r = (3, 3, -1)"
+    assert trace(figure(at, "After each change"), "W + 1rᵀ")["name"] == "W + 1rᵀ, r = (3, 3, −1)"
     assert metric(at, "max change, W + 1rᵀ") == "0"
 
 

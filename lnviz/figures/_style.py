@@ -39,11 +39,20 @@ def num(x: float, digits: int = 4) -> str:
         return "undefined"
     if math.isinf(x):
         return "infinity" if x > 0 else "minus infinity"
-    return f"{x:.{digits}g}"
+    return f"{x:.{digits}g}".replace("-", "−")  # a true minus sign, as in the prose
 
 
 def vec(v: np.ndarray, digits: int = 4) -> str:
     return "(" + ", ".join(num(float(x), digits) for x in np.asarray(v).ravel()) + ")"
+
+
+def legend_below(fig: go.Figure, y: float = -0.22) -> go.Figure:
+    """Move the legend under the plot, where it cannot cover the title on a phone."""
+    fig.update_layout(
+        legend={"orientation": "h", "yanchor": "top", "y": y, "xanchor": "left", "x": 0},
+        margin={"b": 10},
+    )
+    return fig
 
 
 def layout(fig: go.Figure, *, title: str, x: str, y: str, height: int = 360) -> go.Figure:

@@ -9,7 +9,19 @@ import plotly.graph_objects as go
 
 from lnviz.core import Scaling
 from lnviz.family import Family
-from lnviz.figures._style import BLUE, DIVERGING, GRAY, GREEN, ORANGE, RED, layout, num, r, vec
+from lnviz.figures._style import (
+    BLUE,
+    DIVERGING,
+    GRAY,
+    GREEN,
+    ORANGE,
+    RED,
+    layout,
+    legend_below,
+    num,
+    r,
+    vec,
+)
 from lnviz.jacobian import Spectrum
 
 
@@ -146,6 +158,7 @@ def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float
             marker={"color": GREEN, "size": 12, "symbol": "diamond"},
         )
     layout(fig, title="Variance of the core", x="q / ε (log scale)", y="variance of u_ε(z)")
+    legend_below(fig, -0.25)
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(range=[0, 1.05])
     return fig
@@ -178,9 +191,9 @@ def scaling_figure(s: Scaling) -> go.Figure:
         name="u_(ε/a²)(z)",
         marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
     )
-    layout(fig, title="Scaling the input moves ε instead", x="", y="core value")
+    layout(fig, title="Scaling the input moves ε instead", x="", y="core value", height=400)
     fig.update_layout(barmode="group")
-    return fig
+    return legend_below(fig, -0.12)
 
 
 def scaling_alt(s: Scaling) -> str:
