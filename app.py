@@ -70,13 +70,15 @@ reference = [
         url_path="examples",
     ),
 ]
+# Embedded in another site (?embed=true): the page alone, no navigation sidebar.
 nav = st.navigation(
-    {
+    position="hidden" if st.context.is_embedded else "sidebar",
+    pages={
         "Start": [home],
         "Explore": explore,
         "In models": sequences,
         "Engineering": engineering,
         "Reference": reference,
-    }
+    },
 )
 nav.run()

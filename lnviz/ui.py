@@ -258,9 +258,14 @@ def presets(items: Mapping[str, Mapping[str, Any]], *, key: str) -> None:
         )
 
 
+def presenting() -> bool:
+    """Whether presentation mode (larger type and charts, prose folded) is on."""
+    return bool(st.session_state.get(PRESENT_KEY, False))
+
+
 def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
-    """The 'what to notice' list of a section."""
-    with st.expander(title, expanded=True, icon=":material/visibility:"):
+    """The 'what to notice' list of a section (folded in presentation mode)."""
+    with st.expander(title, expanded=not presenting(), icon=":material/visibility:"):
         st.markdown("\n".join(f"- {item}" for item in items))
 
 
@@ -272,6 +277,9 @@ def chart(fig: go.Figure, alt: str, *, key: str, filename: str, static: bool = F
         "toImageButtonOptions": {"format": "png", "filename": f"lnviz-{filename}", "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
+    if presenting() and not static:  # charts large and legible from the back of a room
+        height = fig.layout.height or 360
+        fig.update_layout(height=int(height * 1.4), font={"size": 17})
     st.plotly_chart(fig, key=key, config=config, alt=alt, theme="streamlit")
 
 
@@ -292,13 +300,42 @@ def ensure_router() -> None:
         st.rerun()
 
 
+PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
+
+_PRESENT_CSS = """<style>
+  [data-testid="stMainBlockContainer"] { max-width: 96rem; }
+  [data-testid="stMain"] p, [data-testid="stMain"] li { font-size: 1.3rem; }
+  [data-testid="stMain"] h1 { font-size: 3.2rem; }
+  [data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: 2.2rem; }
+  [data-testid="stMetricValue"] div { font-size: 2.8rem; }
+  .katex { font-size: 1.35em; }
+</style>"""
+
+
 def page_intro(title: str, lead: str) -> None:
-    """The page's title and lead paragraph, plus the share box in the sidebar."""
+    """The page's title and lead, the sidebar's share box and presentation switch.
+
+    In presentation mode (for a projector) type and charts grow, the lead paragraph and
+    the 'what to notice' lists fold away, and the state stays in the link like any control.
+    """
     ensure_router()
+    present = presenting()
+    if not st.context.is_embedded:  # an embedding site shows its own frame and link
+        with st.sidebar:
+            present = toggle(
+                "Presentation mode",
+                key=PRESENT_KEY,
+                help="Larger type and charts, explanations folded: for projecting in class.",
+            )
+            share_link()
+    if present:
+        st.html(_PRESENT_CSS)
     st.title(title)
-    st.markdown(lead)
-    with st.sidebar:
-        share_link()
+    if present:
+        with st.expander("About this page", icon=":material/info:"):
+            st.markdown(lead)
+    else:
+        st.markdown(lead)
 
 
 _SHARE_HTML = """

@@ -1,0 +1,49 @@
+"""Classroom features in a real browser: embedding, presentation mode, the share box."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from urllib.parse import unquote
+
+import pytest
+
+from .helpers import Visit, chart_count, exception_report, interact, slider_input, wait_charts
+
+pytestmark = pytest.mark.browser
+
+
+def test_embedded_page_shows_the_page_alone(open_page: Callable[..., Visit]) -> None:
+    visit = open_page("epsilon", {"embed": "true", "eps": "4/3"})
+    page = visit.page
+    wait_charts(page, 6)
+    assert not exception_report(visit)
+    assert "streamlit-embedded" in (
+        page.locator("[data-testid=stApp]").get_attribute("class") or ""
+    )
+    assert page.locator("[data-testid=stSidebar]").count() == 0  # no navigation, no share box
+    assert chart_count(page) == 6
+    assert page.locator(".st-key-eps [data-testid=stSliderThumbValue]").inner_text() == "4/3"
+
+
+def test_presentation_mode_enlarges_charts_and_folds_prose(open_page: Callable[..., Visit]) -> None:
+    normal = open_page("epsilon")
+    wait_charts(normal.page, 6)
+    height = normal.page.locator(".js-plotly-plot").first.bounding_box()["height"]
+    visit = open_page("epsilon", {"present": "true"})
+    page = visit.page
+    wait_charts(page, 6)
+    assert not exception_report(visit)
+    assert page.locator(".js-plotly-plot").first.bounding_box()["height"] > 1.3 * height
+    assert page.get_by_text("About this page").count() == 1
+    assert page.locator(".st-key-present input[type=checkbox]").is_checked()
+
+
+def test_share_box_follows_every_control(open_page: Callable[..., Visit]) -> None:
+    visit = open_page("epsilon", {"eps": "4/3"})
+    page = visit.page
+    box = page.frame_locator("[data-testid=stSidebar] iframe").first.locator("#u")
+    box.wait_for()
+    assert unquote(box.input_value()).endswith("/epsilon?eps=4/3")
+    interact(page, lambda: (slider_input(page, "a").focus(), page.keyboard.press("ArrowLeft")))
+    page.wait_for_timeout(1500)  # the box polls the address every 0.6 s
+    assert "a=3" in box.input_value() and "eps=4" in box.input_value()  # the fragment's control is in the link too
