@@ -1,0 +1,242 @@
+"""Worked examples: every numbered claim of the seeds, checked live against the engine.
+
+A Claim holds what the seed states (expected values as data, see lnviz.claims_catalog) and
+how to ask the engine for the same quantity now. `evaluate` runs the engine call and
+compares: a check agrees when max |computed - expected| <= tol (absolute). A check whose
+engine call fails, returns the wrong shape or a non-finite value is a disagreement, never
+an exception, so a broken engine shows up on the Worked examples page as a failure.
+
+>>> r = evaluate(claim_by_id("C3"))
+>>> r.agrees, [c.agrees for c in r.checks]
+(True, [True, True])
+>>> s = summarize(evaluate_all())
+>>> s.checks_agree == s.checks, s.claims_agree == s.claims
+(True, True)
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from lnviz.claims_catalog import CLAIM_DATA
+from lnviz.glossary import Link, link
+
+__all__ = [
+    "CATALOG",
+    "SECTIONS",
+    "Check",
+    "CheckResult",
+    "Claim",
+    "ClaimResult",
+    "Summary",
+    "check",
+    "claim_by_id",
+    "evaluate",
+    "evaluate_all",
+    "summarize",
+    "to_csv",
+]
+
+CSV_COLUMNS = (
+    *("claim", "page", "title", "check", "closed form", "expected", "engine now"),
+    *("max error", "tolerance", "agrees", "link"),
+)
+
+# The lesson: pages in teaching order, each with a heading and a note for the teacher.
+SECTIONS: tuple[tuple[str, str, str], ...] = (
+    ("gain-and-bias", "1 · The formula, stage by stage",
+     "One small vector through centring, scaling, gain and bias. Start here."),
+    ("epsilon", "2 · What ε changes",
+     "The same input under different ε; the curve h_ε, scaling, the Jacobian and its bound."),
+    ("invariance", "3 · What layer norm cannot see",
+     "Common shifts vanish exactly; unequal shifts, RMS norm and rescaling do not."),
+    ("reduction-axes", "4 · Who shares a statistic",
+     "From one vector to a (batch, token, feature) tensor: the schemes differ in what they pool."),
+    ("weighted-centering", "5 · Weighted centering",
+     "Replacing the mean by a weighted mean turns centring into a slanted projection."),
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Check:
+    """One number (or vector, or matrix) the seed states, and the engine call that computes it."""
+
+    label: str  # what is measured
+    expected: tuple[float, ...]  # flattened expected values
+    shape: tuple[int, ...]  # shape of the expected array; () for a scalar
+    exact: str  # closed form as the seed writes it, e.g. "(−1, 0, 1)/√2"
+    compute: Callable[[], Any]  # live engine call
+    tol: float  # absolute tolerance
+
+    @property
+    def expected_array(self) -> np.ndarray:
+        return np.array(self.expected, dtype=np.float64).reshape(self.shape)
+
+
+def check(label: str, expected: Any, exact: str, compute: Callable[[], Any], tol: float) -> Check:
+    """A Check from expected values of any nesting (scalar, vector, matrix).
+
+    >>> check("q", 2 / 3, "2/3", lambda: 0.6666666666666666, 1e-12).shape
+    ()
+    """
+    arr = np.asarray(expected, dtype=np.float64)
+    if not np.isfinite(arr).all() or not (math.isfinite(tol) and tol >= 0):
+        raise ValueError(f"check {label!r}: expected values and tolerance must be finite")
+    return Check(label, tuple(arr.ravel().tolist()), arr.shape, exact, compute, float(tol))
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A claim of the seeds with its checks and the page states that show it."""
+
+    id: str  # the checklist's id, e.g. "C3"
+    page: str  # url_path of the page that shows it
+    title: str
+    statement: str  # in this project's words
+    links: tuple[Link, ...]
+    checks: tuple[Check, ...]
+
+    @property
+    def anchor(self) -> str:
+        """A slug for the claim, e.g. 'c7-output'."""
+        return "-".join("".join(ch if ch.isalnum() else " " for ch in self.id.lower()).split())
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The engine's value now against the expected one."""
+
+    check: Check
+    computed: np.ndarray | None  # None when the engine call failed
+    error: float  # max |computed - expected|; inf on failure, shape mismatch or non-finite
+    agrees: bool
+    problem: str  # why it cannot agree ("" when the numbers were compared)
+
+
+@dataclass(frozen=True)
+class ClaimResult:
+    claim: Claim
+    checks: tuple[CheckResult, ...]
+
+    @property
+    def agrees(self) -> bool:
+        return all(c.agrees for c in self.checks)
+
+
+def _link(page: str, row: tuple) -> Link:
+    """(label, query) on the claim's page, or (label, query, url_path) on another one."""
+    label, query, *other = row
+    return link(other[0] if other else page, label, **query)
+
+
+def _build() -> tuple[Claim, ...]:
+    claims = []
+    for cid, page, title, statement, links, checks in CLAIM_DATA:
+        claims.append(
+            Claim(
+                id=cid,
+                page=page,
+                title=title,
+                statement=" ".join(statement.split()),
+                links=tuple(_link(page, row) for row in links),
+                checks=tuple(check(*row) for row in checks),
+            )
+        )
+    return tuple(claims)
+
+
+CATALOG: tuple[Claim, ...] = _build()
+
+
+def claim_by_id(cid: str) -> Claim:
+    """The catalog entry with this id (KeyError if there is none)."""
+    for c in CATALOG:
+        if c.id == cid:
+            return c
+    raise KeyError(cid)
+
+
+def _run(chk: Check) -> CheckResult:
+    """Compute and compare: error = max |computed - expected| against chk.tol."""
+    want = chk.expected_array
+    try:
+        got = np.asarray(chk.compute(), dtype=np.float64)  # shape of want, if all is well
+    except Exception as err:  # a broken engine must show as a failure, not crash the page
+        return CheckResult(chk, None, math.inf, False, f"the engine raised {type(err).__name__}")
+    if got.shape != want.shape:
+        problem = f"the engine returned shape {got.shape}, expected {want.shape}"
+        return CheckResult(chk, got, math.inf, False, problem)
+    if not np.isfinite(got).all():
+        return CheckResult(chk, got, math.inf, False, "the engine returned a non-finite value")
+    err = float(np.abs(got - want).max()) if want.size else 0.0
+    return CheckResult(chk, got, err, err <= chk.tol, "")
+
+
+def evaluate(claim: Claim) -> ClaimResult:
+    """Run every check of a claim against the engine as it is now."""
+    return ClaimResult(claim, tuple(_run(c) for c in claim.checks))
+
+
+def evaluate_all(claims: tuple[Claim, ...] = CATALOG) -> tuple[ClaimResult, ...]:
+    return tuple(evaluate(c) for c in claims)
+
+
+@dataclass(frozen=True)
+class Summary:
+    claims: int
+    claims_agree: int
+    checks: int
+    checks_agree: int
+
+    @property
+    def all_agree(self) -> bool:
+        return self.checks_agree == self.checks
+
+
+def summarize(results: tuple[ClaimResult, ...]) -> Summary:
+    """How many claims and checks agree."""
+    checks = [c for r in results for c in r.checks]
+    return Summary(
+        claims=len(results),
+        claims_agree=sum(r.agrees for r in results),
+        checks=len(checks),
+        checks_agree=sum(c.agrees for c in checks),
+    )
+
+
+def _numbers(arr: np.ndarray | None) -> str:
+    """Every value to 17 significant digits; rows of a matrix separated by ';'."""
+    if arr is None:
+        return ""
+    if arr.ndim < 2:
+        return " ".join(f"{v:.17g}" for v in np.atleast_1d(arr))
+    return "; ".join(_numbers(row) for row in arr)
+
+
+def to_csv(results: tuple[ClaimResult, ...]) -> str:
+    """One row per check: claim, page, what, closed form, expected, engine now, error, link.
+
+    >>> to_csv(evaluate_all()).splitlines()[0]
+    'claim,page,title,check,closed form,expected,engine now,max error,tolerance,agrees,link'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for r in results:
+        for c in r.checks:
+            writer.writerow(
+                (
+                    *(r.claim.id, r.claim.page, r.claim.title, c.check.label, c.check.exact),
+                    *(_numbers(c.check.expected_array), _numbers(c.computed)),
+                    *(f"{c.error:.3g}", f"{c.check.tol:g}", "yes" if c.agrees else "NO"),
+                    r.claim.links[0].href if r.claim.links else "",
+                )
+            )
+    return out.getvalue()

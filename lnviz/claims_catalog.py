@@ -1,0 +1,289 @@
+"""The worked numbers of shared/seeds/CLAIMS.md as data, in lesson order (see lnviz.claims).
+
+Each row: (claim id, url_path of the page that shows it, title, statement, links, checks).
+A link is (label, query parameters), or (label, query, url_path) for another page. A check
+is (what is measured, expected value, closed form as the seed writes it, engine call,
+absolute tolerance). Expected values are written as exact fractions and surds evaluated in
+float64; the engine call runs live every time the catalog is evaluated, so a change in the
+engine shows up as a disagreement.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+import lnviz
+from lnviz import symmetry
+from lnviz import weighted as wt
+
+R32 = math.sqrt(1.5)  # sqrt(3/2), the seed's eps = 0 core entry
+R2, R5, R17, R67 = (math.sqrt(k) for k in (2, 5, 17, 67))
+TOY = {"z": "1,2,3", "gamma": "1,2,1", "beta": "0,1,0"}  # gain-and-bias page, the seed's toy
+CONST = {"z": "2,2,2", "gamma": "1,2,1", "beta": "0,1,0", "eps": "0.01"}
+A, X = (0.25, 0.75), (4.0, 2.0)  # the seed's weighted-centering example
+WC = {"w": "0.25", "x": "4,2", "m": "2"}
+AXES = {"b": "2", "t": "4", "f": "6", "seed": "0"}  # the reduction-axes page's default tensor
+P3 = np.eye(3) - 1 / 3  # centering matrix, d = 3
+J123 = np.array([[1, -1, 0], [-1, 2, -1], [0, -1, 1]]) / 3  # Du at z = (1, 2, 3), eps = 1/3
+
+
+def _toy(eps: float) -> lnviz.AffineStages:
+    return lnviz.affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps)
+
+
+def _tensor() -> np.ndarray:
+    return lnviz.sample_tensor((2, 4, 6), 0)  # (B, T, F)
+
+
+def _batchmate_effect() -> float:
+    """Largest change of example 0's layer-norm output when example 1 is replaced."""
+    x = _tensor()  # (2, 4, 6)
+    other = x.copy()
+    other[1] = 100.0 * x[1] + 7.0  # a different batch-mate
+    y0 = lnviz.reduce_tensor(x, "layer").output[0]  # (4, 6)
+    y1 = lnviz.reduce_tensor(other, "layer").output[0]  # (4, 6)
+    return float(np.abs(y0 - y1).max())
+
+
+def _groups(scheme: str, groups: int = 1) -> tuple[int, int]:
+    r = lnviz.reduce_tensor(_tensor(), scheme, num_groups=groups)
+    return r.group_count, r.group_size
+
+
+def _redundancy() -> lnviz.Redundancy:
+    layer = symmetry.seeded_layer(0)
+    return lnviz.affine_redundancy(
+        layer.w, layer.b, layer.xs, c=5.0, r=[1, -2, 0.5], s=[1, 0, 0], eps=1 / 3
+    )
+
+
+# fmt: off
+CLAIM_DATA: tuple = (
+    # --- gain and bias -------------------------------------------------------------------
+    ("C13", "gain-and-bias", "Normalized does not mean mean 0 and variance 1",
+     r"""The seed's toy at ε = 0: z = (1, 2, 3), gains (1, 2, 1), biases (0, 1, 0). The core is
+     exactly standardized, but after the gain and bias the output has mean 1/3 and population
+     variance 11/9.""",
+     (("Open the toy at ε = 0", TOY | {"eps": "0"}),),
+     (("core u₀(z)", (-R32, 0, R32), "(−√(3/2), 0, √(3/2))", lambda: _toy(0).core.values, 1e-12),
+      ("output y", (-R32, 1, R32), "(−√(3/2), 1, √(3/2))", lambda: _toy(0).output.values, 1e-12),
+      ("mean of y", 1 / 3, "1/3", lambda: _toy(0).output.mean, 1e-12),
+      ("variance of y", 11 / 9, "11/9", lambda: _toy(0).output.var, 1e-12))),
+    ("C12", "gain-and-bias", "The variance divides by d, not d − 1",
+     r"""Layer normalization uses the population variance. For (1, 2, 3) that is 2/3; the
+     sample variance with divisor d − 1 would be 1. With the population form the core has
+     variance exactly 1 at ε = 0.""",
+     (("Open the toy at ε = 0", TOY | {"eps": "0"}),),
+     (("variance q of z", 2 / 3, "2/3", lambda: _toy(0).q, 1e-12),
+      ("variance of the core at ε = 0", 1.0, "1", lambda: _toy(0).core.var, 1e-12))),
+    ("C14", "gain-and-bias", "With ε > 0 the core falls short of variance 1",
+     r"""Before the gain and bias the vector has variance q/(q + ε). For z = (1, 2, 3),
+     q = 2/3 and ε = 1/3 this is 2/3: measured from the core's values and from the formula.""",
+     (("Open the toy at ε = 1/3", TOY | {"eps": "1/3"}),),
+     (("variance of the core (measured)", 2 / 3, "q/(q+ε) = 2/3",
+       lambda: _toy(1 / 3).core.var, 1e-12),
+      ("q/(q+ε) (formula)", 2 / 3, "2/3", lambda: lnviz.analyze_core([1, 2, 3], 1 / 3).core_var,
+       1e-12))),
+    ("C1", "gain-and-bias", "A constant input returns the bias",
+     r"""If every coordinate is equal, centring leaves nothing: v = 0 and q = 0, so the core
+     is 0 and the output is β. With z = (2, 2, 2), ε = 0.01 and β = (0, 1, 0):""",
+     (("Open a constant input", CONST),),
+     (("core", (0, 0, 0), "0", lambda: lnviz.affine_stages([2, 2, 2], eps=0.01).core.values, 0.0),
+      ("output", (0, 1, 0), "β = (0, 1, 0)",
+       lambda: lnviz.affine_stages([2, 2, 2], [1, 2, 1], [0, 1, 0], 0.01).output.values, 0.0))),
+    ("C7 (output)", "gain-and-bias", "The gain multiplies the sensitivity bound",
+     r"""The core is Lipschitz with constant ε^(−1/2); the full output with max|γᵢ|·ε^(−1/2).
+     With ε = 0.01 and gains (1, 2, 1) the bounds are 10 and 20.""",
+     (("Open the toy at ε = 0.01", TOY | {"eps": "0.01"}),),
+     (("core bound ε^(−1/2)", 10.0, "10", lambda: _toy(0.01).core_lipschitz, 1e-12),
+      ("output bound max|γᵢ|·ε^(−1/2)", 20.0, "20", lambda: _toy(0.01).output_lipschitz, 1e-12))),
+    # --- epsilon ----------------------------------------------------------------------------
+    ("C3", "epsilon", "ε changes the core of the same input",
+     r"""For z = (1, 2, 3) (q = 2/3), ε = 1/3 gives q + ε = 1 and the core (−1, 0, 1); ε = 4/3
+     gives q + ε = 2 and the same vector divided by √2.""",
+     (("Open at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),
+      ("Open at ε = 4/3", {"z": "1,2,3", "eps": "4/3"})),
+     (("core at ε = 1/3", (-1, 0, 1), "(−1, 0, 1)",
+       lambda: lnviz.normalized_core([1, 2, 3], 1 / 3), 1e-12),
+      ("core at ε = 4/3", (-1 / R2, 0, 1 / R2), "(−1, 0, 1)/√2",
+       lambda: lnviz.normalized_core([1, 2, 3], 4 / 3), 1e-12))),
+    ("C2", "epsilon", "The core has mean 0 and variance q/(q + ε)",
+     r"""z = (1, 3) has q = 1; at ε = 1 the core (−1, 1)/√2 has variance exactly 1/2. The
+     ratio q/(q + ε) tends to 1 when q ≫ ε and to 0 when q ≪ ε.""",
+     (("Open z = (1, 3) at ε = 1", {"z": "1,3", "eps": "1"}),),
+     (("mean of the core", 0.0, "0", lambda: lnviz.analyze_core([1, 3], 1.0).core.mean(), 1e-15),
+      ("variance q/(q+ε) at q = ε", 0.5, "1/2", lambda: lnviz.analyze_core([1, 3], 1.0).core_var,
+       1e-15),
+      ("q/(q+ε) at q/ε = 10⁻⁶, 1, 10⁶", (1 / 1000001, 0.5, 1000000 / 1000001),
+       "(1/1000001, 1/2, 1000000/1000001)", lambda: lnviz.core_variance_ratio([1e-6, 1, 1e6]),
+       1e-15))),
+    ("C8", "epsilon", "The family (−t, 0, t): a smoothed step",
+     r"""The third core coordinate of (−t, 0, t) is h_ε(t) = t/√(2t²/3 + ε), with slope
+     h′_ε(t) = ε/(2t²/3 + ε)^(3/2). At ε = 1/3: h(1) = 1, h′(1) = 1/3, the slope at 0 is
+     ε^(−1/2) = √3, and far out h approaches √(3/2).""",
+     (("Open the curves at ε = 1/3", {"eps": "1/3"}),),
+     (("h(1)", 1.0, "1", lambda: lnviz.h(1.0, 1 / 3), 1e-12),
+      ("h′(1)", 1 / 3, "1/3", lambda: lnviz.dh(1.0, 1 / 3), 1e-12),
+      ("h′(0)", math.sqrt(3), "√3", lambda: lnviz.dh(0.0, 1 / 3), 1e-12),
+      ("h(10⁶)", R32, "→ √(3/2)", lambda: lnviz.h(1e6, 1 / 3), 1e-9))),
+    ("C4", "epsilon", "Scaling the input is the same as dividing ε by a²",
+     r"""u_ε(az) = av/√(a²q + ε) = u_{ε/a²}(z). For z = (1, 2, 3), ε = 1/3 and a = 10 the core
+     becomes (−10, 0, 10)/√67 instead of (−1, 0, 1); at ε = 0 nothing changes.""",
+     (("Open with a = 10", {"z": "1,2,3", "eps": "1/3", "a": "10"}),
+      ("Scaling at ε = 0 (Invariances)", {"z": "1,2,3", "eps": "0", "a": "10"}, "invariance")),
+     (("u_ε(10z)", (-10 / R67, 0, 10 / R67), "(−10, 0, 10)/√67",
+       lambda: lnviz.scaling_identity([1, 2, 3], 1 / 3, 10).core_az, 1e-12),
+      ("max |u_ε(10z) − u_ε(z)|", 10 / R67 - 1, "10/√67 − 1",
+       lambda: lnviz.scaling_identity([1, 2, 3], 1 / 3, 10).change, 1e-12),
+      ("max |u_ε(10z) − u_{ε/100}(z)|", 0.0, "0",
+       lambda: lnviz.scaling_identity([1, 2, 3], 1 / 3, 10).identity_error, 1e-12),
+      ("same change at ε = 0", 0.0, "0",
+       lambda: lnviz.scaling_identity([1, 2, 3], 0.0, 10).change, 1e-12))),
+    ("C5", "epsilon", "The Jacobian in closed form",
+     r"""Du_ε(z) = (q + ε)^(−1/2) (P − vvᵀ/(d(q + ε))). For z = (1, 2, 3) and ε = 1/3,
+     q + ε = 1 and v = (−1, 0, 1), so the matrix has small whole-number thirds.""",
+     (("Open the Jacobian", {"z": "1,2,3", "eps": "1/3"}),),
+     (("Du at (1, 2, 3), ε = 1/3", J123,
+       "(1/3)·[[1, −1, 0], [−1, 2, −1], [0, −1, 1]]",
+       lambda: lnviz.jacobian([1, 2, 3], 1 / 3), 1e-12),
+      ("Du at (2, 2, 2), ε = 0.01", 10 * P3, "P/√ε = 10·P",
+       lambda: lnviz.jacobian([2, 2, 2], 0.01), 1e-12))),
+    ("C6", "epsilon", "Three eigen-directions",
+     r"""The offset 𝟏 goes to 0, the radial direction v gets ε/(q + ε)^(3/2) and the directions
+     orthogonal to both get (q + ε)^(−1/2). For (1, 2, 3) at ε = 1/3 that is 0, 1/3 and 1; at a
+     constant input Du = P/√ε has eigenvalues 0, 10, 10 for ε = 0.01.""",
+     (("Open (1, 2, 3) at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),
+      ("Open a constant input", {"z": "2,2,2", "eps": "0.01"})),
+     (("eigenvalues at (1, 2, 3)", (0, 1 / 3, 1), "(0, 1/3, 1)",
+       lambda: lnviz.jacobian_spectrum([1, 2, 3], 1 / 3).eigenvalues, 1e-12),
+      ("eigenvalues at (2, 2, 2)", (0, 10, 10), "(0, 1/√ε, 1/√ε)",
+       lambda: lnviz.jacobian_spectrum([2, 2, 2], 0.01).eigenvalues, 1e-12))),
+    ("C7", "epsilon", "The Lipschitz bound ε^(−1/2), reached at a constant input",
+     r"""‖Du_ε‖₂ never exceeds ε^(−1/2). For (1, 2, 3) at ε = 1/3 the norm is 1, below the
+     bound √3; at a constant input with ε = 0.01 it equals the bound 10.""",
+     (("Open (1, 2, 3) at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),
+      ("Open the constant input", {"z": "2,2,2", "eps": "0.01"})),
+     (("‖Du‖₂ at (1, 2, 3)", 1.0, "1",
+       lambda: lnviz.jacobian_spectrum([1, 2, 3], 1 / 3).operator_norm, 1e-12),
+      ("bound ε^(−1/2) at ε = 1/3", math.sqrt(3), "√3",
+       lambda: lnviz.jacobian_spectrum([1, 2, 3], 1 / 3).core_bound, 1e-12),
+      ("‖Du‖₂ at (2, 2, 2)", 10.0, "= ε^(−1/2) = 10",
+       lambda: lnviz.jacobian_spectrum([2, 2, 2], 0.01).operator_norm, 1e-12))),
+    # --- invariance -------------------------------------------------------------------------
+    ("C9", "invariance", "A common shift changes nothing, even with ε > 0",
+     r"""Adding c to every coordinate adds c to the mean and leaves the variance alone. So
+     (1, 2, 3) and (101, 102, 103) have the same core at ε = 1/3.""",
+     (("Open the shift c = 100", {"z": "1,2,3", "c": "100", "eps": "1/3"}),),
+     (("core of (101, 102, 103)", (-1, 0, 1), "(−1, 0, 1)",
+       lambda: lnviz.normalized_core([101, 102, 103], 1 / 3), 1e-12),
+      ("max |u(z + 100) − u(z)|", 0.0, "0", lambda: float(np.abs(
+          lnviz.normalized_core([101, 102, 103], 1 / 3)
+          - lnviz.normalized_core([1, 2, 3], 1 / 3)).max()), 1e-12))),
+    ("C10", "invariance", "An unequal shift gets through",
+     r"""Moving only the last coordinate, (1, 2, 3) → (1, 2, 4), changes the core at ε = 1/3
+     from (−1, 0, 1) to (−4, −1, 5)/√17.""",
+     (("Open the shift s = (0, 0, 1)", {"z": "1,2,3", "s": "0,0,1", "eps": "1/3"}),),
+     (("core of (1, 2, 4)", (-4 / R17, -1 / R17, 5 / R17), "(−4, −1, 5)/√17",
+       lambda: lnviz.normalized_core([1, 2, 4], 1 / 3), 1e-12),)),
+    ("A4", "invariance", "RMS norm keeps the mean, so a shift gets through",
+     r"""RMS normalization divides by the root of the uncentred mean square. For (1, 2, 3) at
+     ε = 1/3 that is √(14/3 + 1/3) = √5. Shifted by 100 it becomes √10405: the output moves.""",
+     (("Open the RMS contrast", {"z": "1,2,3", "c": "100", "eps": "1/3"}),),
+     (("rms_ε(1, 2, 3)", (1 / R5, 2 / R5, 3 / R5), "(1, 2, 3)/√5",
+       lambda: lnviz.rms_norm([1.0, 2.0, 3.0], 3, eps=1 / 3), 1e-12),
+      ("rms_ε(101, 102, 103)", tuple(v / math.sqrt(10405) for v in (101, 102, 103)),
+       "(101, 102, 103)/√10405",
+       lambda: lnviz.rms_norm([101.0, 102.0, 103.0], 3, eps=1 / 3), 1e-12))),
+    ("C11", "invariance", "Redundant parameters in the layer before",
+     r"""If z = Wx + b, then b + c𝟏 and W + 𝟏rᵀ only add common shifts, removed input by input:
+     the normalized output of all five seeded inputs does not move (c = 5, r = (1, −2, 0.5)).""",
+     (("Open the redundancy section", {"seed": "0", "cb": "5", "r": "1,-2,0.5", "eps": "1/3"}),),
+     (("max change, b + c𝟏", 0.0, "0", lambda: _redundancy().bias_change, 1e-12),
+      ("max change, W + 𝟏rᵀ", 0.0, "0", lambda: _redundancy().weight_change, 1e-12))),
+    # --- reduction axes ---------------------------------------------------------------------
+    ("D3", "reduction-axes", "Token-wise statistics ignore the rest of the batch",
+     r"""On a (2, 4, 6) tensor token-wise layer norm forms one group per (example, token): 8
+     groups of 6 features. Replacing the second example leaves the first one's output
+     exactly as it was.""",
+     (("Open token-wise layer norm", AXES | {"scheme": "layer"}),),
+     (("groups, entries per group", (8, 6), "(B·T, F) = (8, 6)", lambda: _groups("layer"), 0.0),
+      ("change of example 0", 0.0, "0", _batchmate_effect, 0.0))),
+    ("A1", "reduction-axes", "Batch norm pools a feature column across examples",
+     r"""In training, batch norm takes one statistic per feature over every example and
+     token: 6 groups of 2 · 4 = 8 entries.""",
+     (("Open batch norm", AXES | {"scheme": "batch"}),),
+     (("groups, entries per group", (6, 8), "(F, B·T) = (6, 8)", lambda: _groups("batch"),
+       0.0),)),
+    ("A2", "reduction-axes", "Group norm pools a block of features in one example",
+     r"""With 2 groups of 3 features each example has 2 statistics over 4 tokens × 3
+     features: 4 groups of 12 entries.""",
+     (("Open group norm, 2 groups", AXES | {"scheme": "group", "groups": "2"}),),
+     (("groups, entries per group", (4, 12), "(B·G, T·F/G) = (4, 12)",
+       lambda: _groups("group", 2), 0.0),)),
+    ("A3", "reduction-axes", "Same statistics, different parameter shapes",
+     r"""Layer norm over (token, feature) and group norm with one group pool the same 24
+     entries per example, so their means agree; yet layer norm keeps 4 × 6 = 24 gains and
+     group norm 6.""",
+     (("Open layer norm over token and feature", AXES | {"scheme": "layer-all"}),),
+     (("largest gap in the means", 0.0, "0", lambda: float(np.abs(
+         lnviz.reduce_tensor(_tensor(), "layer_all").mean
+         - lnviz.reduce_tensor(_tensor(), "group", num_groups=1).mean).max()), 1e-12),
+      ("γ entries (layer over T, F; group)", (24, 6), "(24, 6)", lambda: (
+          lnviz.reduce_tensor(_tensor(), "layer_all").gamma.size,
+          lnviz.reduce_tensor(_tensor(), "group", num_groups=1).gamma.size), 0.0))),
+    # --- weighted centering -----------------------------------------------------------------
+    ("W4", "weighted-centering", "The worked example a = (1/4, 3/4), x = (4, 2)",
+     r"""The weighted mean is aᵀx = 2.5, so Pₐx = (1.5, −0.5), whose ordinary mean is 0.5. The
+     Euclidean projection onto the same line is a different point, (3, −1).""",
+     (("Open the worked example", WC),),
+     (("aᵀx", 2.5, "5/2", lambda: wt.weighted_centering(A, X).c, 1e-12),
+      ("Pₐx", (1.5, -0.5), "(3/2, −1/2)", lambda: wt.weighted_centering(A, X).centered, 1e-12),
+      ("ordinary mean of Pₐx", 0.5, "1/2", lambda: wt.weighted_centering(A, X).ordinary_mean,
+       1e-12),
+      ("Euclidean projection", (3, -1), "(3, −1)", lambda: wt.weighted_centering(A, X).euclidean,
+       1e-12))),
+    ("W1", "weighted-centering", "Zero weighted mean, not zero plain sum",
+     r"""Pₐ = I − 𝟏aᵀ subtracts aᵀx from every coordinate, so aᵀPₐx = 0 for every x; the plain
+     sum of Pₐx need not vanish.""",
+     (("Open the worked example", WC),),
+     (("Pₐ for a = (1/4, 3/4)", ((0.75, -0.75), (-0.25, 0.25)), "[[3/4, −3/4], [−1/4, 1/4]]",
+       lambda: lnviz.weighted_centering_matrix(A), 1e-15),
+      ("aᵀPₐx", 0.0, "0", lambda: wt.weighted_centering(A, X).weighted_mean, 1e-12))),
+    ("W2", "weighted-centering", "A projection with kernel span{𝟏}",
+     r"""Pₐ² = Pₐ and Pₐ𝟏 = 0, with rank n − 1: for n = 2 the rank is 1.""",
+     (("Open the matrix checks", WC),),
+     (("max |Pₐ² − Pₐ|", 0.0, "0", lambda: wt.projection_checks(A).idempotent_error, 1e-12),
+      ("Pₐ𝟏", (0, 0), "(0, 0)", lambda: wt.projection_checks(A).ones_image, 1e-12),
+      ("rank", 1, "n − 1 = 1", lambda: wt.projection_checks(A).rank, 0.0))),
+    ("W3", "weighted-centering", "Not symmetric: an oblique projection",
+     r"""For unequal weights Pₐ ≠ Pₐᵀ: here they differ by 1/2. The step (2.5, 2.5) meets Pₐx at
+     arccos(1/√5) ≈ 63.43° in the ordinary geometry, not at a right angle.""",
+     (("Open the worked example", WC),),
+     (("max |Pₐ − Pₐᵀ|", 0.5, "1/2", lambda: wt.projection_checks(A).asymmetry, 1e-12),
+      ("Euclidean angle (degrees)", math.degrees(math.acos(1 / R5)), "arccos(1/√5)",
+       lambda: wt.weighted_centering(A, X).angle_euclidean, 1e-9))),
+    ("W5", "weighted-centering", "Orthogonal in the D-geometry; a weighted least-squares fit",
+     r"""With D = diag(a), DPₐ = PₐᵀD = D − aaᵀ, so the step is D-orthogonal to Pₐx (90°).
+     Fitting one constant c to x with weights a gives c = aᵀx = 2.5 and residual sum 3/4.""",
+     (("Open the worked example", WC),),
+     (("D Pₐ", ((3 / 16, -3 / 16), (-3 / 16, 3 / 16)), "D − aaᵀ = (3/16)·[[1, −1], [−1, 1]]",
+       lambda: wt.projection_checks(A).d_p, 1e-15),
+      ("D-angle (degrees)", 90.0, "90", lambda: wt.weighted_centering(A, X).angle_d, 1e-9),
+      ("fitted c (solver)", 2.5, "aᵀx = 5/2",
+       lambda: wt.constant_fit(wt.weighted_centering(A, X)).c, 1e-12),
+      ("Σ aᵢ(xᵢ − c)² at the minimum", 0.75, "3/4",
+       lambda: wt.constant_fit(wt.weighted_centering(A, X)).minimum, 1e-12))),
+    ("W6", "weighted-centering", "Zero weights and equal weights",
+     r"""A zero weight keeps the algebra (here a = (0, 1): DPₐ = D − aaᵀ still holds) but gives
+     e₁ a D-length of 0. Equal weights 1/n give back the usual centering matrix I − 𝟏𝟏ᵀ/n.""",
+     (("Open a zero weight", {"w": "0"}),
+      ("Open equal weights, n = 3", {"a3": "1,1,1", "m": "3"})),
+     (("max |DPₐ − (D − aaᵀ)|, a = (0, 1)", 0.0, "0",
+       lambda: wt.projection_checks([0, 1]).d_identity_error, 1e-12),
+      ("⟨e₁, e₁⟩_D, a = (0, 1)", 0.0, "0", lambda: wt.d_inner([0, 1], [1, 0], [1, 0]), 0.0),
+      ("Pₐ for a = (1, 1, 1)/3", P3, "I − 𝟏𝟏ᵀ/3",
+       lambda: lnviz.weighted_centering_matrix([1, 1, 1]), 1e-15))),
+)
+# fmt: on

@@ -1,0 +1,189 @@
+"""The glossary: one entry per idea, each with a stable slug, a formula and deep links.
+
+Terms are data (frozen dataclasses); the Glossary page only renders them. A deep link names
+a page by its url_path and the query parameters that put it in a given state, so an outside
+glossary can point at `glossary?term=<slug>` and every entry can open the page that shows it.
+Visitor text (`term`, `q`) goes through `parse_slug` and `parse_query`, which refuse or trim.
+
+>>> term_by_slug("epsilon").name
+'ε (epsilon)'
+>>> [t.slug for t in search("oblique")]
+['weighted-centering-matrix', 'oblique-projection']
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from dataclasses import dataclass
+from urllib.parse import quote, urlencode
+
+from lnviz.errors import LnvizError
+from lnviz.glossary_terms import TERM_DATA
+
+__all__ = [
+    "MAX_QUERY",
+    "TERMS",
+    "Link",
+    "Term",
+    "link",
+    "parse_query",
+    "parse_slug",
+    "search",
+    "term_by_slug",
+    "to_csv",
+]
+
+MAX_QUERY = 60  # characters of a search kept
+_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+
+
+@dataclass(frozen=True)
+class Link:
+    """A page of the app (its url_path) in a given state (query parameters)."""
+
+    page: str  # url_path, e.g. "epsilon"; the script is pages/<page>.py
+    label: str
+    query: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def script(self) -> str:
+        return f"pages/{self.page}.py"
+
+    @property
+    def params(self) -> dict[str, str]:
+        return dict(self.query)
+
+    @property
+    def href(self) -> str:
+        """The relative address, readable: commas and slashes stay as they are.
+
+        >>> link("epsilon", "x", z="1,2,3", eps="1/3").href
+        'epsilon?z=1,2,3&eps=1/3'
+        """
+        if not self.query:
+            return self.page
+        return f"{self.page}?{urlencode(self.query, quote_via=quote, safe=',/')}"
+
+
+def link(page: str, label: str, **query: str) -> Link:
+    """A Link from keyword query parameters (values are the strings a page reads).
+
+    >>> link("invariance", "Shift", c="100").params
+    {'c': '100'}
+    """
+    return Link(page, label, tuple((k, str(v)) for k, v in query.items()))
+
+
+@dataclass(frozen=True)
+class Term:
+    """One glossary entry."""
+
+    slug: str  # stable address: glossary?term=<slug>
+    name: str
+    definition: str  # Markdown, may contain inline LaTeX
+    formulas: tuple[str, ...]  # LaTeX, one short line each (fits a phone)
+    links: tuple[Link, ...]  # pages that show the idea, at a preset state
+    related: tuple[str, ...] = ()  # slugs of other terms
+    aliases: tuple[str, ...] = ()  # other names, found by the search
+
+    def matches(self, words: tuple[str, ...]) -> bool:
+        """True if every word occurs in the name, slug, aliases or definition."""
+        hay = " ".join((self.name, self.slug, *self.aliases, self.definition)).lower()
+        return all(w in hay for w in words)
+
+
+def _build() -> tuple[Term, ...]:
+    terms = []
+    for slug, name, aliases, definition, formulas, links, related in TERM_DATA:
+        terms.append(
+            Term(
+                slug=slug,
+                name=name,
+                definition=" ".join(definition.split()),
+                formulas=tuple(formulas),
+                links=tuple(link(page, label, **query) for page, label, query in links),
+                related=tuple(related),
+                aliases=tuple(aliases),
+            )
+        )
+    return tuple(terms)
+
+
+TERMS: tuple[Term, ...] = _build()
+_BY_SLUG = {t.slug: t for t in TERMS}
+
+
+def term_by_slug(slug: str) -> Term | None:
+    """The term with this slug, or None.
+
+    >>> term_by_slug("jacobian").name, term_by_slug("nope")
+    ('Jacobian', None)
+    """
+    return _BY_SLUG.get(slug)
+
+
+def parse_slug(raw: str) -> str:
+    """A slug as typed in a link: trimmed, lower-cased, and checked for its form.
+
+    Only the form is checked here (lower-case words joined by hyphens, at most 60
+    characters); whether such a term exists is `term_by_slug`'s answer.
+
+    >>> parse_slug("  Epsilon ")
+    'epsilon'
+    >>> try:
+    ...     parse_slug("<script>")
+    ... except LnvizError as err:
+    ...     print(err.name, "|", err.accepted)
+    term | lower-case words joined by hyphens, e.g. layer-normalization
+    """
+    text = str(raw).strip().lower()
+    if len(text) > MAX_QUERY or not _SLUG.match(text):
+        accepted = "lower-case words joined by hyphens, e.g. layer-normalization"
+        raise LnvizError("term", raw, accepted)
+    return text
+
+
+def parse_query(raw: str) -> tuple[str, ...]:
+    """Search words: lower-cased, at most MAX_QUERY characters, split on spaces.
+
+    >>> parse_query("  Batch   NORM ")
+    ('batch', 'norm')
+    """
+    return tuple(str(raw)[:MAX_QUERY].lower().split())
+
+
+def search(query: str, terms: tuple[Term, ...] = TERMS) -> tuple[Term, ...]:
+    """Terms whose name, slug, aliases or definition contain every word of the query.
+
+    An empty query returns every term, in glossary order.
+
+    >>> [t.slug for t in search("running")]
+    ['batch-normalization', 'running-statistics', 'momentum']
+    """
+    words = parse_query(query)
+    return tuple(t for t in terms if t.matches(words))
+
+
+def to_csv(terms: tuple[Term, ...] = TERMS) -> str:
+    """One row per term: slug, name, definition, formulas, its address and its page links.
+
+    >>> to_csv().splitlines()[0]
+    'slug,name,definition,formulas,address,pages'
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(("slug", "name", "definition", "formulas", "address", "pages"))
+    for t in terms:
+        writer.writerow(
+            (
+                t.slug,
+                t.name,
+                t.definition,
+                " ; ".join(t.formulas),
+                f"glossary?term={t.slug}",
+                " | ".join(x.href for x in t.links),
+            )
+        )
+    return out.getvalue()
