@@ -176,7 +176,15 @@ for col, which in zip(cols, ("labels", "input", "output"), strict=True):
 st.subheader("Per-group statistics")
 table = figs.group_table(red)
 st.dataframe(table, hide_index=True, width="stretch", height=min(400, 40 + 35 * len(table)))
-st.download_button(
+left, right = st.columns(2)
+left.download_button(
+    "Download the tensor (every entry) as CSV",
+    figs.entry_table(red).to_csv(index=False),
+    file_name=f"lnviz-tensor-{scheme}.csv",
+    mime="text/csv",
+    icon=":material/download:",
+)
+right.download_button(
     "Download groups as CSV",
     table.to_csv(index=False),
     file_name=f"lnviz-groups-{scheme}.csv",

@@ -234,3 +234,22 @@ def group_table(red: Reduction) -> pd.DataFrame:
             second: red.second,
         }
     )
+
+
+def entry_table(red: Reduction) -> pd.DataFrame:
+    """One row per entry of the tensor: its indices, group, input, statistics and output."""
+    b, t, f = np.indices(red.x.shape)  # (B, T, F) each
+    labels = red.labels.ravel()  # (B*T*F,)
+    return pd.DataFrame(
+        {
+            "batch": b.ravel(),
+            "token": t.ravel(),
+            "feature": f.ravel(),
+            "group": labels,
+            "x": red.x.ravel(),
+            "group mean": red.mean[labels] if red.centered else np.nan,
+            "group mean square" if not red.centered else "group variance": red.second[labels],
+            "core": red.core.ravel(),
+            "output": red.output.ravel(),
+        }
+    )
