@@ -79,7 +79,7 @@ CLAIM_DATA: tuple = (
      (("variance q of z", 2 / 3, "2/3", lambda: _toy(0).q, 1e-12),
       ("variance of the core at ε = 0", 1.0, "1", lambda: _toy(0).core.var, 1e-12))),
     ("C14", "gain-and-bias", "With ε > 0 the core falls short of variance 1",
-     r"""Before the gain and bias the vector has variance q/(q + ε). For z = (1, 2, 3),
+     r"""Before the gain and bias the vector has variance $q/(q+\varepsilon)$. For z = (1, 2, 3),
      q = 2/3 and ε = 1/3 this is 2/3: measured from the core's values and from the formula.""",
      (("Open the toy at ε = 1/3", TOY | {"eps": "1/3"}),),
      (("variance of the core (measured)", 2 / 3, "q/(q+ε) = 2/3",
@@ -94,8 +94,9 @@ CLAIM_DATA: tuple = (
       ("output", (0, 1, 0), "β = (0, 1, 0)",
        lambda: lnviz.affine_stages([2, 2, 2], [1, 2, 1], [0, 1, 0], 0.01).output.values, 0.0))),
     ("C7 (output)", "gain-and-bias", "The gain multiplies the sensitivity bound",
-     r"""The core is Lipschitz with constant ε^(−1/2); the full output with max|γᵢ|·ε^(−1/2).
-     With ε = 0.01 and gains (1, 2, 1) the bounds are 10 and 20.""",
+     r"""The core is Lipschitz with constant $\varepsilon^{-1/2}$, the full output with
+     $\max_i|\gamma_i|\,\varepsilon^{-1/2}$. With ε = 0.01 and gains (1, 2, 1) the bounds are 10
+     and 20.""",
      (("Open the toy at ε = 0.01", TOY | {"eps": "0.01"}),),
      (("core bound ε^(−1/2)", 10.0, "10", lambda: _toy(0.01).core_lipschitz, 1e-12),
       ("output bound max|γᵢ|·ε^(−1/2)", 20.0, "20", lambda: _toy(0.01).output_lipschitz, 1e-12))),
@@ -111,7 +112,8 @@ CLAIM_DATA: tuple = (
        lambda: lnviz.normalized_core([1, 2, 3], 4 / 3), 1e-12))),
     ("C2", "epsilon", "The core has mean 0 and variance q/(q + ε)",
      r"""z = (1, 3) has q = 1; at ε = 1 the core (−1, 1)/√2 has variance exactly 1/2. The
-     ratio q/(q + ε) tends to 1 when q ≫ ε and to 0 when q ≪ ε.""",
+     ratio $q/(q+\varepsilon)$ tends to 1 when $q\gg\varepsilon$ and to 0 when
+     $q\ll\varepsilon$.""",
      (("Open z = (1, 3) at ε = 1", {"z": "1,3", "eps": "1"}),),
      (("mean of the core", 0.0, "0", lambda: lnviz.analyze_core([1, 3], 1.0).core.mean(), 1e-15),
       ("variance q/(q+ε) at q = ε", 0.5, "1/2", lambda: lnviz.analyze_core([1, 3], 1.0).core_var,
@@ -120,30 +122,34 @@ CLAIM_DATA: tuple = (
        "(1/1000001, 1/2, 1000000/1000001)", lambda: lnviz.core_variance_ratio([1e-6, 1, 1e6]),
        1e-15))),
     ("C8", "epsilon", "The family (−t, 0, t): a smoothed step",
-     r"""The third core coordinate of (−t, 0, t) is h_ε(t) = t/√(2t²/3 + ε), with slope
-     h′_ε(t) = ε/(2t²/3 + ε)^(3/2). At ε = 1/3: h(1) = 1, h′(1) = 1/3, the slope at 0 is
-     ε^(−1/2) = √3, and far out h approaches √(3/2).""",
+     r"""The third core coordinate of (−t, 0, t) is $h_\varepsilon(t)=t/\sqrt{2t^2/3+\varepsilon}$,
+     with slope $h'_\varepsilon(t)=\varepsilon/(2t^2/3+\varepsilon)^{3/2}$. At ε = 1/3: h(1) = 1,
+     h′(1) = 1/3, the slope at 0 is $\varepsilon^{-1/2}=\sqrt3$, and far out h approaches
+     $\sqrt{3/2}$.""",
      (("Open the curves at ε = 1/3", {"eps": "1/3"}),),
      (("h(1)", 1.0, "1", lambda: lnviz.h(1.0, 1 / 3), 1e-12),
       ("h′(1)", 1 / 3, "1/3", lambda: lnviz.dh(1.0, 1 / 3), 1e-12),
       ("h′(0)", math.sqrt(3), "√3", lambda: lnviz.dh(0.0, 1 / 3), 1e-12),
       ("h(10⁶)", R32, "→ √(3/2)", lambda: lnviz.h(1e6, 1 / 3), 1e-9))),
     ("C4", "epsilon", "Scaling the input is the same as dividing ε by a²",
-     r"""u_ε(az) = av/√(a²q + ε) = u_{ε/a²}(z). For z = (1, 2, 3), ε = 1/3 and a = 10 the core
-     becomes (−10, 0, 10)/√67 instead of (−1, 0, 1); at ε = 0 nothing changes.""",
+     r"""$u_\varepsilon(az)=av/\sqrt{a^2q+\varepsilon}=u_{\varepsilon/a^2}(z)$. For z = (1, 2, 3),
+     ε = 1/3 and a = 10 the core becomes (−10, 0, 10)/√67 instead of (−1, 0, 1); at ε = 0
+     nothing changes.""",
      (("Open with a = 10", {"z": "1,2,3", "eps": "1/3", "a": "10"}),
       ("Scaling at ε = 0 (Invariances)", {"z": "1,2,3", "eps": "0", "a": "10"}, "invariance")),
      (("u_ε(10z)", (-10 / R67, 0, 10 / R67), "(−10, 0, 10)/√67",
        lambda: lnviz.scaling_identity([1, 2, 3], 1 / 3, 10).core_az, 1e-12),
       ("max |u_ε(10z) − u_ε(z)|", 10 / R67 - 1, "10/√67 − 1",
        lambda: lnviz.scaling_identity([1, 2, 3], 1 / 3, 10).change, 1e-12),
-      ("max |u_ε(10z) − u_{ε/100}(z)|", 0.0, "0",
+      ("max |u_ε(10z) − u_(ε/100)(z)|", 0.0, "0",
        lambda: lnviz.scaling_identity([1, 2, 3], 1 / 3, 10).identity_error, 1e-12),
       ("same change at ε = 0", 0.0, "0",
        lambda: lnviz.scaling_identity([1, 2, 3], 0.0, 10).change, 1e-12))),
     ("C5", "epsilon", "The Jacobian in closed form",
-     r"""Du_ε(z) = (q + ε)^(−1/2) (P − vvᵀ/(d(q + ε))). For z = (1, 2, 3) and ε = 1/3,
-     q + ε = 1 and v = (−1, 0, 1), so the matrix has small whole-number thirds.""",
+     r"""$Du_\varepsilon(z)=\tfrac{1}{\sqrt{q+\varepsilon}}
+     \bigl(P-\tfrac{vv^{\mathsf T}}{d(q+\varepsilon)}\bigr)$.
+     For z = (1, 2, 3) and ε = 1/3, q + ε = 1 and v = (−1, 0, 1), so every entry is a whole
+     number of thirds. At a constant input it is $P/\sqrt\varepsilon$.""",
      (("Open the Jacobian", {"z": "1,2,3", "eps": "1/3"}),),
      (("Du at (1, 2, 3), ε = 1/3", J123,
        "(1/3)·[[1, −1, 0], [−1, 2, −1], [0, −1, 1]]",
@@ -151,9 +157,10 @@ CLAIM_DATA: tuple = (
       ("Du at (2, 2, 2), ε = 0.01", 10 * P3, "P/√ε = 10·P",
        lambda: lnviz.jacobian([2, 2, 2], 0.01), 1e-12))),
     ("C6", "epsilon", "Three eigen-directions",
-     r"""The offset 𝟏 goes to 0, the radial direction v gets ε/(q + ε)^(3/2) and the directions
-     orthogonal to both get (q + ε)^(−1/2). For (1, 2, 3) at ε = 1/3 that is 0, 1/3 and 1; at a
-     constant input Du = P/√ε has eigenvalues 0, 10, 10 for ε = 0.01.""",
+     r"""The offset $\mathbf 1$ goes to 0, the radial direction v gets
+     $\varepsilon/(q+\varepsilon)^{3/2}$ and the directions orthogonal to both get
+     $(q+\varepsilon)^{-1/2}$. For (1, 2, 3) at ε = 1/3 that is 0, 1/3 and 1; at a constant
+     input with ε = 0.01, $P/\sqrt\varepsilon$ has eigenvalues 0, 10, 10.""",
      (("Open (1, 2, 3) at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),
       ("Open a constant input", {"z": "2,2,2", "eps": "0.01"})),
      (("eigenvalues at (1, 2, 3)", (0, 1 / 3, 1), "(0, 1/3, 1)",
@@ -161,8 +168,9 @@ CLAIM_DATA: tuple = (
       ("eigenvalues at (2, 2, 2)", (0, 10, 10), "(0, 1/√ε, 1/√ε)",
        lambda: lnviz.jacobian_spectrum([2, 2, 2], 0.01).eigenvalues, 1e-12))),
     ("C7", "epsilon", "The Lipschitz bound ε^(−1/2), reached at a constant input",
-     r"""‖Du_ε‖₂ never exceeds ε^(−1/2). For (1, 2, 3) at ε = 1/3 the norm is 1, below the
-     bound √3; at a constant input with ε = 0.01 it equals the bound 10.""",
+     r"""$\lVert Du_\varepsilon\rVert_2$ never exceeds $\varepsilon^{-1/2}$. For (1, 2, 3) at
+     ε = 1/3 the norm is 1, below the bound √3; at a constant input with ε = 0.01 it equals the
+     bound 10.""",
      (("Open (1, 2, 3) at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),
       ("Open the constant input", {"z": "2,2,2", "eps": "0.01"})),
      (("‖Du‖₂ at (1, 2, 3)", 1.0, "1",

@@ -24,6 +24,7 @@ from lnviz.glossary_terms import TERM_DATA
 
 __all__ = [
     "MAX_QUERY",
+    "PAGE_TITLES",
     "TERMS",
     "Link",
     "Term",
@@ -36,6 +37,19 @@ __all__ = [
 ]
 
 MAX_QUERY = 60  # characters of a search kept
+PAGE_TITLES = {  # url_path -> the router's page title (app.py; a test keeps them equal)
+    "reduction-axes": "Reduction axes",
+    "epsilon": "Epsilon",
+    "gain-and-bias": "Gain and bias",
+    "invariance": "Invariances",
+    "weighted-centering": "Weighted centering",
+    "sequences": "Sequences and causality",
+    "batch-statistics": "Batch statistics",
+    "frameworks": "Framework parity",
+    "numerics": "Numerics lab",
+    "glossary": "Glossary",
+    "examples": "Worked examples",
+}
 _SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
@@ -50,6 +64,10 @@ class Link:
     @property
     def script(self) -> str:
         return f"pages/{self.page}.py"
+
+    @property
+    def page_title(self) -> str:
+        return PAGE_TITLES.get(self.page, self.page)
 
     @property
     def params(self) -> dict[str, str]:

@@ -35,6 +35,17 @@ def routed_pages() -> set[str]:
     }
 
 
+def test_page_titles_match_the_router() -> None:
+    tree = ast.parse((ROOT / "app.py").read_text())
+    titles = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page":
+            kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
+            if "url_path" in kw:
+                titles[kw["url_path"]] = kw["title"]
+    assert titles == glossary.PAGE_TITLES
+
+
 def test_every_required_term_is_there_and_slugs_are_unique() -> None:
     slugs = [t.slug for t in glossary.TERMS]
     assert len(slugs) == len(set(slugs)) >= 20

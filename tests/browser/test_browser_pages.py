@@ -121,6 +121,21 @@ PAGES = [
         heading="Sequences and causality",
         min_charts=10,
     ),
+    PageCase(
+        "glossary",
+        deep_link_query={"term": "epsilon"},
+        expected_text="You followed a link to this entry",
+        heading="Glossary",
+        min_charts=0,
+    ),
+    PageCase(
+        "examples",
+        deep_link_query={"section": "Epsilon"},
+        expected_text="C3 · ε changes the core of the same input",
+        heading="Worked examples",
+        min_charts=0,
+        metrics={"checks that agree": "63 of 63"},
+    ),
 ]
 
 

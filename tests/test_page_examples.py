@@ -1,0 +1,189 @@
+"""AppTest of the Worked examples page: live agreement, a visible failure, links, controls."""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl
+
+import numpy as np
+import pytest
+
+import lnviz
+from lnviz import claims
+from lnviz.glossary import Link
+from tests.apptest_helpers import assert_clean, texts
+from tests.deep_links import assert_link_opens, via_router
+
+N_CHECKS = sum(len(c.checks) for c in claims.CATALOG)
+N_CLAIMS = len(claims.CATALOG)
+LINKS = {(t.page, t.query): t for c in claims.CATALOG for t in c.links}
+
+# What each claim's first link must show on its page: the state is the claim's state.
+SHOWN = {
+    "C13": ["output variance=1.222222", "(−√(3/2), 1, √(3/2))"],
+    "C12": ["core variance=1", "**input z** = (1, 2, 3)"],
+    "C14": ["core variance=0.666667", "q/(q+ε)=0.666667"],
+    "C1": ["**core u** = (0, 0, 0)", "**output y** = (0, 1, 0)"],
+    "C7 (output)": ["core bound ε^(−1/2)=10", "output bound max|γᵢ|·ε^(−1/2)=20"],
+    "C3": ["ε=1/3", "**(−1, 0, 1)**"],
+    "C2": ["variance q=1", "core variance q/(q+ε)=0.5"],
+    "C8": ["ε=1/3", "ε^(−1/2) = 1.732"],
+    "C4": ["max |u_ε(az) − u_ε(z)|=0.22169444", "same change at ε = 0=0"],
+    "C5": ["operator norm ‖Du‖₂=1", "variance q=0.666667"],
+    "C6": ["operator norm ‖Du‖₂=1", "bound attained?=no"],
+    "C7": ["operator norm ‖Du‖₂=1", "bound ε^(−1/2)=1.732051"],
+    "C9": ["largest change max |u_ε(z + c) − u_ε(z)|=0", "z + c = (101, 102, 103)"],
+    "C10": ["(−4/√17, −1/√17, 5/√17)", "z + s = (1, 2, 4)"],
+    "A4": ["0.4472", "z + c = (101, 102, 103)"],
+    "C11": ["max change, b + c=0", "max change, W + 1rᵀ=0"],
+    "D3": ["statistic groups=8", "entries per group=6"],
+    "A1": ["statistic groups=6", "entries per group=8"],
+    "A2": ["statistic groups=4", "entries per group=12"],
+    "A3": ["γ shape=(4, 6)", "largest gap in means=0"],
+    "W4": ["**2.5**", "**(3, −1)**"],
+    "W1": ["**(1.5, −0.5)**", "| weighted mean of Pₐx | **0** |"],
+    "W2": ["rank 1, n = 2"],
+    "W3": ["**63.43°**"],
+    "W5": ["**90°**", "fitted c (solver) | **2.5**"],
+    "W6": ["**(0, 1)**", "**undefined**"],
+}
+
+
+def metric(at, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def card_titles(at) -> list[str]:
+    return [m.value for m in at.markdown if m.value.startswith("#### ")]
+
+
+def test_default_shows_every_card_agreeing() -> None:
+    at = via_router("examples")
+    assert_clean(at)
+    assert metric(at, "checks that agree") == f"{N_CHECKS} of {N_CHECKS}"
+    assert metric(at, "claims that agree") == f"{N_CLAIMS} of {N_CLAIMS}"
+    assert "reproduces every worked number" in at.success[0].value
+    assert card_titles(at) == [f"#### {c.id} · {c.title}" for c in claims.CATALOG]
+    page_text = texts(at)
+    assert page_text.count("**agrees**") == N_CHECKS
+    assert "DISAGREES" not in page_text and not at.error
+    assert [h.value for h in at.header] == [h for _, h, _ in claims.SECTIONS]
+    assert "the notes: (−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)" in page_text
+    assert [b.label for b in at.get("download_button")] == ["Download every check as CSV"]
+
+
+def test_links_on_the_cards_carry_each_claims_state() -> None:
+    at = via_router("examples")
+    shown = {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
+    for target in LINKS.values():
+        assert (target.page, target.query) in shown, target
+
+
+def test_a_broken_engine_shows_failure_marks(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = lnviz.normalized_core
+    monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: real(z, eps) + 0.01)
+    at = via_router("examples")
+    assert_clean(at)
+    broken = [r for r in claims.evaluate_all() if not r.agrees]
+    failed_checks = sum(not c.agrees for r in broken for c in r.checks)
+    assert failed_checks >= 4  # C3 twice, C9 and C10 use normalized_core
+    assert metric(at, "checks that agree") == f"{N_CHECKS - failed_checks} of {N_CHECKS}"
+    assert metric(at, "largest error") == "1.0e−02"
+    assert at.error and "C3" in at.error[0].value and not at.success
+    page_text = texts(at)
+    assert page_text.count("DISAGREES") == failed_checks
+    assert page_text.count("the engine disagrees") == len(broken)
+    assert "engine now: **(−0.99, 0.01, 1.01)**" in page_text
+
+
+def test_an_engine_that_raises_is_a_failure_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def boom(z, eps):
+        raise RuntimeError("engine down")
+
+    monkeypatch.setattr(lnviz, "normalized_core", boom)
+    at = via_router("examples", {"section": "Epsilon"})
+    assert_clean(at)
+    assert "the engine raised RuntimeError" in texts(at)
+    assert "engine now: **—**" in texts(at)
+
+
+def test_only_disagreements_toggle(monkeypatch: pytest.MonkeyPatch) -> None:
+    at = via_router("examples", {"fails": "true"})
+    assert_clean(at)
+    assert not card_titles(at)
+    assert len(at.info) == len(claims.SECTIONS)  # "Every claim of this section agrees."
+    monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: np.zeros(np.shape(z)))
+    at = via_router("examples", {"fails": "true"})
+    ids = [t.split(" · ")[0][5:] for t in card_titles(at)]
+    assert ids == [r.claim.id for r in claims.evaluate_all() if not r.agrees]
+
+
+@pytest.mark.parametrize(("page", "label"), [("epsilon", "Epsilon"), ("invariance", "Invariances")])
+def test_section_choice_from_the_url_and_the_radio(page: str, label: str) -> None:
+    expected = [f"#### {c.id} · {c.title}" for c in claims.CATALOG if c.page == page]
+    at = via_router("examples", {"section": label})
+    assert_clean(at)
+    assert not at.warning
+    assert card_titles(at) == expected
+    at.radio(key="section").set_value("all").run()
+    assert len(card_titles(at)) == N_CLAIMS
+
+
+@pytest.mark.parametrize(("index", "cards"), [(0, N_CLAIMS), (1, 7), (2, 0)])
+def test_presets(index: int, cards: int) -> None:
+    at = via_router("examples")
+    at.button(key=f"ex-presets-{index}").click().run()
+    assert_clean(at)
+    assert len(card_titles(at)) == cards
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        {"section": "<script>alert(1)</script>"},
+        {"section": "nan"},
+        {"fails": "maybe"},
+        {"fails": "<b>x</b>"},
+        {"section": "x" * 5000},
+    ],
+)
+def test_hostile_url_values_show_a_message(query: dict[str, str]) -> None:
+    at = via_router("examples", query)
+    assert_clean(at)
+    assert at.warning
+    assert len(card_titles(at)) == N_CLAIMS
+
+
+def test_presentation_mode_shows_the_same_cards() -> None:
+    at = via_router("examples", {"present": "true", "section": "Epsilon"})
+    assert_clean(at)
+    assert len(card_titles(at)) == 7
+
+
+def test_repeated_keys_use_the_last() -> None:
+    at = via_router("examples", [("section", "Epsilon"), ("section", "Weighted centering")])
+    assert_clean(at)
+    assert all("· " in t for t in card_titles(at))
+    assert {t.split(" · ")[0][5] for t in card_titles(at)} == {"W"}
+
+
+def test_every_claim_has_a_shown_state() -> None:
+    assert set(SHOWN) == {c.id for c in claims.CATALOG}
+
+
+@pytest.mark.parametrize("claim", claims.CATALOG, ids=lambda c: c.id)
+def test_first_link_opens_the_claims_state(claim: claims.Claim) -> None:
+    at = assert_link_opens(claim.links[0])
+    page_text = texts(at)
+    for snippet in SHOWN[claim.id]:
+        assert snippet in page_text, (claim.id, snippet)
+
+
+@pytest.mark.parametrize(
+    "target",
+    [t for c in claims.CATALOG for t in c.links[1:]],
+    ids=lambda t: t.href,
+)
+def test_every_other_link_is_accepted_by_its_page(target: Link) -> None:
+    assert_link_opens(target)
