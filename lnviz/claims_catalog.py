@@ -205,11 +205,12 @@ CLAIM_DATA: tuple = (
        "(101, 102, 103)/√10405",
        lambda: lnviz.rms_norm([101.0, 102.0, 103.0], 3, eps=1 / 3), 1e-12))),
     ("C11", "invariance", "Redundant parameters in the layer before",
-     r"""If z = Wx + b, then b + c𝟏 and W + 𝟏rᵀ only add common shifts, removed input by input:
+     r"""If $z=Wx+b$, then $b+c\mathbf 1$ and $W+\mathbf 1r^{\mathsf T}$ only add common shifts,
+     removed input by input:
      the normalized output of all five seeded inputs does not move (c = 5, r = (1, −2, 0.5)).""",
      (("Open the redundancy section", {"seed": "0", "cb": "5", "r": "1,-2,0.5", "eps": "1/3"}),),
-     (("max change, b + c𝟏", 0.0, "0", lambda: _redundancy().bias_change, 1e-12),
-      ("max change, W + 𝟏rᵀ", 0.0, "0", lambda: _redundancy().weight_change, 1e-12))),
+     (("max change, b + c", 0.0, "0", lambda: _redundancy().bias_change, 1e-12),
+      ("max change, W + 1rᵀ", 0.0, "0", lambda: _redundancy().weight_change, 1e-12))),
     # --- reduction axes ---------------------------------------------------------------------
     ("D3", "reduction-axes", "Token-wise statistics ignore the rest of the batch",
      r"""On a (2, 4, 6) tensor token-wise layer norm forms one group per (example, token): 8
@@ -253,17 +254,19 @@ CLAIM_DATA: tuple = (
       ("Euclidean projection", (3, -1), "(3, −1)", lambda: wt.weighted_centering(A, X).euclidean,
        1e-12))),
     ("W1", "weighted-centering", "Zero weighted mean, not zero plain sum",
-     r"""Pₐ = I − 𝟏aᵀ subtracts aᵀx from every coordinate, so aᵀPₐx = 0 for every x; the plain
+     r"""$P_a=I-\mathbf 1a^{\mathsf T}$ subtracts aᵀx from every coordinate, so aᵀPₐx = 0 for
+     every x; the plain
      sum of Pₐx need not vanish.""",
      (("Open the worked example", WC),),
      (("Pₐ for a = (1/4, 3/4)", ((0.75, -0.75), (-0.25, 0.25)), "[[3/4, −3/4], [−1/4, 1/4]]",
        lambda: lnviz.weighted_centering_matrix(A), 1e-15),
       ("aᵀPₐx", 0.0, "0", lambda: wt.weighted_centering(A, X).weighted_mean, 1e-12))),
-    ("W2", "weighted-centering", "A projection with kernel span{𝟏}",
-     r"""Pₐ² = Pₐ and Pₐ𝟏 = 0, with rank n − 1: for n = 2 the rank is 1.""",
+    ("W2", "weighted-centering", "A projection whose kernel is the constants",
+     r"""$P_a^2=P_a$ and $P_a\mathbf 1=0$ (the kernel is spanned by $\mathbf 1$),
+     with rank n − 1: for n = 2 the rank is 1.""",
      (("Open the matrix checks", WC),),
      (("max |Pₐ² − Pₐ|", 0.0, "0", lambda: wt.projection_checks(A).idempotent_error, 1e-12),
-      ("Pₐ𝟏", (0, 0), "(0, 0)", lambda: wt.projection_checks(A).ones_image, 1e-12),
+      ("Pₐ applied to (1, 1)", (0, 0), "(0, 0)", lambda: wt.projection_checks(A).ones_image, 1e-12),
       ("rank", 1, "n − 1 = 1", lambda: wt.projection_checks(A).rank, 0.0))),
     ("W3", "weighted-centering", "Not symmetric: an oblique projection",
      r"""For unequal weights Pₐ ≠ Pₐᵀ: here they differ by 1/2. The step (2.5, 2.5) meets Pₐx at
@@ -285,13 +288,14 @@ CLAIM_DATA: tuple = (
        lambda: wt.constant_fit(wt.weighted_centering(A, X)).minimum, 1e-12))),
     ("W6", "weighted-centering", "Zero weights and equal weights",
      r"""A zero weight keeps the algebra (here a = (0, 1): DPₐ = D − aaᵀ still holds) but gives
-     e₁ a D-length of 0. Equal weights 1/n give back the usual centering matrix I − 𝟏𝟏ᵀ/n.""",
+     e₁ a D-length of 0. Equal weights 1/n give back the usual centering matrix
+     $I-\mathbf 1\mathbf 1^{\mathsf T}/n$.""",
      (("Open a zero weight", {"w": "0"}),
       ("Open equal weights, n = 3", {"a3": "1,1,1", "m": "3"})),
      (("max |DPₐ − (D − aaᵀ)|, a = (0, 1)", 0.0, "0",
        lambda: wt.projection_checks([0, 1]).d_identity_error, 1e-12),
       ("⟨e₁, e₁⟩_D, a = (0, 1)", 0.0, "0", lambda: wt.d_inner([0, 1], [1, 0], [1, 0]), 0.0),
-      ("Pₐ for a = (1, 1, 1)/3", P3, "I − 𝟏𝟏ᵀ/3",
+      ("Pₐ for a = (1, 1, 1)/3", P3, "I − 11ᵀ/3",
        lambda: lnviz.weighted_centering_matrix([1, 1, 1]), 1e-15))),
 )
 # fmt: on
