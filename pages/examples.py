@@ -33,7 +33,8 @@ def check_line(res: claims.CheckResult) -> str:
     """One check as Markdown: mark, what, the seed's value, the engine's value, the error."""
     chk = res.check
     decimal = show(chk.expected_array)
-    noted = chk.exact if chk.exact == decimal else f"{chk.exact} = {decimal}"
+    same = chk.exact == decimal or chk.exact.endswith(f"= {decimal}")
+    noted = chk.exact if same else f"{chk.exact} = {decimal}"
     mark = (
         ":green[:material/check_circle: **agrees**]"
         if res.agrees
