@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, _short
 
 __all__ = ["MAX_TEXT", "clamp_int", "parse_entries", "parse_number", "parse_vector"]
 
@@ -28,18 +28,24 @@ def parse_number(text: str, field: str, lo: float = -1e6, hi: float = 1e6) -> fl
     >>> parse_number("nan", "eps", 0, 10)
     Traceback (most recent call last):
     lnviz.errors.LnvizError: eps = 'nan' is not accepted: a number from 0 to 10.
+    >>> parse_number("1e999/1", "eps", 0, 10)  # too large for a float: refused, not raised
+    Traceback (most recent call last):
+    lnviz.errors.LnvizError: eps = '1e999/1' is not accepted: a number from 0 to 10.
     """
     accepted = f"a number from {lo:g} to {hi:g}"
     raw = str(text).strip()
     if len(raw) > 40 or not _NUMBER.match(raw):
         raise LnvizError(field, text, accepted)
-    if "/" in raw:
-        num, den = raw.split("/")
-        if float(den) == 0:
-            raise LnvizError(field, text, accepted + " (division by zero)")
-        value = float(Fraction(num) / Fraction(den))
-    else:
-        value = float(raw)
+    try:
+        if "/" in raw:
+            num, den = raw.split("/")
+            if float(den) == 0:
+                raise LnvizError(field, text, accepted + " (division by zero)")
+            value = float(Fraction(num) / Fraction(den))
+        else:
+            value = float(raw)
+    except OverflowError:  # e.g. "1e999/1": the exact fraction is beyond any float
+        raise LnvizError(field, text, accepted) from None
     if not math.isfinite(value) or not lo <= value <= hi:
         raise LnvizError(field, text, accepted)
     return value
@@ -77,7 +83,7 @@ def parse_vector(
             values.append(parse_number(part, field, lo, hi))
         except LnvizError:
             raise LnvizError(
-                field, raw, accepted + f" ({part!r} is not a number in range)"
+                field, raw, accepted + f" ({_short(part, 24)} is not a number in range)"
             ) from None
     return np.array(values, dtype=np.float64)  # (n,)
 
@@ -127,5 +133,9 @@ def parse_entries(
         b, t, f = (int(m.group(i)) for i in (1, 2, 3))
         if not (b < shape[0] and t < shape[1] and f < shape[2]):
             raise LnvizError(field, item, accepted)
-        out.append((b, t, f, parse_number(m.group(4), field, lo, hi)))
+        try:
+            value = parse_number(m.group(4), field, lo, hi)
+        except LnvizError:
+            raise LnvizError(field, item, accepted) from None
+        out.append((b, t, f, value))
     return tuple(out)
