@@ -15,6 +15,22 @@ from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, l
 AXES = ("batch", "token", "feature")
 
 
+def label_heatmap(red: Reduction, **kwargs: object) -> go.Heatmap:
+    """Statistic groups unfolded to (batch·token) rows × feature columns, a colour per group."""
+    bsz, tsz, fsz = red.x.shape
+    labels = red.labels.reshape(bsz * tsz, fsz)  # (B*T, F)
+    n = min(red.group_count, len(QUALITATIVE))
+    style: dict[str, object] = {"showscale": False, "xgap": 1, "ygap": 1}
+    return go.Heatmap(
+        z=(labels % len(QUALITATIVE)).tolist(),
+        customdata=labels.tolist(),
+        colorscale=discrete_scale(n),
+        zmin=-0.5,
+        zmax=n - 0.5,
+        **{**style, **kwargs},
+    )
+
+
 def _palette(labels: np.ndarray) -> np.ndarray:
     """One colour per statistic group (cycling the qualitative palette)."""
     return np.array(QUALITATIVE, dtype=object)[labels % len(QUALITATIVE)]
@@ -108,18 +124,10 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
     cols = [str(k) for k in range(fsz)]
     labels = red.labels.reshape(bsz * tsz, fsz)  # (B*T, F)
     if which == "labels":
-        n = min(red.group_count, len(QUALITATIVE))
-        trace = go.Heatmap(
-            z=(labels % len(QUALITATIVE)).tolist(),
+        trace = label_heatmap(
+            red,
             x=cols,
             y=rows,
-            customdata=labels.tolist(),
-            colorscale=discrete_scale(n),
-            zmin=-0.5,
-            zmax=n - 0.5,
-            showscale=False,
-            xgap=1,
-            ygap=1,
             hovertemplate="%{y}, feature %{x}: group %{customdata}<extra></extra>",
         )
         title = "Statistic groups (one colour per group)"
@@ -183,20 +191,9 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
         vertical_spacing=0.12 / max(1, nrows - 1) + 0.04,
     )
     for i, (_, red) in enumerate(items):
-        bsz, tsz, fsz = red.x.shape
-        labels = red.labels.reshape(bsz * tsz, fsz)
-        n = min(red.group_count, len(QUALITATIVE))
         fig.add_trace(
-            go.Heatmap(
-                z=(labels % len(QUALITATIVE)).tolist(),
-                customdata=labels.tolist(),
-                colorscale=discrete_scale(n),
-                zmin=-0.5,
-                zmax=n - 0.5,
-                showscale=False,
-                xgap=1,
-                ygap=1,
-                hovertemplate="row %{y}, feature %{x}: group %{customdata}<extra></extra>",
+            label_heatmap(
+                red, hovertemplate="row %{y}, feature %{x}: group %{customdata}<extra></extra>"
             ),
             row=i // ncols + 1,
             col=i % ncols + 1,

@@ -29,13 +29,12 @@ def _label(eps: float) -> str:
     return {1 / 3: "1/3", 4 / 3: "4/3"}.get(eps, f"{eps:.2g}")
 
 
-def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
-    """h_eps(t) for the chosen eps (bold) and a few others (faint), with ±sqrt(3/2) dashed."""
-    fig = go.Figure()
+def _faint(fig: go.Figure, others: Sequence[Family], field: str) -> None:
+    """Comparison curves for other eps values: thin, grey, without hover or legend."""
     for fam in others:
         fig.add_scatter(
             x=r(fam.t),
-            y=r(fam.h),
+            y=r(getattr(fam, field)),
             mode="lines",
             name=f"ε = {_label(fam.eps)}",
             line={"color": GRAY, "width": 1},
@@ -43,6 +42,12 @@ def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
             hoverinfo="skip",
             showlegend=False,
         )
+
+
+def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
+    """h_eps(t) for the chosen eps (bold) and a few others (faint), with ±sqrt(3/2) dashed."""
+    fig = go.Figure()
+    _faint(fig, others, "h")
     fig.add_scatter(
         x=r(current.t),
         y=r(current.h),
@@ -89,16 +94,7 @@ def h_alt(current: Family, others: Sequence[Family]) -> str:
 def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h'_eps(t) on a log axis: a peak of height eps^(-1/2) at t = 0."""
     fig = go.Figure()
-    for fam in others:
-        fig.add_scatter(
-            x=r(fam.t),
-            y=r(fam.dh),
-            mode="lines",
-            line={"color": GRAY, "width": 1},
-            opacity=0.45,
-            hoverinfo="skip",
-            showlegend=False,
-        )
+    _faint(fig, others, "dh")
     fig.add_scatter(
         x=r(current.t),
         y=r(current.dh),

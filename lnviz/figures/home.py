@@ -8,7 +8,8 @@ import plotly.graph_objects as go
 from lnviz.axes import Reduction
 from lnviz.core import AffineStages
 from lnviz.family import Family
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, QUALITATIVE, RED, r
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, r
+from lnviz.figures.axes import label_heatmap
 from lnviz.weighted import WeightedCentering
 
 
@@ -21,22 +22,7 @@ def _thumb(fig: go.Figure) -> go.Figure:
 
 def axes_thumb(red: Reduction) -> go.Figure:
     """Statistic groups of a small tensor, unfolded to (batch·token) × feature."""
-    b, t, f = red.x.shape
-    labels = red.labels.reshape(b * t, f) % len(QUALITATIVE)
-    n = len(QUALITATIVE)
-    scale = [[k / n + d / n, c] for k, c in enumerate(QUALITATIVE) for d in (0, 1)]
-    fig = go.Figure(
-        go.Heatmap(
-            z=labels.tolist(),
-            colorscale=scale,
-            zmin=-0.5,
-            zmax=n - 0.5,
-            showscale=False,
-            xgap=2,
-            ygap=2,
-            hoverinfo="skip",
-        )
-    )
+    fig = go.Figure(label_heatmap(red, xgap=2, ygap=2, hoverinfo="skip"))
     fig.update_yaxes(autorange="reversed")
     return _thumb(fig)
 
