@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
-from lnviz.errors import LnvizError
+from lnviz import params
+from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
 from lnviz.glossary_terms import TERM_DATA
 
 __all__ = [
@@ -50,7 +50,6 @@ PAGE_TITLES = {  # url_path -> the router's page title (app.py; a test keeps the
     "glossary": "Glossary",
     "examples": "Worked examples",
 }
-_SLUG = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 
 
 @dataclass(frozen=True)
@@ -156,11 +155,7 @@ def parse_slug(raw: str) -> str:
     ...     print(err.name, "|", err.accepted)
     term | lower-case words joined by hyphens, e.g. layer-normalization
     """
-    text = str(raw).strip().lower()
-    if len(text) > MAX_QUERY or not _SLUG.match(text):
-        accepted = "lower-case words joined by hyphens, e.g. layer-normalization"
-        raise LnvizError("term", raw, accepted)
-    return text
+    return params.parse_slug(raw, "term", MAX_QUERY, example="layer-normalization")
 
 
 def parse_query(raw: str) -> tuple[str, ...]:

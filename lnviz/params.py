@@ -14,9 +14,18 @@ import numpy as np
 
 from lnviz.errors import LnvizError, _short
 
-__all__ = ["MAX_TEXT", "clamp_int", "parse_entries", "parse_number", "parse_vector"]
+__all__ = [
+    "MAX_TEXT",
+    "clamp_int",
+    "parse_entries",
+    "parse_number",
+    "parse_search",
+    "parse_slug",
+    "parse_vector",
+]
 
 MAX_TEXT = 400  # characters accepted in one text field
+_SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # ASCII only: \w and str.isalnum take any script
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/(\d+(\.\d*)?|\.\d+))?$")
 
 
@@ -139,3 +148,42 @@ def parse_entries(
             raise LnvizError(field, item, accepted) from None
         out.append((b, t, f, value))
     return tuple(out)
+
+
+def parse_slug(text: str, field: str, max_chars: int = 60, *, example: str = "") -> str:
+    """An address name such as a glossary entry's: lower-case words joined by hyphens.
+
+    Case and surrounding blanks are forgiven; anything else outside [a-z0-9-] is refused.
+
+    >>> parse_slug("  Look-Ahead-Bias ", "term")
+    'look-ahead-bias'
+    >>> try:
+    ...     parse_slug("<script>", "term", example="epsilon")
+    ... except LnvizError as err:
+    ...     print(err.name, "|", err.accepted)
+    term | lower-case words joined by hyphens, e.g. epsilon
+    """
+    accepted = "lower-case words joined by hyphens" + (f", e.g. {example}" if example else "")
+    slug = str(text).strip().lower()
+    if len(slug) > max_chars:
+        raise LnvizError(field, text, accepted + f" (at most {max_chars} characters)")
+    if not _SLUG.fullmatch(slug):
+        raise LnvizError(field, text, accepted)
+    return slug
+
+
+def parse_search(text: str, field: str, max_chars: int = 60) -> str:
+    """Free search text with its blanks collapsed; refused beyond max_chars characters.
+
+    >>> parse_search("  batch   NORM ", "search")
+    'batch NORM'
+    >>> try:
+    ...     parse_search("x" * 61, "search")
+    ... except LnvizError as err:
+    ...     print(err.name, "|", err.accepted)
+    search | at most 60 characters
+    """
+    words = " ".join(str(text).split())
+    if len(words) > max_chars:
+        raise LnvizError(field, text, f"at most {max_chars} characters")
+    return words

@@ -22,6 +22,8 @@ from lnviz.params import (
     clamp_int,
     parse_entries,
     parse_number,
+    parse_search,
+    parse_slug,
     parse_vector,
 )
 
@@ -216,3 +218,35 @@ def test_parse_entries_refuses(text: str) -> None:
     with pytest.raises(LnvizError) as info:
         parse_entries(text, "edits", (2, 2, 2))
     assert "b,t,f=value" in str(info.value)
+
+
+# --------------------------------------------------------------------------- names and words
+
+
+@FUZZ
+@given(text=st.one_of(anything, st.text(alphabet="abcXYZ019-_ \n.<>", max_size=70)))
+def test_parse_slug_returns_a_safe_slug_or_refuses(text: str) -> None:
+    try:
+        slug = parse_slug(text, "term", 60)
+    except LnvizError as err:
+        assert_clean_error(err, "term")
+        assert "hyphens" in err.accepted
+        return
+    assert 1 <= len(slug) <= 60
+    assert set(slug) <= set("abcdefghijklmnopqrstuvwxyz0123456789-")
+    assert not slug.startswith("-") and not slug.endswith("-") and "--" not in slug
+    assert parse_slug(slug.upper(), "term", 60) == slug  # round trip, case forgiven
+
+
+@FUZZ
+@given(text=anything, limit=st.integers(0, 80))
+def test_parse_search_returns_collapsed_bounded_text_or_refuses(text: str, limit: int) -> None:
+    try:
+        words = parse_search(text, "search", limit)
+    except LnvizError as err:
+        assert_clean_error(err, "search")
+        assert f"at most {limit} characters" in err.accepted
+        return
+    assert len(words) <= limit
+    assert words == " ".join(words.split())  # one line, single blanks, no edges
+    assert parse_search(words, "search", limit) == words
