@@ -9,6 +9,7 @@ field and the accepted range.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -33,16 +34,61 @@ def eps_options(allow_zero: bool = False) -> list[float]:
     return ([0.0] if allow_zero else []) + list(_EPS_GRID)
 
 
+_MD_PUNCT = re.compile(r"([!-/:-@\[-`{-~])")  # every ASCII punctuation character
+_AUTOLINK = re.compile(r"(?i)(?<=w)(?=ww)|(?<=:)(?=//)|(?<=@)")  # where GFM starts a bare link
+
+
+def plain(text: object, limit: int = 80) -> str:
+    """Visitor text made inert for Streamlit's markdown: shown exactly, rendering nothing.
+
+    Every message that repeats what a visitor typed or linked goes through here: the text
+    becomes one line of at most `limit` characters, every ASCII punctuation character is
+    backslash-escaped (no emphasis, links, images, HTML, math, code or colour directives),
+    and an invisible word joiner breaks bare addresses (www., ://, @) that GitHub-flavoured
+    markdown would otherwise turn into links.
+
+    >>> print(plain("[a](javascript:alert(1)) **b**"))
+    \\[a\\]\\(javascript\\:alert\\(1\\)\\) \\*\\*b\\*\\*
+    """
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return _MD_PUNCT.sub(r"\\\1", _AUTOLINK.sub("\u2060", text))
+
+
+def _warn_long(key: str, raw: str | None, max_chars: int) -> None:
+    """Streamlit cuts a linked text to the box's max_chars without a word: say so."""
+    if raw is not None and len(raw) > max_chars:
+        st.warning(
+            f"The link's **{key}** has {len(raw):,} characters, but the box holds {max_chars}: "
+            f"only the first {max_chars} are used.",
+            icon=":material/link_off:",
+        )
+
+
+def refuse(err: LnvizError, instead: str) -> None:
+    """Show a refused value: the error, escaped (it quotes the visitor), then what is used."""
+    st.error(f"{plain(err, limit=600)} {instead}", icon=":material/error:")
+
+
 def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
     st.warning(
-        f"The link set **{key}** to `{raw[:40]}`, which is not accepted ({accepted}). "
+        f"The link set **{key}** to “{plain(raw, 40)}”, which is not accepted ({accepted}). "
         f"Showing {key} = {used} instead.",
         icon=":material/link_off:",
     )
 
 
 def _raw(key: str) -> str | None:
+    """The link's value for `key`; a repeated key keeps its last value, with a message."""
     values = st.query_params.get_all(key)
+    if len(values) > 1:
+        _set_url_value(key, values[-1])
+        st.warning(
+            f"The link gives **{key}** {len(values)} values, but a control holds one: "
+            f"using the last, “{plain(values[-1], 40)}”.",
+            icon=":material/link_off:",
+        )
     return values[-1] if values else None
 
 
@@ -217,6 +263,7 @@ def vector_input(
     """
     if length is not None:
         min_len = max_len = length
+    _warn_long(key, _raw(key), 200)
     text = st.text_input(
         label,
         value=default,
@@ -230,8 +277,47 @@ def vector_input(
     try:
         return parse_vector(text, label_name(label), min_len=min_len, max_len=max_len, lo=lo, hi=hi)
     except LnvizError as err:
-        st.error(f"{err} Using the default `{default}`.", icon=":material/error:")
+        refuse(err, f"Using the default `{default}`.")
         return parse_vector(default, key, min_len=min_len, max_len=max_len, lo=lo, hi=hi)
+
+
+def text_field(
+    label: str,
+    default: str,
+    parse: Callable[[str], Any],
+    *,
+    key: str,
+    fallback: Any,
+    instead: str,
+    max_chars: int = 400,
+    help: str | None = None,
+    **widget: Any,
+) -> Any:
+    """A free-form text box bound to the URL, read by a parser from lnviz.params.
+
+    `parse` turns the text into a value or raises LnvizError; a refused text shows the
+    escaped message followed by `instead` (what the page does about it) and gives
+    `fallback`, so what a visitor typed or linked never reaches the page unchecked.
+    Other keyword arguments (placeholder, type, ...) go to st.text_input.
+    """
+    _warn_long(key, _raw(key), max_chars)
+    text = st.text_input(
+        label, default, key=key, bind="query-params", max_chars=max_chars, help=help, **widget
+    )
+    try:
+        return parse(text)
+    except LnvizError as err:
+        refuse(err, instead)
+        return fallback
+
+
+def link_text(key: str) -> str | None:
+    """The link's raw text for a key that no control binds (e.g. ?term=), or None.
+
+    A repeated key gives its last value, with a message. Parse the text with lnviz.params
+    and show a refusal with `refuse` or with a message that names the key.
+    """
+    return _raw(key)
 
 
 def label_name(label: str) -> str:
@@ -401,11 +487,28 @@ def _forget_url_value(key: str) -> None:
     OverflowError, which it does not catch, so the page would fail. The seed is read from
     the query string the session started with, so it is removed there as well.
     """
+    _set_url_value(key, None)
+
+
+def _set_url_value(key: str, value: str | None) -> None:
+    """Replace (or, with None, drop) a URL value before a bound widget is seeded from it.
+
+    Both the query string the session started with (what seeds widgets) and the current
+    one change, and the browser's address follows. The current one is edited in place:
+    `st.query_params[key] = ...` refuses a key that a widget of this or an earlier page
+    has bound.
+    """
     from streamlit.runtime.state.session_state_proxy import get_session_state
 
     with get_session_state().query_params() as qp:
-        getattr(qp, "_initial_query_params", {}).pop(key, None)
-        qp.pop(key, None)
+        initial = getattr(qp, "_initial_query_params", {})
+        current = getattr(qp, "_query_params", {})
+        for params, new in ((initial, [value]), (current, value)):
+            if value is None:
+                params.pop(key, None)
+            elif key in params:
+                params[key] = new
+        getattr(qp, "_send_query_param_msg", lambda: None)()
 
 
 def _infinite(raw: str) -> bool:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from lnviz import glossary, ui
+from lnviz import glossary, params, ui
 from lnviz.errors import LnvizError
 
 ui.page_intro(
@@ -16,14 +16,14 @@ glossary can point straight at it.""",
 
 def linked_term() -> glossary.Term | None:
     """The term named by ?term=, or a message (nothing the visitor typed is echoed raw)."""
-    values = st.query_params.get_all("term")
-    if not values:
+    raw = ui.link_text("term")
+    if raw is None:
         return None
     try:
-        slug = glossary.parse_slug(values[-1])
+        slug = glossary.parse_slug(raw)
     except LnvizError:
         st.warning(
-            "The link names a glossary entry in a form this page does not use. Entry "
+            "The link's **term** names a glossary entry in a form this page does not use. Entry "
             "addresses are lower-case words joined by hyphens, such as `layer-normalization`; "
             "all entries are listed below.",
             icon=":material/link_off:",
@@ -87,11 +87,13 @@ ui.presets(
     },
     key="gl-presets",
 )
-query = st.text_input(
+query = ui.text_field(
     "Search the glossary",
     "",
+    lambda text: params.parse_search(text, "search", glossary.MAX_QUERY),
     key="q",
-    bind="query-params",
+    fallback="",
+    instead="Showing every entry.",
     max_chars=glossary.MAX_QUERY,
     type="search",
     placeholder="a word from a name or a definition, e.g. variance",

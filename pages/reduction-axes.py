@@ -5,7 +5,6 @@ import streamlit as st
 import lnviz
 from lnviz import ui
 from lnviz.axes import SCHEME_INFO, divisors, statistics_agree, with_entries
-from lnviz.errors import LnvizError
 from lnviz.figures import axes as figs
 from lnviz.params import parse_entries
 
@@ -81,20 +80,15 @@ with st.container(border=True):
         )
     with c6:
         eps = ui.eps_slider(default=1e-5, help="Added to each group's variance.")
-    edits_text = st.text_input(
+    edits = ui.text_field(
         "Edit entries (b,t,f=value; …)",
         "",
+        lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
         key="edits",
-        bind="query-params",
-        max_chars=400,
+        fallback=(),
+        instead="The edits are ignored.",
         help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
     )
-
-try:
-    edits = parse_entries(edits_text, "edits", (bsz, tsz, fsz))
-except LnvizError as err:
-    st.error(f"{err} The edits are ignored.", icon=":material/error:")
-    edits = ()
 
 results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
 if scheme not in results:

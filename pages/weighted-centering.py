@@ -115,7 +115,7 @@ def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
     try:
         return wt.weighted_centering(a, x)
     except LnvizError as err:
-        st.error(f"{err} Using the default weights `{A3_DEFAULT}`.", icon=":material/error:")
+        ui.refuse(err, f"Using the default weights `{A3_DEFAULT}`.")
         return wt.weighted_centering(A3_FALLBACK, x)
 
 

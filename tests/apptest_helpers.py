@@ -34,6 +34,17 @@ def texts(at: AppTest) -> str:
     return "\n".join(parts)
 
 
+def shown(markdown: str) -> str:
+    """What a reader sees of a message that quotes a visitor (lnviz.ui.plain escapes it).
+
+    >>> shown(r"a \\= \\(3\\,\\) must be \\> 0")
+    'a = (3,) must be > 0'
+    """
+    import re
+
+    return re.sub(r"\\([!-/:-@\[-`{-~])", r"\1", str(markdown)).replace("\u2060", "")
+
+
 def assert_clean(at: AppTest) -> None:
     """No exception element on the page."""
     assert not at.exception, [e.message for e in at.exception]
