@@ -1,0 +1,118 @@
+"""The production settings in .streamlit/config.toml: present, spelled right, and in force.
+
+Every option in the file must be one Streamlit 1.67 knows (a typo would be silently
+ignored), and the hardening options must have their safe values, as Streamlit itself reads
+them when started from the repository (checked in a fresh interpreter, so the test run's
+own configuration is not disturbed).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+import tomllib
+from typing import Any
+
+import pytest
+
+from tests.apptest_helpers import ROOT
+
+CONFIG = ROOT / ".streamlit" / "config.toml"
+
+REQUIRED: dict[str, Any] = {
+    "server.enableXsrfProtection": True,  # XSRF protection on
+    "server.enableCORS": True,
+    "client.showErrorDetails": "none",  # tracebacks only in the server log
+    "client.showErrorLinks": False,
+    "client.toolbarMode": "viewer",  # no developer menu for visitors
+    "server.fileWatcherType": "none",  # no file watcher
+    "server.runOnSave": False,
+    "server.enableStaticServing": False,
+    "server.enableAgentApi": False,
+    "server.headless": True,
+    "browser.gatherUsageStats": False,
+}
+LIMITS_MB = {  # upper bounds: no uploads, small client messages, bounded caches
+    "server.maxUploadSize": 1,
+    "server.maxWidgetStateSize": 2,
+    "server.maxMessageSize": 16,
+}
+UPLOAD_WIDGETS = {"file_uploader", "camera_input", "audio_input", "chat_input"}
+
+
+def options_in_file() -> dict[str, Any]:
+    data = tomllib.loads(CONFIG.read_text())
+    return {
+        f"{section}.{name}": value for section, opts in data.items() for name, value in opts.items()
+    }
+
+
+def effective(keys: list[str]) -> dict[str, Any]:
+    """The options as `streamlit run` in the repository sees them (fresh interpreter)."""
+    code = (
+        "import json, sys; from streamlit import config; "
+        "print(json.dumps({k: config.get_option(k) for k in sys.argv[1:]}))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *keys], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def test_every_option_in_the_file_exists_and_has_the_right_type() -> None:
+    from streamlit import config
+
+    known = config._config_options_template
+    for key, value in options_in_file().items():
+        assert key in known, f"{key} is not a Streamlit 1.67 option (typo?)"
+        expected = known[key].type
+        # some str options also take true/false (client.showErrorLinks: "auto", true, false)
+        ok = isinstance(value, expected) or (expected is str and isinstance(value, bool))
+        assert ok, f"{key} = {value!r} should be a {expected.__name__}"
+        assert not known[key].deprecated, f"{key} is deprecated"
+
+
+@pytest.mark.parametrize(("key", "value"), list(REQUIRED.items()))
+def test_hardening_option_is_written_in_the_file(key: str, value: Any) -> None:
+    assert options_in_file().get(key) == value, f"{CONFIG.name} must set {key} = {value!r}"
+
+
+def test_streamlit_reads_the_hardened_values() -> None:
+    keys = [*REQUIRED, *LIMITS_MB, "server.maxCacheDataSize"]
+    seen = effective(keys)
+    for key, value in REQUIRED.items():
+        assert seen[key] == value, (key, seen[key])
+    for key, limit in LIMITS_MB.items():
+        assert 0 < seen[key] <= limit, (key, seen[key])
+    size = str(seen["server.maxCacheDataSize"]).lower()
+    assert size.endswith("mb") and 0 < float(size[:-2]) <= 128, size
+
+
+def test_no_page_or_module_offers_an_upload() -> None:
+    """maxUploadSize stays minimal only while no feature needs uploads."""
+    for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lnviz/**/*.py"), ROOT / "app.py"]:
+        tree = ast.parse(path.read_text())
+        calls = {
+            node.func.attr
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+        }
+        assert not calls & UPLOAD_WIDGETS, f"{path.name} uses {calls & UPLOAD_WIDGETS}"
+
+
+def test_no_html_is_rendered_from_markdown_anywhere() -> None:
+    """unsafe_allow_html is never used; st.html only with constant text."""
+    for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lnviz/**/*.py"), ROOT / "app.py"]:
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            for kw in node.keywords:
+                assert kw.arg != "unsafe_allow_html", f"{path.name}:{node.lineno}"
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "html":
+                arg = node.args[0] if node.args else None
+                assert isinstance(arg, ast.Name | ast.Constant), (
+                    f"{path.name}:{node.lineno}: st.html with computed text"
+                )
