@@ -32,8 +32,9 @@ def linked_term() -> glossary.Term | None:
     term = glossary.term_by_slug(slug)
     if term is None:
         st.warning(
-            f"There is no entry called `{slug}` in this glossary. All entries are listed "
-            "below; the search box finds words in names and definitions.",
+            f"The link's **term** is `{slug}`, but there is no entry called that in this "
+            "glossary. All entries are listed below; the search box finds words in names and "
+            "definitions.",
             icon=":material/link_off:",
         )
     return term
