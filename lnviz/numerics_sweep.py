@@ -141,8 +141,14 @@ class Clamping:
 
     @property
     def blowup(self) -> float:
-        """max |clamped| / max |truth|: above 1 means the clamp inflated the output."""
-        return float(np.nanmax(np.abs(self.clamped)) / np.max(np.abs(self.truth)))
+        """max |clamped| / max |truth|: above 1 means the clamp inflated the output.
+
+        NaN when no clamped entry is a number (the format overflowed, e.g. float16 sums).
+        """
+        finite = self.clamped[~np.isnan(self.clamped)]  # (k,)
+        if finite.size == 0:
+            return float("nan")
+        return float(np.max(np.abs(finite)) / np.max(np.abs(self.truth)))
 
 
 def clamping(x: ArrayLike, precision: str, eps: float, summation: str = "sequential") -> Clamping:

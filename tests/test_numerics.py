@@ -192,6 +192,17 @@ def test_clamping_divides_by_sqrt_eps_and_blows_up_the_output() -> None:
     assert np.max(np.abs(c.two_pass - c.truth)) < 1e-3
 
 
+@pytest.mark.filterwarnings("error::RuntimeWarning")
+def test_float16_overflow_gives_a_nan_blowup_without_numpy_warnings() -> None:
+    """n = 2048 values near 56 sum past float16's 65504: every output is NaN (a reachable link)."""
+    from lnviz.figures.numerics import clamping_alt
+
+    c = sw.clamping(sw.sample("noise", 2048, 0, 56.23413251903491), "float16", 1e-5)
+    assert np.isnan(c.clamped).all()
+    assert math.isnan(c.blowup)
+    assert "NaN for every entry as well" in clamping_alt(c)
+
+
 def test_grid_clamped_output_is_the_deviations_over_sqrt_eps() -> None:
     y = nm.normalize(sw.sample("grid", offset=1e4), "one-pass", "float32", 1e-6, clamp=True)
     assert bool(y.negative[0]) and float(y.variance_used[0]) == 0.0

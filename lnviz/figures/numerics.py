@@ -234,11 +234,15 @@ def clamping_alt(c: Clamping) -> str:
         if np.isnan(c.unclamped).all()
         else f"reaches at most {num(float(np.nanmax(np.abs(c.unclamped))))} in absolute value"
     )
+    clamped = (
+        "is NaN for every entry as well (the format overflowed)"
+        if np.isnan(c.clamped).all()
+        else f"reaches {num(float(np.nanmax(np.abs(c.clamped))))}, {num(c.blowup, 3)} times "
+        "the largest true value"
+    )
     return (
         f"Scatter of the {c.x.size} outputs sorted by their true value, which runs from "
         f"{num(float(c.truth.min()))} to {num(float(c.truth.max()))}. In {c.precision} the "
         f"one-pass variance is {num(c.variance)} (true {num(c.true_variance)}); the unclamped "
-        f"output {unclamped}; the clamped output reaches "
-        f"{num(float(np.nanmax(np.abs(c.clamped))))}, {num(c.blowup, 3)} times the largest "
-        "true value; two-pass follows the truth."
+        f"output {unclamped}; the clamped output {clamped}; two-pass follows the truth."
     )
