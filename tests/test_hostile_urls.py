@@ -355,7 +355,7 @@ def test_hundreds_of_unrelated_parameters_change_nothing(name: str) -> None:
 
 
 # The most expensive valid link of each page, found by searching every control's extremes
-# (largest sizes, longest sequences, every scheme); see the hardening report in README.
+# (largest sizes, longest sequences, every scheme); measured in docs/hardening.md.
 WORST = {
     "home": {},
     "reduction-axes": {
