@@ -263,7 +263,7 @@ def vector_input(
     """
     if length is not None:
         min_len = max_len = length
-    _warn_long(key, _raw(key), 200)
+    raw = _raw(key)
     text = st.text_input(
         label,
         value=default,
@@ -274,6 +274,7 @@ def vector_input(
         or f"{min_len}–{max_len} numbers between {lo:g} and {hi:g}, "
         "separated by commas; fractions like 1/3 work.",
     )
+    _warn_long(key, raw, 200)
     try:
         return parse_vector(text, label_name(label), min_len=min_len, max_len=max_len, lo=lo, hi=hi)
     except LnvizError as err:
@@ -300,10 +301,11 @@ def text_field(
     `fallback`, so what a visitor typed or linked never reaches the page unchecked.
     Other keyword arguments (placeholder, type, ...) go to st.text_input.
     """
-    _warn_long(key, _raw(key), max_chars)
+    raw = _raw(key)
     text = st.text_input(
         label, default, key=key, bind="query-params", max_chars=max_chars, help=help, **widget
     )
+    _warn_long(key, raw, max_chars)
     try:
         return parse(text)
     except LnvizError as err:
