@@ -110,6 +110,20 @@ def angle_text(degrees: float) -> str:
     return "undefined" if math.isnan(degrees) else f"{ui.fmt(degrees, 2)}°"
 
 
+def centring_table(r: wt.WeightedCentering, weights_label: str) -> None:
+    """The numbers of one centring: weights, weighted mean, P_a x and its two means."""
+    number_table(
+        [
+            (weights_label, ui.fmt_vec(r.a)),
+            ("aᵀx, the weighted mean of x", ui.fmt(r.c)),
+            ("Pₐx = x − (aᵀx)𝟏", ui.fmt_vec(r.centered)),
+            ("weighted mean of Pₐx", ui.fmt(r.weighted_mean, 12)),
+            ("ordinary mean of Pₐx", ui.fmt(r.ordinary_mean)),
+            ("Euclidean projection", ui.fmt_vec(r.euclidean)),
+        ]
+    )
+
+
 def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
     """The engine's result, or a message and the defaults if the weights are refused."""
     try:
@@ -154,16 +168,7 @@ with left:
         filename="weighted-centering-plane",
     )
 with right:
-    number_table(
-        [
-            ("weights a = (w, 1 − w)", ui.fmt_vec(r2.a)),
-            ("aᵀx, the weighted mean of x", ui.fmt(r2.c)),
-            ("Pₐx = x − (aᵀx)𝟏", ui.fmt_vec(r2.centered)),
-            ("weighted mean of Pₐx", ui.fmt(r2.weighted_mean, 12)),
-            ("ordinary mean of Pₐx", ui.fmt(r2.ordinary_mean)),
-            ("Euclidean projection", ui.fmt_vec(r2.euclidean)),
-        ]
-    )
+    centring_table(r2, "weights a = (w, 1 − w)")
 
 st.markdown(
     r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with
@@ -272,16 +277,7 @@ the view to look along the plane's edge."""
             filename="weighted-centering-space",
         )
     with right:
-        number_table(
-            [
-                ("weights a (rescaled to sum 1)", ui.fmt_vec(r3.a)),
-                ("aᵀx, the weighted mean of x", ui.fmt(r3.c)),
-                ("Pₐx = x − (aᵀx)𝟏", ui.fmt_vec(r3.centered)),
-                ("weighted mean of Pₐx", ui.fmt(r3.weighted_mean, 12)),
-                ("ordinary mean of Pₐx", ui.fmt(r3.ordinary_mean)),
-                ("Euclidean projection", ui.fmt_vec(r3.euclidean)),
-            ]
-        )
+        centring_table(r3, "weights a (rescaled to sum 1)")
     angle_table(r3, wt.orthogonality(r3))
     if r3.degenerate:
         degenerate_warning(wt.projection_checks(r3.a).zero_weights, brief=r2.degenerate)
