@@ -357,18 +357,55 @@ def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
         st.markdown("\n".join(f"- {item}" for item in items))
 
 
-def chart(fig: go.Figure, alt: str, *, key: str, filename: str, static: bool = False) -> None:
-    """A Plotly chart with data-driven alt text and a readable PNG export name."""
+def chart(
+    build: Callable[..., go.Figure],
+    *args: Any,
+    alt: str,
+    key: str,
+    filename: str,
+    static: bool = False,
+) -> None:
+    """Draw build(*args), a pure figure function, with data-driven alt text and a PNG name.
+
+    Building a Plotly figure (validating every property) costs 5–30 ms, far more than the
+    engine's numbers behind it. The finished figure's JSON is cached by (build, args), so a
+    state that any visitor has seen before is drawn from the cache, and it reaches
+    st.plotly_chart as a _BuiltFigure: no second validation.
+    """
+    spec = _figure_spec(f"{build.__module__}.{build.__qualname__}", build, args)  # a copy
+    if presenting() and not static:  # charts large and legible from the back of a room
+        layout = spec.setdefault("layout", {})
+        layout["height"] = int((layout.get("height") or 360) * 1.4)
+        layout["font"] = {**layout.get("font", {}), "size": 17}
     config = {
         "staticPlot": static,
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": f"lnviz-{filename}", "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
-    if presenting() and not static:  # charts large and legible from the back of a room
-        height = fig.layout.height or 360
-        fig.update_layout(height=int(height * 1.4), font={"size": 17})
-    st.plotly_chart(fig, key=key, config=config, alt=alt, theme="streamlit")
+    st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _figure_spec(name: str, _build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
+    """The figure of _build(*args) as a plain dict (`name` identifies _build in the key)."""
+    return _build(*args).to_dict()
+
+
+class _BuiltFigure(go.Figure):
+    """A figure that plotly already built and validated, carried as its dict.
+
+    st.plotly_chart accepts a go.Figure without validating it again and asks it for
+    to_dict(); a plain dict it would validate again (as long as building it). Constructing
+    an empty go.Figure alone costs about 1 ms, so this class skips plotly's __init__: it
+    only answers to_dict(), which is all Streamlit 1.67 asks of it (tests/test_charts.py).
+    """
+
+    def __init__(self, spec: dict) -> None:  # no super().__init__: nothing to validate
+        self._spec = spec
+
+    def to_dict(self) -> dict:
+        return self._spec
 
 
 def ensure_router() -> None:

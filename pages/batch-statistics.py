@@ -146,8 +146,12 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
     for col, which in ((left, "mean"), (right, "var")):
         with col:
             ui.chart(
-                figs.stat_figure(stream, runs, feat, which),
-                figs.stat_alt(stream, runs, feat, which),
+                figs.stat_figure,
+                stream,
+                runs,
+                feat,
+                which,
+                alt=figs.stat_alt(stream, runs, feat, which),
                 key=f"run-{which}",
                 filename=f"batch-running-{which}",
             )
@@ -207,7 +211,12 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
         "would give the same output both ways, so its gap is 0 at every step."
     )
     ui.chart(
-        figs.gap_figure(stream, runs), figs.gap_alt(stream, runs), key="gap", filename="batch-gap"
+        figs.gap_figure,
+        stream,
+        runs,
+        alt=figs.gap_alt(stream, runs),
+        key="gap",
+        filename="batch-gap",
     )
     cols = st.columns(4)
     for i, run in enumerate(runs):
@@ -250,11 +259,18 @@ def size_section(f: int, seed: int, feat: int) -> None:
     left, right = st.columns(2)
     with left:
         ui.chart(
-            figs.size_figure(bs, feat), figs.size_alt(bs, feat), key="size", filename="batch-size"
+            figs.size_figure,
+            bs,
+            feat,
+            alt=figs.size_alt(bs, feat),
+            key="size",
+            filename="batch-size",
         )
     with right:
         sp = estimator_spread(SIZES, 200, seed)
-        ui.chart(figs.spread_figure(sp), figs.spread_alt(sp), key="spread-box", filename="spread")
+        ui.chart(
+            figs.spread_figure, sp, alt=figs.spread_alt(sp), key="spread-box", filename="spread"
+        )
     ui.notice(
         [
             "In the B = 2 rows every batch-norm value is ±1 (to within ε): the outputs only "
@@ -284,8 +300,10 @@ def companion_section(stream: Stream) -> None:
     for col, which in ((left, "bn"), (right, "ln")):
         with col:
             ui.chart(
-                figs.companion_figure(comp, which),
-                figs.companion_alt(comp, which),
+                figs.companion_figure,
+                comp,
+                which,
+                alt=figs.companion_alt(comp, which),
                 key=f"comp-{which}",
                 filename=f"batch-companions-{which}",
             )

@@ -71,15 +71,19 @@ def family_section(eps: float) -> None:
     left, right = st.columns(2)
     with left:
         ui.chart(
-            figs.h_figure(current, others),
-            figs.h_alt(current, others),
+            figs.h_figure,
+            current,
+            others,
+            alt=figs.h_alt(current, others),
             key="h",
             filename="epsilon-h",
         )
     with right:
         ui.chart(
-            figs.dh_figure(current, others),
-            figs.dh_alt(current, others),
+            figs.dh_figure,
+            current,
+            others,
+            alt=figs.dh_alt(current, others),
             key="dh",
             filename="epsilon-slope",
         )
@@ -99,8 +103,11 @@ def variance_section(core: lnviz.Core) -> None:
     ratio = lnviz.core_variance_ratio(RATIO_GRID)
     q_over_eps = float(core.q) / core.eps
     ui.chart(
-        figs.variance_figure(RATIO_GRID, ratio, q_over_eps),
-        figs.variance_alt(q_over_eps),
+        figs.variance_figure,
+        RATIO_GRID,
+        ratio,
+        q_over_eps,
+        alt=figs.variance_alt(q_over_eps),
         key="variance",
         filename="epsilon-core-variance",
     )
@@ -125,7 +132,9 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
     )
     s = lnviz.scaling_identity(z, eps, a)
     exact = lnviz.scaling_identity(z, 0.0, a) if float(np.ptp(z)) > 0 else None
-    ui.chart(figs.scaling_figure(s), figs.scaling_alt(s), key="scaling", filename="epsilon-scaling")
+    ui.chart(
+        figs.scaling_figure, s, alt=figs.scaling_alt(s), key="scaling", filename="epsilon-scaling"
+    )
     c1, c2, c3 = st.columns(3)
     c1.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
     c2.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
@@ -152,15 +161,17 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     left, right = st.columns(2)
     with left:
         ui.chart(
-            figs.jacobian_figure(spec),
-            figs.jacobian_alt(spec),
+            figs.jacobian_figure,
+            spec,
+            alt=figs.jacobian_alt(spec),
             key="jacobian",
             filename="epsilon-jacobian",
         )
     with right:
         ui.chart(
-            figs.eigen_figure(spec),
-            figs.eigen_alt(spec),
+            figs.eigen_figure,
+            spec,
+            alt=figs.eigen_alt(spec),
             key="eigen",
             filename="epsilon-eigenvalues",
         )

@@ -198,7 +198,7 @@ def difference_section(comp: fd.Comparison) -> None:
             "−ε, and the square root of a negative number is not a number.",
             icon=":material/warning:",
         )
-    ui.chart(figs.delta_figure(comp, a, b), figs.delta_alt(comp, a, b), key="delta",
+    ui.chart(figs.delta_figure, comp, a, b, alt=figs.delta_alt(comp, a, b), key="delta",
              filename=f"frameworks-delta-{pair}")  # fmt: skip
     ui.notice(
         [
@@ -217,7 +217,7 @@ def diagnosis_section(diag: dict, verr: fd.VarianceError) -> None:
     st.subheader("Which convention explains the gap")
     left, right = st.columns(2)
     with left:
-        ui.chart(figs.diagnosis_figure(diag), figs.diagnosis_alt(diag), key="diag",
+        ui.chart(figs.diagnosis_figure, diag, alt=figs.diagnosis_alt(diag), key="diag",
                  filename="frameworks-diagnosis")  # fmt: skip
         st.dataframe(
             pd.DataFrame(
@@ -231,7 +231,7 @@ def diagnosis_section(diag: dict, verr: fd.VarianceError) -> None:
             width="stretch",
         )
     with right:
-        ui.chart(figs.variance_error_figure(verr), figs.variance_error_alt(verr), key="verr",
+        ui.chart(figs.variance_error_figure, verr, alt=figs.variance_error_alt(verr), key="verr",
                  filename="frameworks-variance-error")  # fmt: skip
     st.latex(r"\sigma^2=\mathrm E[x^2]-\mu^2")
     st.markdown(
@@ -270,7 +270,7 @@ def batch_section(comp: fd.Comparison) -> None:
         ch = ui.int_input("channel shown", 0, comp.x.shape[1 if comp.layout == "nchw" else -1] - 1,
                           0, key="ch")  # fmt: skip
     stats = fd.running_statistics(comp.x, comp.layout, steps)
-    ui.chart(figs.running_figure(stats, ch), figs.running_alt(stats, ch), key="running",
+    ui.chart(figs.running_figure, stats, ch, alt=figs.running_alt(stats, ch), key="running",
              filename="frameworks-running-variance")  # fmt: skip
     st.markdown("**Largest gap between evaluation and training outputs after these steps**")
     cols = [*st.columns(2), *st.columns(2)]

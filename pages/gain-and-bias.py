@@ -128,8 +128,10 @@ if not res.defined:
 for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
     with col:
         ui.chart(
-            figs.stage_figure(res, i),
-            figs.stage_alt(res, i),
+            figs.stage_figure,
+            res,
+            i,
+            alt=figs.stage_alt(res, i),
             key=f"stage-{name}",
             filename=f"gain-bias-{name}",
         )
@@ -173,7 +175,11 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
 )
 if res.defined:
     ui.chart(
-        figs.moments_figure(res), figs.moments_alt(res), key="moments", filename="gain-bias-moments"
+        figs.moments_figure,
+        res,
+        alt=figs.moments_alt(res),
+        key="moments",
+        filename="gain-bias-moments",
     )
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("output mean", ui.fmt(res.output.mean, 6), help=exact_help(res.output.mean))

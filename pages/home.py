@@ -70,8 +70,8 @@ for start in range(0, len(CARDS), 3):
         with col.container(border=True):
             st.markdown(f"#### {title}")
             ui.chart(
-                thumb(),
-                f"Preview of the {title.lower()} page. {blurb}",
+                thumb,
+                alt=f"Preview of the {title.lower()} page. {blurb}",
                 key=f"thumb-{title}",
                 filename=f"home-{title.lower()}",
                 static=True,

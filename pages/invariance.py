@@ -73,7 +73,9 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     if not sym.ln_defined:
         undefined_note("z")
         return sym
-    ui.chart(figs.pair_figure(sym), figs.pair_alt(sym), key="shift", filename="invariance-shift")
+    ui.chart(
+        figs.pair_figure, sym, alt=figs.pair_alt(sym), key="shift", filename="invariance-shift"
+    )
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -117,7 +119,7 @@ the first part and keeps the second, so only a shift with all entries equal is i
         undefined_note("z" if not defined else "z + s")
         return
     ui.chart(
-        figs.pair_figure(sym), figs.pair_alt(sym), key="unequal", filename="invariance-unequal"
+        figs.pair_figure, sym, alt=figs.pair_alt(sym), key="unequal", filename="invariance-unequal"
     )
     m1, m2 = st.columns(2)
     m1.metric("largest change max |u_ε(z + s) − u_ε(z)|", ui.fmt(sym.ln_change, 6))
@@ -154,8 +156,10 @@ unless $a=1$. Only at $\varepsilon=0$ does the factor $a$ cancel exactly."""
     ident = lnviz.scaling_identity(z, eps, a)
     exact = symmetry.scale(z, a, 0.0)
     ui.chart(
-        figs.scale_figure(sym, ident),
-        figs.scale_alt(sym, ident),
+        figs.scale_figure,
+        sym,
+        ident,
+        alt=figs.scale_alt(sym, ident),
         key="scale",
         filename="invariance-scale",
     )
@@ -192,8 +196,10 @@ and 3."""
             icon=":material/info:",
         )
     ui.chart(
-        figs.contrast_figure(shift, scaled),
-        figs.contrast_alt(shift, scaled),
+        figs.contrast_figure,
+        shift,
+        scaled,
+        alt=figs.contrast_alt(shift, scaled),
         key="contrast",
         filename="invariance-rms-contrast",
     )
@@ -286,13 +292,17 @@ without any effect on the normalized output, for **every** input $x$:"""
     left, right = st.columns([3, 2])
     with left:
         ui.chart(
-            figs.redundancy_figure(red, cb, rv, sv),
-            figs.redundancy_alt(red, cb, rv, sv),
+            figs.redundancy_figure,
+            red,
+            cb,
+            rv,
+            sv,
+            alt=figs.redundancy_alt(red, cb, rv, sv),
             key="redundancy",
             filename="invariance-redundancy",
         )
     with right:
-        ui.chart(figs.ws_figure(split), figs.ws_alt(split), key="ws", filename="invariance-ws")
+        ui.chart(figs.ws_figure, split, alt=figs.ws_alt(split), key="ws", filename="invariance-ws")
     st.markdown(
         f"W Δx = **{ui.fmt_vec(split.s, 4)}**: its common part {ui.fmt(split.c, 4)} is removed, "
         f"the rest {ui.fmt_vec(split.rest, 4)} reaches the output."

@@ -117,8 +117,10 @@ st.markdown(
 left, right = st.columns([1, 1])
 with left:
     ui.chart(
-        figs.heatmap_figure(swept, k),
-        figs.heatmap_alt(swept, k),
+        figs.heatmap_figure,
+        swept,
+        k,
+        alt=figs.heatmap_alt(swept, k),
         key="heat",
         filename="numerics-errors",
     )
@@ -152,7 +154,12 @@ ui.notice(
 
 st.subheader("Error against the offset")
 ui.chart(
-    figs.sweep_figure(swept, offset), figs.sweep_alt(swept), key="sweep", filename="numerics-sweep"
+    figs.sweep_figure,
+    swept,
+    offset,
+    alt=figs.sweep_alt(swept),
+    key="sweep",
+    filename="numerics-sweep",
 )
 st.caption(
     "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input in "
@@ -188,7 +195,7 @@ def clamping_section(kind: str, n: int, seed: int, offset: float, eps: float, su
             "to the truth below is rounding alone."
         )
     )
-    ui.chart(figs.clamping_figure(c), figs.clamping_alt(c), key="clamp-fig", filename="clamp")
+    ui.chart(figs.clamping_figure, c, alt=figs.clamping_alt(c), key="clamp-fig", filename="clamp")
     st.latex(r"v<0\ \Rightarrow\ \max(v,0)=0\ \Rightarrow\ y=\frac{x-\mu}{\sqrt{\varepsilon}}")
     ui.notice(
         [
@@ -225,7 +232,9 @@ def placement_section(eps: float) -> None:
             "first coordinate": st.column_config.NumberColumn(format="%.6f"),
         },
     )
-    ui.chart(figs.placements_figure(p), figs.placements_alt(p), key="place", filename="eps-place")
+    ui.chart(
+        figs.placements_figure, p, alt=figs.placements_alt(p), key="place", filename="eps-place"
+    )
     ui.notice(
         [
             "For x = (1, 0, 0, 0): μ = 1/4, v = 3/16, so the first coordinate is "

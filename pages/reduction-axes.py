@@ -119,8 +119,10 @@ def cube_section(red: lnviz.Reduction) -> None:
     left, right = st.columns([3, 2])
     with left:
         ui.chart(
-            figs.cube_figure(red, entry),
-            figs.cube_alt(red, entry),
+            figs.cube_figure,
+            red,
+            entry,
+            alt=figs.cube_alt(red, entry),
             key="cube",
             filename=f"axes-cube-{red.scheme}",
         )
@@ -161,8 +163,10 @@ cols = st.columns(3)
 for col, which in zip(cols, ("labels", "input", "output"), strict=True):
     with col:
         ui.chart(
-            figs.unfolded_figure(red, which),
-            figs.unfolded_alt(red, which),
+            figs.unfolded_figure,
+            red,
+            which,
+            alt=figs.unfolded_alt(red, which),
             key=f"unfolded-{which}",
             filename=f"axes-{which}-{red.scheme}",
         )
@@ -188,8 +192,9 @@ right.download_button(
 
 st.subheader("Every scheme on the same tensor")
 ui.chart(
-    figs.schemes_figure(results),
-    figs.schemes_alt(results),
+    figs.schemes_figure,
+    results,
+    alt=figs.schemes_alt(results),
     key="schemes",
     filename="axes-all-schemes",
 )

@@ -99,7 +99,7 @@ m, norms, deps, table = analysis(bsz, tsz, seed, win, leak, eps)
 st.subheader("The data")
 left, right = st.columns([3, 2])
 with left:
-    ui.chart(figs.prices_figure(m), figs.prices_alt(m), key="prices", filename="seq-prices")
+    ui.chart(figs.prices_figure, m, alt=figs.prices_alt(m), key="prices", filename="seq-prices")
 with right:
     st.markdown(
         "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
@@ -140,8 +140,9 @@ def dependence_section() -> None:
         for col, scheme in zip(cols, pair, strict=True):
             with col:
                 ui.chart(
-                    figs.dependence_figure(dmap[scheme]),
-                    figs.dependence_alt(dmap[scheme]),
+                    figs.dependence_figure,
+                    dmap[scheme],
+                    alt=figs.dependence_alt(dmap[scheme]),
                     key=f"dep-{scheme}",
                     filename=f"seq-dependence-{scheme}-{wrt}",
                 )
@@ -153,8 +154,9 @@ def dependence_section() -> None:
         "y of b depending on b′."
     )
     ui.chart(
-        figs.examples_figure(list(dmap.values())),
-        figs.examples_alt(list(dmap.values())),
+        figs.examples_figure,
+        list(dmap.values()),
+        alt=figs.examples_alt(list(dmap.values())),
         key="examples",
         filename="seq-examples",
     )
@@ -186,13 +188,19 @@ def leak_section() -> None:
     names = list(m.names)
     if st.session_state.get("sf") not in names:
         st.session_state.pop("sf", None)
-    ui.chart(figs.leak_figure(table), figs.leak_alt(table), key="leak-corr", filename="seq-leak")
+    ui.chart(
+        figs.leak_figure, table, alt=figs.leak_alt(table), key="leak-corr", filename="seq-leak"
+    )
     feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
     k = names.index(feat)
     raw, normed = m.x[..., k], norms["token"].y[..., k]
     ui.chart(
-        figs.scatter_figure(raw, normed, m.next_return, feat),
-        figs.scatter_alt(raw, normed, m.next_return, feat),
+        figs.scatter_figure,
+        raw,
+        normed,
+        m.next_return,
+        feat,
+        alt=figs.scatter_alt(raw, normed, m.next_return, feat),
         key="scatter",
         filename="seq-scatter",
     )
@@ -233,7 +241,7 @@ def shock_section() -> None:
         ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
     s = shock(bsz, tsz, seed, win, leak, eps, at, size, ex)
     first = [int(v) for v in s.first_moved]
-    ui.chart(checks.shock_figure(s), checks.shock_alt(s), key="shock", filename="seq-shock")
+    ui.chart(checks.shock_figure, s, alt=checks.shock_alt(s), key="shock", filename="seq-shock")
     fmt4 = st.column_config.NumberColumn(format="%.4g")
     rows = checks.shock_table(s)
     st.dataframe(
@@ -294,8 +302,11 @@ def inference_section() -> None:
         "token at a time (batch norm then runs in evaluation mode on its running statistics)."
     )
     ui.chart(
-        checks.inference_figure(inf, feat, names[feat]),
-        checks.inference_alt(inf, feat, names[feat]),
+        checks.inference_figure,
+        inf,
+        feat,
+        names[feat],
+        alt=checks.inference_alt(inf, feat, names[feat]),
         key="inference",
         filename="seq-inference",
     )

@@ -162,8 +162,10 @@ orth2 = wt.orthogonality(r2)
 left, right = st.columns([3, 2])
 with left:
     ui.chart(
-        figs.plane_figure(r2, view2),
-        figs.plane_alt(r2, view2),
+        figs.plane_figure,
+        r2,
+        view2,
+        alt=figs.plane_alt(r2, view2),
         key="plane",
         filename="weighted-centering-plane",
     )
@@ -222,8 +224,9 @@ fit = wt.constant_fit(r2)
 left, right = st.columns([3, 2])
 with left:
     ui.chart(
-        figs.objective_figure(fit),
-        figs.objective_alt(fit),
+        figs.objective_figure,
+        fit,
+        alt=figs.objective_alt(fit),
         key="objective",
         filename="weighted-centering-fit",
     )
@@ -271,8 +274,10 @@ the view to look along the plane's edge."""
     left, right = st.columns([3, 2])
     with left:
         ui.chart(
-            figs.space_figure(r3, view3),
-            figs.space_alt(r3, view3),
+            figs.space_figure,
+            r3,
+            view3,
+            alt=figs.space_alt(r3, view3),
             key="space",
             filename="weighted-centering-space",
         )
@@ -302,8 +307,9 @@ the view to look along the plane's edge."""
     left, right = st.columns([2, 3])
     with left:
         ui.chart(
-            figs.matrix_figure(checks),
-            figs.matrix_alt(checks),
+            figs.matrix_figure,
+            checks,
+            alt=figs.matrix_alt(checks),
             key="matrix",
             filename="weighted-centering-matrix",
         )

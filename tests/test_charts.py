@@ -1,0 +1,56 @@
+"""ui.chart: a cached, pre-built figure reaches the browser exactly as st.plotly_chart sends it."""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+
+def _script() -> None:
+    import plotly.graph_objects as go
+    import streamlit as st
+
+    from lnviz import ui
+
+    def build(n: int) -> go.Figure:
+        fig = go.Figure(go.Scatter(x=list(range(n)), y=[v * v for v in range(n)], name="sq"))
+        fig.update_layout(height=300, xaxis_title="t", title={"text": "squares"})
+        return fig
+
+    n = int(st.query_params.get("n", "5"))
+    st.session_state[ui.PRESENT_KEY] = st.query_params.get("present") == "true"
+    ui.chart(build, n, alt="squares", key="cached", filename="squares")
+    st.plotly_chart(build(n), key="plain", theme="streamlit")
+
+
+def _specs(query: dict[str, str]) -> tuple[dict, dict]:
+    at = AppTest.from_function(_script, default_timeout=30)
+    for k, v in query.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception
+    charts = at.get("plotly_chart")
+    return json.loads(charts[0].proto.spec), json.loads(charts[1].proto.spec)
+
+
+def test_cached_chart_sends_the_same_figure_as_plotly_chart() -> None:
+    cached, plain = _specs({"n": "7"})
+    assert cached == plain
+    assert cached["layout"]["xaxis"]["title"]["text"] == "t"
+    assert len(cached["data"][0]["x"]) in (7, 1)  # plain list, or one base64 typed array
+
+
+def test_chart_follows_its_arguments() -> None:
+    five, _ = _specs({"n": "5"})
+    nine, _ = _specs({"n": "9"})
+    assert five != nine
+
+
+def test_presentation_mode_enlarges_a_copy_not_the_cache() -> None:
+    big, plain = _specs({"n": "6", "present": "true"})
+    assert big["layout"]["height"] == int(300 * 1.4)
+    assert big["layout"]["font"]["size"] == 17
+    again, _ = _specs({"n": "6"})
+    assert again["layout"]["height"] == 300  # the cached figure was not changed
+    assert plain["layout"]["height"] == 300
