@@ -12,7 +12,8 @@ TCP_NODELAY.
 `disable_nagle()` sets TCP_NODELAY on every TCP socket the process holds. Linux copies the
 option from a listening socket to the connections it accepts, so one call, on the first
 script run of a server process, covers every later visitor too. Elsewhere (no /proc) it
-does nothing.
+does nothing, and so it does with LNVIZ_KEEP_NAGLE=1 in the environment (benchmarks use it
+to measure Streamlit as it comes).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def disable_nagle() -> int:
     True
     """
     global _done
-    if _done:
+    if _done or os.environ.get("LNVIZ_KEEP_NAGLE") == "1":
         return 0
     _done = True
     try:

@@ -33,6 +33,7 @@ REQUIRED: dict[str, Any] = {
     "server.enableAgentApi": False,
     "server.headless": True,
     "browser.gatherUsageStats": False,
+    "runner.postScriptGC": False,  # capacity: docs/benchmarks.md (soak-tested)
 }
 LIMITS_MB = {  # upper bounds: no uploads, small client messages, bounded caches
     "server.maxUploadSize": 1,

@@ -54,3 +54,15 @@ def test_other_descriptors_are_left_alone(monkeypatch: pytest.MonkeyPatch, tmp_p
         serving.disable_nagle()
         f.write("still open")  # a file and a Unix socket are untouched and usable
         assert unix.fileno() >= 0
+
+
+def test_benchmarks_can_keep_streamlits_sockets_as_they_are(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(serving, "_done", False)
+    monkeypatch.setenv("LNVIZ_KEEP_NAGLE", "1")
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        assert serving.disable_nagle() == 0
+        assert _nodelay(listener) == 0
