@@ -325,9 +325,11 @@ def test_a_download_comes_from_the_visitors_replica(
 def test_new_visitors_spread_over_both_replicas(
     balancer: Balancer, visitors: Callable[[Balancer], Visitor]
 ) -> None:
+    # nginx tells visitors apart by their cookie only: an emptied cookie jar is a new one
+    visitor = visitors(balancer)
     seen: dict[str, str] = {}
     for _ in range(NEW_VISITORS):
-        visitor = visitors(balancer)
+        visitor.context.clear_cookies()
         first = visitor.page.goto("/_stcore/health")
         assert first is not None and first.ok
         cookie = visitor.cookie()
@@ -341,7 +343,6 @@ def test_new_visitors_spread_over_both_replicas(
         assert served_by(again.headers.get(UPSTREAM_HEADER.lower())) == replica
         assert COOKIE_NAME not in (again.headers.get("set-cookie") or "")
         assert visitor.cookie() == cookie
-        visitor.context.close()
     assert set(seen.values()) == {r.address for r in balancer.replicas}, seen
 
 
