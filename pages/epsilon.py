@@ -1,5 +1,7 @@
 """Epsilon: what the constant added to the variance changes, and what it protects."""
 
+import math
+
 import numpy as np
 import streamlit as st
 
@@ -8,6 +10,7 @@ from lnviz import ui
 from lnviz.figures import epsilon as figs
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
+SCRUB_POINTS = 201  # per curve of the in-browser ε scrubber (31 values of ε)
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
 SCALE_OPTIONS = (0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0)  # a
 
@@ -87,6 +90,17 @@ def family_section(eps: float) -> None:
             key="dh",
             filename="epsilon-slope",
         )
+    scrub = [lnviz.epsilon_family(e, n=SCRUB_POINTS) for e in ui.eps_options()]
+    target = max(eps, scrub[0].eps)  # the page's ε, or the smallest the scrubber has
+    start = int(np.argmin([abs(math.log(f.eps / target)) for f in scrub]))
+    ui.chart(
+        figs.scrub_figure,
+        scrub,
+        start,
+        alt=figs.scrub_alt(scrub, start),
+        key="scrub",
+        filename="epsilon-scrub",
+    )
     ui.notice(
         [
             "Far from t = 0 every curve approaches ±√(3/2) ≈ ±1.2247, whatever ε is.",
