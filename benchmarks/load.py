@@ -4,6 +4,7 @@
     python benchmarks/load.py --gc default           # the same with Streamlit's postScriptGC
     python benchmarks/load.py --think 0 --visitors 8 # hammering: the server's throughput
     python benchmarks/load.py --soak                 # 10 minutes; memory growth
+    python benchmarks/load.py --replicas 2           # 2 replicas behind nginx (deploy/)
     python benchmarks/load.py --url http://127.0.0.1:8080 --pid 123 --pid 456  # a running app
 
 Each visitor (benchmarks/stclient.py) opens its own WebSocket on one page — visitor i on page
@@ -20,8 +21,10 @@ st.fragment reruns only that fragment, as in a browser. It prints:
   memory after the first minute and at the end (budget: growth within 20 %).
 
 Without --url it starts the app itself on loopback (with .streamlit/config.toml, and with
-`runner.postScriptGC` as --gc says). The client is one asyncio process; its CPU share is
-printed, so a run where the client, not the server, was the bottleneck shows itself.
+`runner.postScriptGC` as --gc says); with --replicas N, N replicas behind Debian's nginx
+(deploy/replicas.py), and memory is the replicas' sum. The client is one asyncio process;
+its CPU share is printed, so a run where the client, not the server, was the bottleneck
+shows itself.
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ class Results:
     think_s: float
     seconds: float
     gc: str
+    target: str  # "1 server", "2 replicas behind nginx" or the URL given
     samples: list[Sample] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     own_state_checked: int = 0
@@ -117,7 +121,14 @@ async def sample_memory(pids: list[int], t0: float, stop: float, res: Results) -
 
 async def run_load(url: str, pids: list[int], args: argparse.Namespace) -> Results:
     pages = args.pages or app_pages()
-    res = Results(args.visitors, args.think, args.seconds, args.gc)
+    target = (
+        args.url
+        if args.url
+        else f"{args.replicas} replicas behind nginx"
+        if args.replicas
+        else "1 server"
+    )
+    res = Results(args.visitors, args.think, args.seconds, args.gc, target)
     t0 = time.monotonic()
     stop = t0 + args.seconds
     cpu0 = time.process_time()
@@ -151,6 +162,7 @@ def summarize(res: Results) -> dict[str, object]:
     mem = [m for _, m in res.memory]
     after_first_minute = [m for t, m in res.memory if t >= 60]
     summary: dict[str, object] = {
+        "replicas": res.target,
         "visitors": res.visitors,
         "think_s": res.think_s,
         "seconds": res.seconds,
@@ -188,7 +200,8 @@ def summarize(res: Results) -> dict[str, object]:
 
 def print_report(summary: dict[str, object], res: Results) -> None:
     print(
-        f"\n# load: {summary['visitors']} visitors, a move every {summary['think_s']} s "
+        f"\n# load: {summary['replicas']}, {summary['visitors']} visitors, "
+        f"a move every {summary['think_s']} s "
         f"(± 50 %), {summary['seconds']} s, postScriptGC {summary['postScriptGC']}"
     )
     print(
@@ -214,6 +227,15 @@ def target(args: argparse.Namespace) -> Iterator[tuple[str, list[int]]]:
     if args.url:
         yield args.url, args.pid
         return
+    if args.replicas:
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from deploy.replicas import balanced_app
+
+        if args.gc == "default":
+            raise SystemExit("--gc default applies to a server started here, not --replicas")
+        with balanced_app(args.replicas, upstream_header=False) as balancer:
+            yield balancer.url, [r.pid for r in balancer.replicas]
+        return
     options = {"runner.postScriptGC": "true" if args.gc == "default" else "false"}
     with serve("app.py", options) as server:
         yield server.url, [server.pid]
@@ -235,6 +257,7 @@ def main(argv: list[str] | None = None) -> int:
         " setting) or default (Streamlit's, on)",
     )
     ap.add_argument("--url", help="load a running app instead of starting one")
+    ap.add_argument("--replicas", type=int, default=0, help="start N replicas behind nginx")
     ap.add_argument("--pid", type=int, action="append", default=[], help="server pid(s) for memory")
     ap.add_argument("--pages", nargs="*", help="url paths to visit (default: every page)")
     ap.add_argument("--json", type=Path, help="also write the summary here")

@@ -1,0 +1,100 @@
+"""The capacity harness's own client (benchmarks/stclient.py) against a real app server.
+
+The load benchmark trusts this client to do what a browser tab does: open a page with its
+URL, move a slider (inside a fragment when the slider is in one), and tell whether what a
+visitor sees is its own state. These tests hold it to that on the running app.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from harness import Server, app_pages, serve
+from stclient import Visitor
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[Server]:
+    with serve("app.py") as server:
+        yield server
+
+
+def _run(coro: object) -> object:
+    return asyncio.run(coro)  # type: ignore[arg-type]
+
+
+def test_every_page_opens_without_error_and_shows_charts_where_it_has_them(app: Server) -> None:
+    async def visit(page: str) -> tuple[list[str], int]:
+        async with Visitor.connect(app.url) as v:
+            run = await v.open(page)
+            return run.errors, run.chart_bytes
+
+    for page in app_pages():
+        errors, chart_bytes = _run(visit(page))  # type: ignore[misc]
+        assert errors == [], page
+        if page not in ("glossary", "examples"):
+            assert chart_bytes > 1000, page
+
+
+def test_a_fragment_slider_reruns_only_its_fragment_and_keeps_the_page(app: Server) -> None:
+    async def scenario() -> None:
+        async with Visitor.connect(app.url) as v:
+            await v.open("sequences")
+            fragment_controls = [c for c in v.controls.values() if c.fragment_id]
+            assert fragment_controls, "the sequences page has sliders inside fragments"
+            before = dict(v.elements)
+            rng = random.Random(3)
+            runs = [await v.move_slider(rng) for _ in range(6)]
+            assert all(not r.errors for r in runs)
+            assert any(r.fragment for r in runs)
+            assert set(before) <= set(v.elements)  # nothing outside the fragments vanished
+
+    _run(scenario())
+
+
+def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
+    app: Server,
+) -> None:
+    async def scenario() -> None:
+        async with Visitor.connect(app.url) as v:
+            await v.open("epsilon")
+            rng = random.Random(7)
+            for _ in range(5):
+                assert not (await v.move_slider(rng)).errors
+            await v.full_rerun()
+            assert v.moved, "the visitor moved at least one control"
+            async with Visitor.connect(app.url) as same:
+                await same.open("epsilon", v.query_string)
+                assert same.digest() == v.digest()
+            async with Visitor.connect(app.url) as other:
+                await other.open("epsilon")  # defaults: not the visitor's state
+                assert other.digest() != v.digest()
+
+    _run(scenario())
+
+
+def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
+    import load
+
+    args = load.argparse.Namespace(
+        visitors=4,
+        think=0.5,
+        seconds=4.0,
+        pages=["epsilon", "invariance"],
+        gc="off",
+        url=app.url,
+        replicas=0,
+    )
+    res = asyncio.run(load.run_load(app.url, [app.pid], args))
+    summary = load.summarize(res)
+    assert res.errors == []
+    assert res.own_state_checked == 4 and res.own_state_mismatches == []
+    assert summary["reruns"] >= 8  # 4 visitors, about 2 moves a second each, for 4 s
+    assert summary["memory_mb"]["peak"] > 50  # type: ignore[index]
