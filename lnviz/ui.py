@@ -8,6 +8,7 @@ field and the accepted range.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -15,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
+import plotly.io as pio
 import streamlit as st
 
 from lnviz.errors import LnvizError
@@ -388,8 +390,12 @@ def chart(
 
 @st.cache_data(max_entries=512, show_spinner=False)
 def _figure_spec(name: str, _build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
-    """The figure of _build(*args) as a plain dict (`name` identifies _build in the key)."""
-    return _build(*args).to_dict()
+    """The figure of _build(*args) as JSON data (`name` identifies _build in the key).
+
+    Stored as plain JSON types (arrays already in Plotly's base64 form), a cached figure is
+    quick to copy out of the cache and to encode again for the browser.
+    """
+    return json.loads(pio.to_json(_build(*args), validate=False))
 
 
 class _BuiltFigure(go.Figure):

@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import plotly.graph_objects as go
 import streamlit as st
 
 import lnviz
@@ -61,6 +62,11 @@ ui.notice(
 )
 
 
+def scrub_figure(eps_values: tuple[float, ...], start: int) -> go.Figure:
+    """The scrubber's figure, from the ε values alone (a short key for the chart cache)."""
+    return figs.scrub_figure([lnviz.epsilon_family(e, n=SCRUB_POINTS) for e in eps_values], start)
+
+
 @st.fragment
 def family_section(eps: float) -> None:
     st.subheader("The family (−t, 0, t)")
@@ -90,14 +96,14 @@ def family_section(eps: float) -> None:
             key="dh",
             filename="epsilon-slope",
         )
-    scrub = [lnviz.epsilon_family(e, n=SCRUB_POINTS) for e in ui.eps_options()]
-    target = max(eps, scrub[0].eps)  # the page's ε, or the smallest the scrubber has
-    start = int(np.argmin([abs(math.log(f.eps / target)) for f in scrub]))
+    scrub_eps = tuple(ui.eps_options())
+    target = max(eps, scrub_eps[0])  # the page's ε, or the smallest the scrubber has
+    start = int(np.argmin([abs(math.log(e / target)) for e in scrub_eps]))
     ui.chart(
-        figs.scrub_figure,
-        scrub,
+        scrub_figure,
+        scrub_eps,
         start,
-        alt=figs.scrub_alt(scrub, start),
+        alt=figs.scrub_alt([lnviz.epsilon_family(e, n=3) for e in scrub_eps], start),
         key="scrub",
         filename="epsilon-scrub",
     )
