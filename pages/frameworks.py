@@ -171,6 +171,11 @@ with st.expander(
   (the JAX backend also uses E[x²] − E[x]², clipped at 0).
 - **Flax linen**: `flax/linen/normalization.py` (`_compute_stats`, `LayerNorm`, `RMSNorm`,
   `GroupNorm`, `InstanceNorm`, `BatchNorm`).
+- **Keras versions**: `LayerNormalization` is modelled as Keras 3 computes it through
+  `ops.moments`, which every backend did in the releases read here. Newer releases hand the
+  torch backend's common case (normalizing contiguous trailing axes) to
+  `torch.nn.functional.layer_norm`; there Keras's layer norm differs from PyTorch's by ε
+  only (the Numerics lab says the same).
 - **Not checked**: Keras's TensorFlow backend (its `moments` may differ); the exact order in
   which XLA or a GPU sums. The emulations reproduce each formula and float32, not the
   summation order, so expect agreement to a few float32 units in the last place, far below
