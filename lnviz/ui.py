@@ -374,7 +374,8 @@ def chart(
     state that any visitor has seen before is drawn from the cache, and it reaches
     st.plotly_chart as a _BuiltFigure: no second validation.
     """
-    spec = _figure_spec(f"{build.__module__}.{build.__qualname__}", build, args)  # a copy
+    name = f"{build.__module__}.{build.__qualname__} in {build.__code__.co_filename}"
+    spec = _figure_spec(name, build, args)  # a fresh copy from the cache
     if presenting() and not static:  # charts large and legible from the back of a room
         layout = spec.setdefault("layout", {})
         layout["height"] = int((layout.get("height") or 360) * 1.4)

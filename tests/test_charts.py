@@ -54,3 +54,29 @@ def test_presentation_mode_enlarges_a_copy_not_the_cache() -> None:
     again, _ = _specs({"n": "6"})
     assert again["layout"]["height"] == 300  # the cached figure was not changed
     assert plain["layout"]["height"] == 300
+
+
+def _same_name_script() -> None:
+    import streamlit as st
+
+    from lnviz import ui
+
+    builders = []
+    for filename, title in (("page_a.py", "A"), ("page_b.py", "B")):
+        src = (
+            "import plotly.graph_objects as go\n"
+            f"def figure(n):\n    return go.Figure(layout={{'title': {{'text': '{title}'}}}})\n"
+        )
+        scope: dict = {}
+        exec(compile(src, filename, "exec"), scope)  # two pages, one function name
+        builders.append(scope["figure"])
+    for i, build in enumerate(builders):
+        ui.chart(build, 3, alt="t", key=f"c{i}", filename="t")
+    st.write("done")
+
+
+def test_two_pages_functions_of_one_name_do_not_share_a_cache_entry() -> None:
+    at = AppTest.from_function(_same_name_script, default_timeout=30).run()
+    assert not at.exception
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert titles == ["A", "B"]
