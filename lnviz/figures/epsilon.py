@@ -333,15 +333,15 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
         for f in families
     ]
     fig.update_layout(
-        xaxis={"domain": [0.0, 0.46], "title": {"text": "t"}},
+        xaxis={"domain": [0.0, 0.41], "title": {"text": "t"}},
         yaxis={"range": [-1.45, 1.45], "title": {"text": "h_ε(t)"}},
-        xaxis2={"domain": [0.56, 1.0], "title": {"text": "t"}},
+        xaxis2={"domain": [0.59, 1.0], "title": {"text": "t"}},
         yaxis2={
             "type": "log",
             "exponentformat": "power",
             "anchor": "x2",
             "range": [math.log10(_min_slope(families)), math.log10(_max_slope(families))],
-            "title": {"text": "h′_ε(t) (log scale)"},
+            "title": {"text": "h′_ε(t), log scale"},
         },
         sliders=[
             {
