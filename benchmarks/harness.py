@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import contextlib
 import os
-import signal
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # deploy/ and lnviz/ from this checkout
+from deploy import replicas  # noqa: E402
+from deploy.replicas import Replica  # noqa: E402
+
 FLOOR_SCRIPT = "benchmarks/floor_app.py"
 FLOOR = "floor"  # the floor app's name in result tables
 
@@ -35,81 +33,22 @@ def page_name(url_path: str) -> str:
     return url_path or "home"
 
 
-@dataclass
-class Server:
-    """A `streamlit run` on 127.0.0.1 (its own process group)."""
-
-    url: str
-    proc: subprocess.Popen[bytes]
-
-    @property
-    def pid(self) -> int:
-        return self.proc.pid
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+Server = Replica  # a running `streamlit run` on 127.0.0.1: url, pid, proc, log_path
 
 
 @contextlib.contextmanager
 def serve(
     script: str = "app.py",
     options: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
     log_path: Path | None = None,
-    timeout_s: float = 60.0,
 ) -> Iterator[Server]:
-    """Start `streamlit run <script>` on a free loopback port; stop its process group after."""
-    port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", script]
-    settings = {
-        "server.headless": "true",
-        "server.fileWatcherType": "none",
-        "browser.gatherUsageStats": "false",
-        "server.address": "127.0.0.1",
-        "server.port": str(port),
-        **(options or {}),
-    }
-    for key, value in settings.items():
-        cmd += [f"--{key}", value]
-    log = open(log_path or os.devnull, "wb")  # noqa: SIM115 - closed below
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        stdin=subprocess.DEVNULL,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        start_new_session=True,
-    )
-    server = Server(url=f"http://127.0.0.1:{port}", proc=proc)
-    try:
-        _wait_healthy(server, timeout_s)
+    """Start `streamlit run <script>` on a free loopback port (deploy/replicas.py's
+    launcher, as for the browser tests and the replicas); stop it after the block."""
+    with replicas.serve(
+        script, log_path=log_path or Path(os.devnull), options=options, env=env
+    ) as server:
         yield server
-    finally:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-        log.close()
-
-
-def _wait_healthy(server: Server, timeout_s: float) -> None:
-    deadline = time.monotonic() + timeout_s
-    while time.monotonic() < deadline:
-        if server.proc.poll() is not None:
-            raise RuntimeError(f"streamlit exited with {server.proc.returncode}")
-        with (
-            contextlib.suppress(OSError),
-            urllib.request.urlopen(f"{server.url}/_stcore/health", timeout=2) as r,
-        ):
-            if r.status == 200:
-                return
-        time.sleep(0.2)
-    raise RuntimeError(f"{server.url} not healthy after {timeout_s} s")
 
 
 def rss_mb(pids: Sequence[int]) -> float:

@@ -40,7 +40,7 @@ import random
 import statistics
 import sys
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -49,16 +49,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import FLOOR, FLOOR_SCRIPT, app_pages, page_name, serve
 from stclient import Visitor
 
-CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS  # the browser tests' Chromium setup
+
 QUIET_MS = 400  # no DOM change for this long after the run: the page is done
 TIMEOUT_MS = 30_000
 START_TIMEOUT_MS = 3_000  # a key press that has not started a rerun by then was lost
@@ -200,19 +192,11 @@ async def plotly_kB(url: str, page: str, query: str = "") -> float:
 
 @contextmanager
 def servers(config: str) -> Iterator[tuple[str, str]]:
+    """The app and the floor, both with `config`'s settings."""
     options = {"runner.postScriptGC": "true" if config == "before" else "false"}
-    keep = os.environ.get("LNVIZ_KEEP_NAGLE")
-    os.environ["LNVIZ_KEEP_NAGLE"] = "1" if config == "before" else "0"
-    try:
-        with ExitStack() as stack:
-            app = stack.enter_context(serve("app.py", options))
-            floor = stack.enter_context(serve(FLOOR_SCRIPT, options))
-            yield app.url, floor.url
-    finally:
-        if keep is None:
-            os.environ.pop("LNVIZ_KEEP_NAGLE", None)
-        else:
-            os.environ["LNVIZ_KEEP_NAGLE"] = keep
+    env = {"LNVIZ_KEEP_NAGLE": "1" if config == "before" else "0"}
+    with serve("app.py", options, env) as app, serve(FLOOR_SCRIPT, options, env) as floor:
+        yield app.url, floor.url
 
 
 def measure(config: str, pages: list[str], loads: int, presses: int) -> list[PageResult]:

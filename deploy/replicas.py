@@ -217,7 +217,7 @@ def _healthy(url: str) -> bool:
 
 @dataclass
 class Replica:
-    """One `streamlit run app.py` behind the balancer."""
+    """One `streamlit run` on 127.0.0.1: a replica behind the balancer, or a server alone."""
 
     index: int
     port: int
@@ -298,25 +298,51 @@ class Balancer:
         return "\n".join(parts)
 
 
-def replica_command(port: int) -> list[str]:
-    """The command of one replica (run from the repository root)."""
-    return [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless",
-        "true",
-        "--server.fileWatcherType",
-        "none",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.address",
-        HOST,
-        "--server.port",
-        str(port),
-    ]
+def streamlit_command(
+    port: int, script: str = "app.py", options: Mapping[str, str] | None = None
+) -> list[str]:
+    """The command of one server of `script` on 127.0.0.1:`port` (run from the repository root).
+
+    `options` add or override Streamlit settings, e.g. {"runner.postScriptGC": "true"}.
+    """
+    settings = {
+        "server.headless": "true",
+        "server.fileWatcherType": "none",
+        "browser.gatherUsageStats": "false",
+        "server.address": HOST,
+        "server.port": str(port),
+        **(options or {}),
+    }
+    cmd = [sys.executable, "-m", "streamlit", "run", script]
+    for key, value in settings.items():
+        cmd += [f"--{key}", value]
+    return cmd
+
+
+@contextlib.contextmanager
+def serve(
+    script: str = "app.py",
+    *,
+    log_path: Path,
+    options: Mapping[str, str] | None = None,
+    env: Mapping[str, str] | None = None,
+    timeout_s: float = STARTUP_TIMEOUT_S,
+) -> Iterator[Replica]:
+    """One server of `script` on a free port of 127.0.0.1, healthy; stopped after the block.
+
+    The browser tests and the benchmarks start their servers through this. `env` is added
+    to this process's environment. Raises RuntimeError (with the log's end) if the server
+    exits or does not answer its health check within `timeout_s`.
+    """
+    port = free_port()
+    environment = {**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})}
+    proc = _spawn(streamlit_command(port, script, options), log_path, environment)
+    server = Replica(0, port, proc, log_path)
+    try:
+        _wait_all([(script, proc, server.url, log_path)], timeout_s)
+        yield server
+    finally:
+        _stop(proc)
 
 
 def _wait_all(
@@ -381,7 +407,7 @@ def balanced_app(
         for i in range(n):
             rport = free_port()
             log = work / f"replica-{i}.log"
-            replicas.append(Replica(i, rport, _spawn(replica_command(rport), log, env), log))
+            replicas.append(Replica(i, rport, _spawn(streamlit_command(rport), log, env), log))
         _wait_all([(f"replica {r.index}", r.proc, r.url, r.log_path) for r in replicas], timeout_s)
 
         lport = port or free_port()

@@ -8,14 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 import pytest
+
+from deploy.replicas import Replica, serve
 
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.sync_api import Page
@@ -107,123 +101,22 @@ _CHART_DATA_JS = """
 
 # --------------------------------------------------------------------------- the server
 
-
-def free_port() -> int:
-    """A TCP port that is free on 127.0.0.1 right now."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-@dataclass
-class AppServer:
-    """A running `streamlit run app.py` and where its output goes."""
-
-    url: str
-    log_path: Path
-    proc: subprocess.Popen[bytes]
-
-    def log_tail(self, lines: int = 40) -> str:
-        try:
-            text = self.log_path.read_text(errors="replace")
-        except OSError as err:  # pragma: no cover
-            return f"(no server log: {err})"
-        return "\n".join(text.splitlines()[-lines:])
-
-
-def _die_with_parent() -> None:  # pragma: no cover - runs in the child
-    """Linux: the server gets SIGTERM if pytest dies without tearing down."""
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
-
-
-def _stop(proc: subprocess.Popen[bytes]) -> None:
-    """Terminate the server's whole process group; kill it if it lingers."""
-    if proc.poll() is not None:
-        return
-    for sig, wait_s in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, sig)
-        try:
-            proc.wait(timeout=wait_s)
-            return
-        except subprocess.TimeoutExpired:
-            continue
+AppServer = Replica  # a running `streamlit run app.py`: url, pid, proc, log_path, log_tail()
 
 
 @contextlib.contextmanager
 def app_server(log_path: Path, timeout_s: float = STARTUP_TIMEOUT_S) -> Iterator[AppServer]:
     """Start the app on a free port of 127.0.0.1, wait for its health check, stop it after.
 
-    The server is stopped on every way out (a failed start included), so no process
-    outlives the block.
+    deploy/replicas.py starts it, as it starts the balancer's replicas: its own process
+    group, stopped on every way out. A failed start fails the test with the log's end.
     """
-    port = free_port()
-    cmd = [
-        sys.executable,
-        "-m",
-        "streamlit",
-        "run",
-        "app.py",
-        "--server.headless",
-        "true",
-        "--server.fileWatcherType",
-        "none",
-        "--browser.gatherUsageStats",
-        "false",
-        "--server.address",
-        "127.0.0.1",
-        "--server.port",
-        str(port),
-    ]
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    log_path.parent.mkdir(parents=True, exist_ok=True)
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            cmd,
-            cwd=ROOT,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,  # its own process group, stopped as a whole
-            preexec_fn=_die_with_parent if sys.platform.startswith("linux") else None,
-        )
-    server = AppServer(url=f"http://127.0.0.1:{port}", log_path=log_path, proc=proc)
-    try:
-        _wait_healthy(server, timeout_s)
-        yield server
-    finally:
-        _stop(proc)
-
-
-def _wait_healthy(server: AppServer, timeout_s: float) -> None:
-    health = server.url + "/_stcore/health"
-    deadline = time.monotonic() + timeout_s
-    last_error = "no answer yet"
-    while time.monotonic() < deadline:
-        code = server.proc.poll()
-        if code is not None:
-            pytest.fail(
-                f"the app server exited with code {code} before answering {health}\n"
-                f"--- server log (tail) ---\n{server.log_tail()}",
-                pytrace=False,
-            )
+    with contextlib.ExitStack() as stack:
         try:
-            with urllib.request.urlopen(health, timeout=2) as resp:
-                if resp.status == 200:
-                    return
-                last_error = f"HTTP {resp.status}"
-        except (urllib.error.URLError, OSError) as err:
-            last_error = str(err)
-        time.sleep(0.1)
-    pytest.fail(
-        f"the app server did not answer {health} within {timeout_s:.0f} s ({last_error})\n"
-        f"--- server log (tail) ---\n{server.log_tail()}",
-        pytrace=False,
-    )
+            server = stack.enter_context(serve("app.py", log_path=log_path, timeout_s=timeout_s))
+        except RuntimeError as err:
+            pytest.fail(f"the app server did not start: {err}", pytrace=False)
+        yield server
 
 
 # --------------------------------------------------------------------------- the page
