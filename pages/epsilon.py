@@ -103,7 +103,7 @@ def family_section(eps: float) -> None:
         scrub_figure,
         scrub_eps,
         start,
-        alt=figs.scrub_alt([lnviz.epsilon_family(e, n=3) for e in scrub_eps], start),
+        alt=figs.scrub_alt(scrub_eps, start),
         key="scrub",
         filename="epsilon-scrub",
     )

@@ -62,5 +62,5 @@ def test_families_on_different_grids_are_refused() -> None:
 
 
 def test_alt_text_names_the_range_and_the_first_eps() -> None:
-    alt = figs.scrub_alt(_families(), 2)
+    alt = figs.scrub_alt(EPS, 2)
     assert "1e-06 to 10" in alt and "ε = 1/3 first" in alt and "5 values" in alt

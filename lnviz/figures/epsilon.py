@@ -359,13 +359,13 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
     return fig
 
 
-def scrub_alt(families: Sequence[Family], start: int) -> str:
-    lo, hi = families[0].eps, families[-1].eps
+def scrub_alt(eps_values: Sequence[float], start: int) -> str:
     return (
         f"Two line charts with a slider under them that runs in the browser: h_ε(t) and its "
-        f"slope h′_ε(t) for ε from {_label(lo)} to {_label(hi)} ({len(families)} values), "
-        f"showing ε = {_label(families[start].eps)} first. Small ε gives a steep step through "
-        f"t = 0 and a tall, narrow slope peak; large ε a gentle ramp."
+        f"slope h′_ε(t) for ε from {_label(eps_values[0])} to {_label(eps_values[-1])} "
+        f"({len(eps_values)} values), showing ε = {_label(eps_values[start])} first. "
+        "Small ε gives a steep step through t = 0 and a tall, narrow slope peak; large ε a "
+        "gentle ramp."
     )
 
 
