@@ -399,6 +399,17 @@ def test_upstream_hashes_the_affinity_key_over_every_replica(site: list[Any]) ->
         assert int(options["max_fails"]) >= 1 and options["fail_timeout"].endswith("s")
 
 
+def test_idle_upstream_connections_close_before_the_replica_closes_them(
+    site: list[Any],
+) -> None:
+    import uvicorn
+
+    upstream = one_block(site, "upstream", "lnviz")
+    [[timeout]] = values(upstream, "keepalive_timeout")
+    replica_idle_s = uvicorn.Config(app="x").timeout_keep_alive  # what Streamlit runs with
+    assert timeout.endswith("s") and int(timeout[:-1]) < replica_idle_s
+
+
 def test_affinity_key_is_a_cookie_that_nginx_sets_once(site: list[Any]) -> None:
     key = one_block(site, "map", "$cookie_lnviz_replica", "$lnviz_affinity")
     assert ['"~^[0-9a-f]{32}$"', "$cookie_lnviz_replica"] in key
