@@ -1,0 +1,98 @@
+"""Figure benchmark: what building each page's charts costs when nobody has seen the state.
+
+    python benchmarks/figures.py            # every page at its default state, median of 7
+    python benchmarks/figures.py --runs 15 --json out.json
+
+A chart that a visitor of the same server has already seen comes out of `ui.chart`'s cache
+(about 0.5 ms); a new state builds its figures: the figure function (Plotly's objects,
+validated property by property) and the JSON for the browser. Under the classroom load of
+`benchmarks/load.py` that build was the largest share of the server's CPU. This script runs
+every page once in AppTest with the chart cache bypassed, times each chart's build and
+encoding, and prints per page: charts, build ms (sum over the page's charts), and the
+slowest chart. The engine numbers behind a chart are not included (they are computed
+before `ui.chart` is called). Ratios between runs of this script on one machine are what
+to compare; absolute times move with the machine's load.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+import lnviz.ui as ui  # noqa: E402
+
+
+def measure(runs: int) -> dict[str, dict[str, Any]]:
+    """{page: {"charts": n, "ms": median total build ms, "slowest": (name, ms)}}."""
+    original = ui._figure_spec
+    samples: dict[str, list[float]] = defaultdict(list)  # page -> per-run totals
+    per_chart: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    current: dict[str, Any] = {}
+
+    def timed(name: str, build: Any, args: tuple[Any, ...]) -> dict:
+        t0 = time.perf_counter()
+        spec = json.loads(ui.pio.to_json(build(*args), validate=False))
+        ms = (time.perf_counter() - t0) * 1e3
+        current["total"] += ms
+        per_chart[current["page"]][name.split(" in ")[0]].append(ms)
+        return spec
+
+    ui._figure_spec = timed  # the page's ui.chart calls this instead of the cached builder
+    try:
+        pages = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+        for page in pages:
+            for run in range(runs + 1):  # run 0 warms imports and the engine's own caches
+                current.update(page=page, total=0.0)
+                at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+                at.switch_page(f"pages/{page}.py")  # through the router, as a visitor
+                at.run()
+                if at.exception:
+                    raise RuntimeError(f"{page}: {[e.message for e in at.exception]}")
+                if run:
+                    samples[page].append(current["total"])
+            if not per_chart[page]:
+                per_chart[page]["(no charts)"].append(0.0)
+    finally:
+        ui._figure_spec = original
+    out = {}
+    for page, totals in samples.items():
+        charts = {k: statistics.median(v) for k, v in per_chart[page].items()}
+        slowest = max(charts.items(), key=lambda kv: kv[1])
+        n = sum(len(v) for v in per_chart[page].values()) // (runs + 1)
+        out[page] = {"charts": n, "ms": statistics.median(totals), "slowest": slowest}
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=7, help="runs per page (median)")
+    parser.add_argument("--json", type=Path, help="also write the results here")
+    args = parser.parse_args(argv)
+    results = measure(args.runs)
+    print(f"# figure builds, cold chart cache, median of {args.runs} runs per page")
+    print("| page | charts | build ms | slowest chart (ms) |")
+    print("|---|---|---|---|")
+    for page, res in results.items():
+        name, ms = res["slowest"]
+        short = name.rsplit(".", 1)[-1]
+        print(f"| {page} | {res['charts']} | {res['ms']:.1f} | {short} ({ms:.1f}) |")
+    total = sum(r["ms"] for r in results.values())
+    print(f"| all pages | {sum(r['charts'] for r in results.values())} | {total:.1f} | |")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
