@@ -19,9 +19,25 @@ def page(name: str, query: dict[str, str] | None = None, timeout: float = 60) ->
     return at.run()
 
 
-def figures(at: AppTest) -> list[dict[str, Any]]:
-    """The Plotly figure specs shown on the page, as dicts."""
-    return [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+def figures(at: AppTest, *, raw: bool = False) -> list[dict[str, Any]]:
+    """The Plotly figure specs shown on the page, as dicts.
+
+    Trace arrays travel as typed arrays ({"dtype", "bdata"[, "shape"]}); unless `raw`, they
+    are decoded here into plain lists (rows of lists for 2-D), NaN as None, so that tests
+    read numbers whatever the encoding.
+    """
+    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
+    return specs if raw else [_decoded(spec) for spec in specs]
+
+
+def _decoded(node: Any) -> Any:
+    if isinstance(node, dict):
+        if "bdata" in node and "dtype" in node:
+            return grid(node) if "," in str(node.get("shape", "")) else values(node)
+        return {k: _decoded(v) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_decoded(v) for v in node]
+    return node
 
 
 def texts(at: AppTest) -> str:
@@ -51,12 +67,29 @@ def assert_clean(at: AppTest) -> None:
 
 
 def values(data: Any) -> list[Any]:
-    """A trace array as a flat list, decoding Plotly's typed-array form {"bdata", "dtype"}."""
+    """A trace array as a flat list, decoding Plotly's typed-array form {"bdata", "dtype"}.
+
+    A typed array's NaN (what lnviz.figures._style.r makes of a non-finite value: a gap in
+    the chart) comes back as None, as a gap in a plain JSON list is written.
+    """
     import base64
 
     import numpy as np
 
     if isinstance(data, dict) and "bdata" in data:
         arr = np.frombuffer(base64.b64decode(data["bdata"]), dtype=np.dtype(data["dtype"]))
+        if arr.dtype.kind == "f":
+            return [None if v != v else v for v in arr.tolist()]  # v != v: NaN
         return arr.tolist()
     return list(np.ravel(np.asarray(data, dtype=object)))
+
+
+def grid(data: Any) -> list[list[Any]]:
+    """A 2-D trace array (a heatmap's z) as rows, from a typed array with its "shape" or a
+    plain list of rows; NaN as None, as in `values`."""
+    if isinstance(data, dict) and "bdata" in data:
+        flat = values(data)
+        rows, cols = data.get("shape", f"1,{len(flat)}").split(",")  # Plotly writes "r,c"
+        n = int(cols)
+        return [flat[i * n : (i + 1) * n] for i in range(int(rows))]
+    return [list(row) for row in data]

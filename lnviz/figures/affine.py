@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import AffineStages, Stage
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r, vec
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, num, r, vec
 
 STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
 _MAX_DEN = 64  # largest denominator recognised as "exact"
@@ -185,13 +185,8 @@ def moments_figure(res: AffineStages) -> go.Figure:
         textposition="outside",
         cliponaxis=False,
     )
-    fig.add_hline(
-        y=1.0,
-        line={"dash": "dot", "color": RED, "width": 1.5},
-        annotation_text="variance 1",
-        annotation_position="top left",
-    )
-    fig.add_hline(y=0.0, line={"color": GRAY, "width": 1})
+    hline(fig, 1.0, {"dash": "dot", "color": RED, "width": 1.5}, "variance 1")
+    hline(fig, 0.0, {"color": GRAY, "width": 1})
     layout(fig, title="Mean and variance: core against output", x="", y="value", height=340)
     fig.update_layout(barmode="group")
     finite = [v for v in means + variances if math.isfinite(v)]

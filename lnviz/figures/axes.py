@@ -135,7 +135,7 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
         values = (red.x if which == "input" else red.output).reshape(bsz * tsz, fsz)
         lim = float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0
         trace = go.Heatmap(
-            z=[r(row, 4) for row in values],
+            z=r(values, 4),
             x=cols,
             y=rows,
             colorscale=DIVERGING,

@@ -7,7 +7,18 @@ import plotly.graph_objects as go
 
 from lnviz.batchmates import BatchSizes, Companions, Spread
 from lnviz.batchstats import Running, Stream
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, QUALITATIVE, layout, num, r
+from lnviz.figures._style import (
+    BLUE,
+    GRAY,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    QUALITATIVE,
+    layout,
+    num,
+    r,
+    vline,
+)
 
 NAMES = {"pytorch": "PyTorch", "keras": "Keras"}
 COLORS = {"pytorch": BLUE, "keras": ORANGE}
@@ -26,12 +37,7 @@ def _legend_below(fig: go.Figure, height: int) -> None:
 
 def _mark_shift(fig: go.Figure, stream: Stream) -> None:
     if stream.shift_step < stream.x.shape[0]:
-        fig.add_vline(
-            x=stream.shift_step - 0.5,
-            line={"dash": "dot", "color": PURPLE, "width": 1.5},
-            annotation_text="shift",
-            annotation_position="top left",
-        )
+        vline(fig, stream.shift_step - 0.5, {"dash": "dot", "color": PURPLE, "width": 1.5}, "shift")
 
 
 def _shift_text(stream: Stream) -> str:

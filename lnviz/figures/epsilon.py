@@ -17,6 +17,7 @@ from lnviz.figures._style import (
     GREEN,
     ORANGE,
     RED,
+    hline,
     layout,
     legend_below,
     num,
@@ -57,7 +58,7 @@ def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
         line={"color": BLUE, "width": 3},
     )
     for sign in (1, -1):
-        fig.add_hline(y=sign * current.asymptote, line={"dash": "dash", "color": RED, "width": 1.5})
+        hline(fig, sign * current.asymptote, {"dash": "dash", "color": RED, "width": 1.5})
     fig.add_annotation(
         x=current.t[-1],
         y=current.asymptote,
@@ -209,7 +210,7 @@ def jacobian_figure(spec: Spectrum) -> go.Figure:
     text = [[num(v, 3) for v in row] for row in spec.matrix] if d <= 8 else None
     fig = go.Figure(
         go.Heatmap(
-            z=[r(row) for row in spec.matrix],
+            z=r(spec.matrix),
             x=names,
             y=names,
             colorscale=DIVERGING,
@@ -253,12 +254,8 @@ def eigen_figure(spec: Spectrum) -> go.Figure:
             showlegend=False,
         )
     if np.isfinite(spec.core_bound):
-        fig.add_hline(
-            y=spec.core_bound,
-            line={"dash": "dash", "color": RED},
-            annotation_text=f"bound ε^(−1/2) = {num(spec.core_bound)}",
-            annotation_position="top left",
-        )
+        label = f"bound ε^(−1/2) = {num(spec.core_bound)}"
+        hline(fig, spec.core_bound, {"dash": "dash", "color": RED}, label)
     layout(fig, title="Eigenvalues of Du_ε(z)", x="eigen-direction", y="eigenvalue")
     top = max(spec.core_bound if np.isfinite(spec.core_bound) else 0, spec.operator_norm)
     fig.update_yaxes(range=[0, 1.25 * top if top > 0 else 1])

@@ -8,7 +8,19 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._style import BLUE, DIVERGING, GRAY, GREEN, ORANGE, PURPLE, RED, layout, num, r
+from lnviz.figures._style import (
+    BLUE,
+    DIVERGING,
+    GRAY,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    RED,
+    hline,
+    layout,
+    num,
+    r,
+)
 from lnviz.framework_diff import (
     DIAGNOSIS_STEPS,
     Comparison,
@@ -32,7 +44,7 @@ def delta_figure(comp: Comparison, a: str, b: str) -> go.Figure:
     ch = names[channel_axis(comp.layout)]
     fig = go.Figure(
         go.Heatmap(
-            z=[r(row, 4) for row in d],
+            z=r(d, 4),
             zmin=-span,
             zmax=span,
             colorscale=DIVERGING,
@@ -120,7 +132,7 @@ def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
         )
     unbiased, biased = float(stats[0].target[channel]), float(stats[1].target[channel])
     for value, text in ((biased, "batch variance (biased)"), (unbiased, "unbiased")):
-        fig.add_hline(y=value, line={"color": GRAY, "dash": "dot", "width": 1})
+        hline(fig, value, {"color": GRAY, "dash": "dot", "width": 1})
         fig.add_annotation(
             x=0, y=value, text=text, showarrow=False, xanchor="left", yanchor="bottom",
             font={"color": GRAY, "size": 11},

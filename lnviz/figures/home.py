@@ -8,7 +8,7 @@ import plotly.graph_objects as go
 from lnviz.axes import Reduction
 from lnviz.core import AffineStages
 from lnviz.family import Family
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, r
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, r
 from lnviz.figures.axes import label_heatmap
 from lnviz.weighted import WeightedCentering
 
@@ -33,7 +33,7 @@ def epsilon_thumb(fams: list[Family]) -> go.Figure:
     for fam, color in zip(fams, (BLUE, ORANGE, GREEN), strict=False):
         fig.add_scatter(x=r(fam.t, 3), y=r(fam.h, 3), mode="lines", line={"color": color})
     for sign in (1, -1):
-        fig.add_hline(y=sign * fams[0].asymptote, line={"dash": "dash", "color": RED, "width": 1})
+        hline(fig, sign * fams[0].asymptote, {"dash": "dash", "color": RED, "width": 1})
     return _thumb(fig)
 
 

@@ -8,7 +8,20 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import Scaling
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, TEAL, layout, num, r, vec
+from lnviz.figures._style import (
+    BLUE,
+    GRAY,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    RED,
+    TEAL,
+    hline,
+    layout,
+    num,
+    r,
+    vec,
+)
 from lnviz.invariance import Redundancy
 from lnviz.symmetry import Split, Symmetry
 
@@ -28,7 +41,7 @@ def _bar_text(values: np.ndarray) -> list[str]:
 
 
 def _zero_line(fig: go.Figure) -> None:
-    fig.add_hline(y=0.0, line={"color": GRAY, "width": 1})
+    hline(fig, 0.0, {"color": GRAY, "width": 1})
 
 
 def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, layout, num, r
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, layout, num, r, vline
 from lnviz.numerics_recipes import Placements
 from lnviz.numerics_sweep import Clamping, Sweep
 
@@ -77,7 +77,7 @@ def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
     text = [[err_text(float(v)) for v in row] for row in rel]
     fig = go.Figure(
         go.Heatmap(
-            z=[r(row, 4) for row in z],
+            z=r(z, 4),
             x=[ALGORITHM_NAMES[a] for a in s.algorithms],
             y=list(s.precisions),
             text=text,
@@ -166,7 +166,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
         line={"color": GRAY, "dash": "dashdot", "width": 1},
     )  # fmt: skip
     if current is not None and current > 0:
-        fig.add_vline(x=current, line={"color": GRAY, "dash": "dash", "width": 1})
+        vline(fig, current, {"color": GRAY, "dash": "dash", "width": 1})
     layout(
         fig, title="Output error as the mean moves away from 0", x="mean offset c (log scale)",
         y="relative error of the output", height=500,

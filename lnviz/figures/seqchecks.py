@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from lnviz.causality import SCHEMES
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r, vline
 from lnviz.figures.sequences import SCHEME_COLORS, short
 from lnviz.leakage import Inference, Shock
 
@@ -24,7 +24,7 @@ def shock_figure(s: Shock) -> go.Figure:
             marker={"size": 5},
         )
     fig.add_vrect(x0=-0.5, x1=s.token - 0.5, fillcolor=GRAY, opacity=0.12, line_width=0)
-    fig.add_vline(x=s.token, line={"color": RED, "dash": "dash"})
+    vline(fig, s.token, {"color": RED, "dash": "dash"})
     fig.add_annotation(
         x=s.token,
         y=1,

@@ -67,12 +67,12 @@ def prices_alt(m: Market) -> str:
     )
 
 
-def _rel_log(values: np.ndarray, mask: np.ndarray, top: float) -> list[list[float | None]]:
+def _rel_log(values: np.ndarray, mask: np.ndarray, top: float) -> np.ndarray:
     """log10(|v| / top) where mask holds, gaps elsewhere, rounded for the payload."""
     with np.errstate(divide="ignore"):
         lg = np.maximum(np.log10(np.abs(values) / top), FLOOR)
     out = np.where(mask, lg, np.nan)
-    return [r(row, 3) for row in out]
+    return r(out, 3)
 
 
 def _future_path(n: int, lo: float, hi: float) -> str:
@@ -212,7 +212,7 @@ def leak_figure(t: LeakTable) -> go.Figure:
     cols = ["raw" if c == "raw" else short(c) for c in t.columns]
     fig = go.Figure(
         go.Heatmap(
-            z=[r(row, 3) for row in t.corr],
+            z=r(t.corr, 3),
             x=cols,
             y=names,
             colorscale=DIVERGING,

@@ -89,8 +89,8 @@ def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
             showlegend=False,
         )
         fig.add_annotation(
-            x=r(p[:1])[0],
-            y=r(p[1:])[0],
+            x=float(p[0]),
+            y=float(p[1]),
             text=label,
             ax=ax,
             ay=ay,
@@ -265,7 +265,7 @@ def matrix_figure(checks: ProjectionChecks) -> go.Figure:
     names = [f"{i + 1}" for i in range(n)]
     fig = go.Figure(
         go.Heatmap(
-            z=[r(row) for row in checks.matrix],
+            z=r(checks.matrix),
             x=names,
             y=names,
             colorscale=DIVERGING,
