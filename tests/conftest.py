@@ -8,7 +8,15 @@ from types import ModuleType
 
 import pytest
 
+from lnviz.figures import _spec
+
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Every figure built in this process (figure tests, AppTests) is checked by Plotly, property
+# by property; the app's servers skip that check (tests/test_figure_spec.py shows both
+# builds send the browser the same JSON). Servers started by the browser tests run as in
+# production.
+_spec.VALIDATE = True
 
 
 def require_module(name: str) -> ModuleType:

@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
+from plotly.colors import get_colorscale
+
+from lnviz.figures._spec import FigureSpec
+
+F = TypeVar("F", FigureSpec, go.Figure)  # the helpers work on either
 
 # Tableau-10 hues: distinguishable, and readable on both light and dark backgrounds.
 BLUE, ORANGE, RED, TEAL, GREEN, YELLOW, PURPLE, PINK, BROWN, GRAY = (
@@ -22,7 +28,11 @@ BLUE, ORANGE, RED, TEAL, GREEN, YELLOW, PURPLE, PINK, BROWN, GRAY = (
     "#8C8C8C",
 )
 QUALITATIVE = [BLUE, ORANGE, GREEN, RED, PURPLE, TEAL, YELLOW, PINK, BROWN, GRAY]
-DIVERGING = "RdBu_r"
+# Colour scales spelt out as [position, colour] lists: figures reach Plotly unchecked on the
+# server (lnviz.figures._spec), and only Plotly's check turns a name into the list (the
+# browser does not know "RdBu_r", plotly.py's name for the reversed scale).
+DIVERGING = get_colorscale("RdBu_r")  # blue (negative) to red (positive)
+SEQUENTIAL = get_colorscale("Viridis")
 
 
 def r(values: ArrayLike, digits: int = 5) -> np.ndarray:
@@ -59,7 +69,7 @@ def vec(v: np.ndarray, digits: int = 4) -> str:
     return "(" + ", ".join(num(float(x), digits) for x in np.asarray(v).ravel()) + ")"
 
 
-def legend_below(fig: go.Figure, y: float = -0.22) -> go.Figure:
+def legend_below(fig: F, y: float = -0.22) -> F:
     """Move the legend under the plot, where it cannot cover the title on a phone."""
     fig.update_layout(
         legend={"orientation": "h", "yanchor": "top", "y": y, "xanchor": "left", "x": 0},
@@ -68,7 +78,7 @@ def legend_below(fig: go.Figure, y: float = -0.22) -> go.Figure:
     return fig
 
 
-def layout(fig: go.Figure, *, title: str, x: str, y: str, height: int = 360) -> go.Figure:
+def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
     """Common layout: compact margins, legend on top, axis titles, no fixed colours.
 
     One update with nested dicts: Plotly's underscore paths (xaxis_title=...) are parsed
@@ -94,7 +104,7 @@ def layout(fig: go.Figure, *, title: str, x: str, y: str, height: int = 360) -> 
     return fig
 
 
-def hline(fig: go.Figure, y: float, line: dict, label: str | None = None) -> go.Figure:
+def hline(fig: F, y: float, line: dict, label: str | None = None) -> F:
     """A horizontal rule across the plot at y, labelled above its left end.
 
     What fig.add_hline(y, line=..., annotation_text=label, annotation_position="top left")
@@ -110,7 +120,7 @@ def hline(fig: go.Figure, y: float, line: dict, label: str | None = None) -> go.
     return fig
 
 
-def vline(fig: go.Figure, x: float, line: dict, label: str | None = None) -> go.Figure:
+def vline(fig: F, x: float, line: dict, label: str | None = None) -> F:
     """A vertical rule up the plot at x, labelled left of its top (as add_vline would)."""
     fig.add_shape(type="line", xref="x", yref="y domain", x0=x, x1=x, y0=0, y1=1, line=line)
     if label is not None:

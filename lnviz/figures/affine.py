@@ -13,6 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import AffineStages, Stage
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, num, r, vec
 
 STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
@@ -87,7 +88,7 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
     """One stage (0 input, 1 core, 2 output): bars per coordinate, mean dashed, ± sd shaded."""
     stage, color = res.stages[index], STAGE_COLORS[index]
     d = stage.values.size
-    fig = go.Figure()
+    fig = FigureSpec()
     layout(fig, title=STEPS[index] + stage_title(stage), x="coordinate", y="", height=320)
     fig.update_layout(showlegend=False, margin={"t": 50})
     if not math.isfinite(stage.mean):
@@ -102,7 +103,7 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
         )
         fig.update_xaxes(visible=False)
         fig.update_yaxes(visible=False)
-        return fig
+        return fig.figure()
     sd = math.sqrt(stage.var)
     fig.add_shape(  # below the bars, so it never washes them out
         type="rect",
@@ -141,7 +142,7 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
     hi = max(float(stage.values.max()), stage.mean + sd, 0.0)
     pad = 0.18 * (hi - lo or 1.0)
     fig.update_yaxes(range=[lo - pad, hi + pad])
-    return fig
+    return fig.figure()
 
 
 def stage_alt(res: AffineStages, index: int) -> str:
@@ -166,7 +167,7 @@ def moments_figure(res: AffineStages) -> go.Figure:
     names = [res.core.name, res.output.name]
     means = [res.core.mean, res.output.mean]
     variances = [res.core.var, res.output.var]
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_bar(
         x=names,
         y=r(np.array(means), 7),
@@ -192,7 +193,7 @@ def moments_figure(res: AffineStages) -> go.Figure:
     finite = [v for v in means + variances if math.isfinite(v)]
     lo, hi = min([0.0, *finite]), max([1.0, *finite])
     fig.update_yaxes(range=[lo - 0.15 * (hi - lo), hi + 0.2 * (hi - lo)])
-    return fig
+    return fig.figure()
 
 
 def moments_alt(res: AffineStages) -> str:

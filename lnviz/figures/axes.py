@@ -7,28 +7,32 @@ from collections.abc import Mapping
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from lnviz.axes import SCHEME_INFO, Reduction
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, layout, num, r
 
 AXES = ("batch", "token", "feature")
 
 
-def label_heatmap(red: Reduction, **kwargs: object) -> go.Heatmap:
-    """Statistic groups unfolded to (batch·token) rows × feature columns, a colour per group."""
+def label_heatmap(red: Reduction, **kwargs: object) -> dict[str, object]:
+    """Statistic groups unfolded to (batch·token) rows × feature columns, a colour per group.
+
+    The heatmap trace's properties (for FigureSpec.add_heatmap or go.Heatmap).
+    """
     bsz, tsz, fsz = red.x.shape
     labels = red.labels.reshape(bsz * tsz, fsz)  # (B*T, F)
     n = min(red.group_count, len(QUALITATIVE))
     style: dict[str, object] = {"showscale": False, "xgap": 1, "ygap": 1}
-    return go.Heatmap(
-        z=(labels % len(QUALITATIVE)).tolist(),
-        customdata=labels.tolist(),
-        colorscale=discrete_scale(n),
-        zmin=-0.5,
-        zmax=n - 0.5,
-        **{**style, **kwargs},
-    )
+    return {
+        "z": (labels % len(QUALITATIVE)).tolist(),
+        "customdata": labels.tolist(),
+        "colorscale": discrete_scale(n),
+        "zmin": -0.5,
+        "zmax": n - 0.5,
+        **style,
+        **kwargs,
+    }
 
 
 def _palette(labels: np.ndarray) -> np.ndarray:
@@ -43,7 +47,7 @@ def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
     colors = _palette(red.labels.ravel())
     custom = np.column_stack([b.ravel(), t.ravel(), f.ravel(), red.labels.ravel()])
     size = int(np.clip(22 - 2.2 * np.log2(red.x.size), 5, 16))
-    fig = go.Figure()
+    fig = FigureSpec()
     for mask, name, opacity, scale in (
         (~chosen, "other groups", 0.28, 1.0),
         (chosen, f"group of entry {entry}", 1.0, 1.25),
@@ -95,7 +99,7 @@ def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
         },
         margin={"l": 0, "r": 0, "t": 60, "b": 0},
     )
-    return fig
+    return fig.figure()
 
 
 def cube_alt(red: Reduction, entry: tuple[int, int, int]) -> str:
@@ -134,22 +138,22 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
     else:
         values = (red.x if which == "input" else red.output).reshape(bsz * tsz, fsz)
         lim = float(np.nanmax(np.abs(values))) if np.isfinite(values).any() else 1.0
-        trace = go.Heatmap(
-            z=r(values, 4),
-            x=cols,
-            y=rows,
-            colorscale=DIVERGING,
-            zmid=0,
-            zmin=-lim,
-            zmax=lim,
-            customdata=labels.tolist(),
-            xgap=1,
-            ygap=1,
-            colorbar={"thickness": 12},
-            hovertemplate="%{y}, feature %{x}: %{z}<br>group %{customdata}<extra></extra>",
-        )
+        trace = {
+            "z": r(values, 4),
+            "x": cols,
+            "y": rows,
+            "colorscale": DIVERGING,
+            "zmid": 0,
+            "zmin": -lim,
+            "zmax": lim,
+            "customdata": labels.tolist(),
+            "xgap": 1,
+            "ygap": 1,
+            "colorbar": {"thickness": 12},
+            "hovertemplate": "%{y}, feature %{x}: %{z}<br>group %{customdata}<extra></extra>",
+        }
         title = "Input x" if which == "input" else "Output y = γ·core + β"
-    fig = go.Figure(trace)
+    fig = FigureSpec().add_trace("heatmap", trace)
     layout(
         fig,
         title=title,
@@ -159,7 +163,7 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
     )
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category")
-    return fig
+    return fig.figure()
 
 
 def unfolded_alt(red: Reduction, which: str) -> str:
@@ -183,7 +187,7 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
     ncols = 2
     nrows = -(-len(items) // ncols)
     titles = [f"{SCHEME_INFO[k][0]} · {v.group_count} groups" for k, v in items]
-    fig = make_subplots(
+    fig = FigureSpec.subplots(
         rows=nrows,
         cols=ncols,
         subplot_titles=titles,
@@ -192,6 +196,7 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
     )
     for i, (_, red) in enumerate(items):
         fig.add_trace(
+            "heatmap",
             label_heatmap(
                 red, hovertemplate="row %{y}, feature %{x}: group %{customdata}<extra></extra>"
             ),
@@ -207,7 +212,7 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
         y="",
         height=240 * nrows + 60,
     )
-    return fig
+    return fig.figure()
 
 
 def schemes_alt(reductions: Mapping[str, Reduction]) -> str:

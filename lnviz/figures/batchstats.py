@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 
 from lnviz.batchmates import BatchSizes, Companions, Spread
 from lnviz.batchstats import Running, Stream
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -28,14 +29,14 @@ def _label(run: Running) -> str:
     return f"{NAMES[run.convention]}, m = {run.momentum:g}"
 
 
-def _legend_below(fig: go.Figure, height: int) -> None:
+def _legend_below(fig: FigureSpec, height: int) -> None:
     fig.update_layout(
         height=height,
         legend={"orientation": "h", "y": -0.22, "yanchor": "top", "x": 0, "xanchor": "left"},
     )
 
 
-def _mark_shift(fig: go.Figure, stream: Stream) -> None:
+def _mark_shift(fig: FigureSpec, stream: Stream) -> None:
     if stream.shift_step < stream.x.shape[0]:
         vline(fig, stream.shift_step - 0.5, {"dash": "dot", "color": PURPLE, "width": 1.5}, "shift")
 
@@ -54,7 +55,7 @@ def stat_figure(stream: Stream, runs: tuple[Running, ...], feature: int, which: 
     steps = list(range(stream.x.shape[0]))  # (S,)
     batch = runs[0].batch_mean if which == "mean" else runs[0].batch_var
     true = stream.mean if which == "mean" else stream.var
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_scatter(
         x=steps,
         y=r(batch[:, feature]),
@@ -82,7 +83,7 @@ def stat_figure(stream: Stream, runs: tuple[Running, ...], feature: int, which: 
     word = "mean" if which == "mean" else "variance"
     layout(fig, title=f"Running {word} of feature {feature + 1}", x="step", y=word)
     _legend_below(fig, 440)
-    return fig
+    return fig.figure()
 
 
 def stat_alt(stream: Stream, runs: tuple[Running, ...], feature: int, which: str) -> str:
@@ -107,7 +108,7 @@ def stat_alt(stream: Stream, runs: tuple[Running, ...], feature: int, which: str
 def gap_figure(stream: Stream, runs: tuple[Running, ...]) -> go.Figure:
     """max |y_train - y_eval| per step for each convention."""
     steps = list(range(stream.x.shape[0]))  # (S,)
-    fig = go.Figure()
+    fig = FigureSpec()
     for run in runs:
         fig.add_scatter(
             x=steps,
@@ -119,7 +120,7 @@ def gap_figure(stream: Stream, runs: tuple[Running, ...]) -> go.Figure:
     _mark_shift(fig, stream)
     layout(fig, title="Training vs evaluation output", x="step", y="max |y_train − y_eval|")
     fig.update_yaxes(rangemode="tozero")
-    return fig
+    return fig.figure()
 
 
 def gap_alt(stream: Stream, runs: tuple[Running, ...]) -> str:
@@ -137,7 +138,7 @@ def gap_alt(stream: Stream, runs: tuple[Running, ...]) -> str:
 def size_figure(bs: BatchSizes, feature: int) -> go.Figure:
     """Batch-norm and layer-norm output of example 0 against the batch size."""
     sizes = bs.sizes[1:]  # (N - 1,) size 1 is refused
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_scatter(
         x=sizes,
         y=r(bs.bn[1:, feature]),
@@ -169,7 +170,7 @@ def size_figure(bs: BatchSizes, feature: int) -> go.Figure:
     )
     fig.update_xaxes(type="log", tickvals=[1, 2, 4, 8, 16, 32, 64])
     _legend_below(fig, 420)
-    return fig
+    return fig.figure()
 
 
 def size_alt(bs: BatchSizes, feature: int) -> str:
@@ -187,7 +188,7 @@ def size_alt(bs: BatchSizes, feature: int) -> str:
 
 def spread_figure(sp: Spread) -> go.Figure:
     """Box plots of batch variance / true variance, biased and unbiased, by batch size."""
-    fig = go.Figure()
+    fig = FigureSpec()
     for label, values, color in (
         ("divisor B (biased)", sp.biased, ORANGE),
         ("divisor B − 1 (unbiased)", sp.unbiased, BLUE),
@@ -218,7 +219,7 @@ def spread_figure(sp: Spread) -> go.Figure:
     fig.update_xaxes(type="category")
     fig.update_yaxes(range=[0, 3.2])
     _legend_below(fig, 420)
-    return fig
+    return fig.figure()
 
 
 def spread_alt(sp: Spread) -> str:
@@ -238,7 +239,7 @@ def companion_figure(comp: Companions, which: str) -> go.Figure:
     lo = float(min(comp.bn.min(), comp.ln.min()))
     hi = float(max(comp.bn.max(), comp.ln.max()))
     pad = 0.1 * (hi - lo) + 0.1
-    fig = go.Figure()
+    fig = FigureSpec()
     for i, (step, row) in enumerate(zip(comp.steps, values, strict=True)):
         fig.add_scatter(
             x=names,
@@ -253,7 +254,7 @@ def companion_figure(comp: Companions, which: str) -> go.Figure:
     fig.update_yaxes(range=[lo - pad, hi + pad])
     fig.update_layout(legend_title_text="companions from")
     _legend_below(fig, 420)
-    return fig
+    return fig.figure()
 
 
 def companion_alt(comp: Companions, which: str) -> str:

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 
 from lnviz.core import Scaling
 from lnviz.family import Family
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
     DIVERGING,
@@ -31,7 +32,7 @@ def _label(eps: float) -> str:
     return {1 / 3: "1/3", 4 / 3: "4/3"}.get(eps, f"{eps:.2g}")
 
 
-def _faint(fig: go.Figure, others: Sequence[Family], field: str) -> None:
+def _faint(fig: FigureSpec, others: Sequence[Family], field: str) -> None:
     """Comparison curves for other eps values: thin, grey, without hover or legend."""
     for fam in others:
         fig.add_scatter(
@@ -48,7 +49,7 @@ def _faint(fig: go.Figure, others: Sequence[Family], field: str) -> None:
 
 def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h_eps(t) for the chosen eps (bold) and a few others (faint), with ±sqrt(3/2) dashed."""
-    fig = go.Figure()
+    fig = FigureSpec()
     _faint(fig, others, "h")
     fig.add_scatter(
         x=r(current.t),
@@ -79,7 +80,7 @@ def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     )
     layout(fig, title="Third core coordinate of (−t, 0, t)", x="t", y="h_ε(t)")
     fig.update_yaxes(range=[-1.45, 1.45])
-    return fig
+    return fig.figure()
 
 
 def h_alt(current: Family, others: Sequence[Family]) -> str:
@@ -95,7 +96,7 @@ def h_alt(current: Family, others: Sequence[Family]) -> str:
 
 def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h'_eps(t) on a log axis: a peak of height eps^(-1/2) at t = 0."""
-    fig = go.Figure()
+    fig = FigureSpec()
     _faint(fig, others, "dh")
     fig.add_scatter(
         x=r(current.t),
@@ -115,7 +116,7 @@ def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     )
     layout(fig, title="Its slope h′_ε(t) = ε / (2t²/3 + ε)^(3/2)", x="t", y="h′_ε(t) (log scale)")
     fig.update_yaxes(type="log", exponentformat="power")
-    return fig
+    return fig.figure()
 
 
 def dh_alt(current: Family, others: Sequence[Family]) -> str:
@@ -129,7 +130,7 @@ def dh_alt(current: Family, others: Sequence[Family]) -> str:
 
 def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float) -> go.Figure:
     """q / (q + eps) against q / eps, with q = eps (value 1/2) and the current input marked."""
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_scatter(
         x=r(ratio_grid),
         y=r(ratio),
@@ -159,7 +160,7 @@ def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float
     legend_below(fig, -0.25)
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(range=[0, 1.05])
-    return fig
+    return fig.figure()
 
 
 def variance_alt(q_over_eps: float) -> str:
@@ -179,7 +180,7 @@ def variance_alt(q_over_eps: float) -> str:
 def scaling_figure(s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) and u_{eps/a^2}(z) per coordinate."""
     idx = [f"coordinate {i + 1}" for i in range(s.core_z.size)]
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_bar(x=idx, y=r(s.core_z), name="u_ε(z)", marker_color=BLUE)
     fig.add_bar(x=idx, y=r(s.core_az), name=f"u_ε(a·z), a = {num(s.a)}", marker_color=ORANGE)
     fig.add_scatter(
@@ -191,7 +192,7 @@ def scaling_figure(s: Scaling) -> go.Figure:
     )
     layout(fig, title="Scaling the input moves ε instead", x="", y="core value", height=400)
     fig.update_layout(barmode="group")
-    return legend_below(fig, -0.12)
+    return legend_below(fig, -0.12).figure()
 
 
 def scaling_alt(s: Scaling) -> str:
@@ -208,25 +209,23 @@ def jacobian_figure(spec: Spectrum) -> go.Figure:
     lim = float(np.abs(spec.matrix).max()) or 1.0
     names = [str(i + 1) for i in range(d)]
     text = [[num(v, 3) for v in row] for row in spec.matrix] if d <= 8 else None
-    fig = go.Figure(
-        go.Heatmap(
-            z=r(spec.matrix),
-            x=names,
-            y=names,
-            colorscale=DIVERGING,
-            zmid=0,
-            zmin=-lim,
-            zmax=lim,
-            text=text,
-            texttemplate="%{text}" if text else None,
-            colorbar={"title": {"text": "∂u_i/∂z_j"}},
-            hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
-        )
+    fig = FigureSpec().add_heatmap(
+        z=r(spec.matrix),
+        x=names,
+        y=names,
+        colorscale=DIVERGING,
+        zmid=0,
+        zmin=-lim,
+        zmax=lim,
+        text=text,
+        texttemplate="%{text}" if text else None,
+        colorbar={"title": {"text": "∂u_i/∂z_j"}},
+        hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
     )
     layout(fig, title="Jacobian Du_ε(z)", x="input coordinate j", y="output coordinate i")
     fig.update_yaxes(autorange="reversed", scaleanchor="x", type="category")
     fig.update_xaxes(type="category")
-    return fig
+    return fig.figure()
 
 
 def jacobian_alt(spec: Spectrum) -> str:
@@ -241,7 +240,7 @@ def jacobian_alt(spec: Spectrum) -> str:
 def eigen_figure(spec: Spectrum) -> go.Figure:
     """Eigenvalues by labelled direction, against the bound eps^(-1/2)."""
     colors = {"common offset": GRAY, "radial": ORANGE, "tangential": BLUE}
-    fig = go.Figure()
+    fig = FigureSpec()
     for direction in spec.directions:
         k = direction.basis.shape[1]
         fig.add_bar(
@@ -259,7 +258,7 @@ def eigen_figure(spec: Spectrum) -> go.Figure:
     layout(fig, title="Eigenvalues of Du_ε(z)", x="eigen-direction", y="eigenvalue")
     top = max(spec.core_bound if np.isfinite(spec.core_bound) else 0, spec.operator_norm)
     fig.update_yaxes(range=[0, 1.25 * top if top > 0 else 1])
-    return fig
+    return fig.figure()
 
 
 def eigen_alt(spec: Spectrum) -> str:
@@ -284,36 +283,21 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
     if any(f.t.shape != t.shape or not np.array_equal(f.t, t) for f in families):
         raise ValueError("scrub_figure needs every family on the same grid of t")
     first = families[start]
-    fig = go.Figure(
-        data=[
-            go.Scatter(
-                x=_f32(t),
-                y=_f32(first.h),
-                mode="lines",
-                line={"color": BLUE, "width": 3},
-                name="h_ε(t)",
-                xaxis="x",
-                yaxis="y",
-            ),
-            go.Scatter(
-                x=_f32(t),
-                y=_f32(first.dh),
-                mode="lines",
-                line={"color": ORANGE, "width": 3},
-                name="h′_ε(t)",
-                xaxis="x2",
-                yaxis="y2",
-            ),
-        ],
-        frames=[
-            go.Frame(
-                name=_label(f.eps),
-                data=[go.Scatter(y=_f32(f.h)), go.Scatter(y=_f32(f.dh))],
-                traces=[0, 1],
-            )
-            for f in families
-        ],
-    )
+    fig = FigureSpec()
+    shown = ((first.h, BLUE, "h_ε(t)", "x", "y"), (first.dh, ORANGE, "h′_ε(t)", "x2", "y2"))
+    for y, color, name, xaxis, yaxis in shown:
+        fig.add_scatter(
+            x=_f32(t), y=_f32(y), mode="lines", line={"color": color, "width": 3}, name=name,
+            xaxis=xaxis, yaxis=yaxis,
+        )  # fmt: skip
+    fig.frames = [
+        {
+            "name": _label(f.eps),
+            "data": [{"type": "scatter", "y": _f32(f.h)}, {"type": "scatter", "y": _f32(f.dh)}],
+            "traces": [0, 1],
+        }
+        for f in families
+    ]
     steps = [
         {
             "label": _label(f.eps),
@@ -353,7 +337,7 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
         showlegend=False,
     )
     layout(fig, title="Scrub ε: the curves follow in your browser", x="t", y="h_ε(t)", height=430)
-    return fig
+    return fig.figure()
 
 
 def scrub_alt(eps_values: Sequence[float], start: int) -> str:

@@ -8,6 +8,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
     DIVERGING,
@@ -42,20 +43,18 @@ def delta_figure(comp: Comparison, a: str, b: str) -> go.Figure:
     span = span or 1e-12
     names = LAYOUT_AXES[comp.layout]
     ch = names[channel_axis(comp.layout)]
-    fig = go.Figure(
-        go.Heatmap(
-            z=r(d, 4),
-            zmin=-span,
-            zmax=span,
-            colorscale=DIVERGING,
-            colorbar={"title": {"text": "Δ"}, "exponentformat": "e"},
-            hovertemplate=f"row %{{y}}, {ch} %{{x}}<br>Δ = %{{z:.3e}}<extra></extra>",
-        )
+    fig = FigureSpec().add_heatmap(
+        z=r(d, 4),
+        zmin=-span,
+        zmax=span,
+        colorscale=DIVERGING,
+        colorbar={"title": {"text": "Δ"}, "exponentformat": "e"},
+        hovertemplate=f"row %{{y}}, {ch} %{{x}}<br>Δ = %{{z:.3e}}<extra></extra>",
     )
     rows_label = "token (b, t)" if comp.layout == "btf" else "pixel (n, h, w)"
     layout(fig, title=f"{pair_label(a, b)}, entry by entry", x=f"{ch} (channel)", y=rows_label)
     fig.update_yaxes(autorange="reversed")
-    return fig
+    return fig.figure()
 
 
 def delta_alt(comp: Comparison, a: str, b: str) -> str:
@@ -77,7 +76,7 @@ def delta_alt(comp: Comparison, a: str, b: str) -> str:
 
 def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
     """max |y - y_PyTorch| for Keras and Flax as each convention is aligned in turn."""
-    fig = go.Figure()
+    fig = FigureSpec()
     for step, color in zip(range(3), (RED, ORANGE, GREEN), strict=True):
         ys = [diag[f][step] for f in ("keras", "flax")]
         fig.add_bar(
@@ -91,10 +90,10 @@ def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
     shown = [_floor(v) for f in ("keras", "flax") for v in diag[f]]
     shown = [v for v in shown if v is not None] or [1.0]
     lo, hi = math.log10(min(shown)), math.log10(max(shown))
-    fig.update_yaxes(type="log", exponentformat="power", title="max |Δ| (log scale)",
+    fig.update_yaxes(type="log", exponentformat="power", title_text="max |Δ| (log scale)",
                      range=[lo - 0.7, hi + 0.5])  # fmt: skip
     fig.update_layout(barmode="group", legend=_BELOW)
-    return fig
+    return fig.figure()
 
 
 def diagnosis_alt(diag: dict[str, tuple]) -> str:
@@ -118,7 +117,7 @@ def _floor(v: float) -> float | None:
 
 def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
     """Running variance of one channel against the training step, per convention."""
-    fig = go.Figure()
+    fig = FigureSpec()
     colors = (BLUE, ORANGE, PURPLE, RED)
     dashes = ("solid", "solid", "dot", "dash")
     for s, color, dash in zip(stats, colors, dashes, strict=True):
@@ -140,7 +139,7 @@ def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
     title = f"Running variance of channel {channel}"
     layout(fig, title=title, x="training steps", y="running variance", height=440)
     fig.update_layout(legend={**_BELOW, "y": -0.2})
-    return fig
+    return fig.figure()
 
 
 def running_alt(stats: tuple[RunningStats, ...], channel: int) -> str:
@@ -156,7 +155,7 @@ def running_alt(stats: tuple[RunningStats, ...], channel: int) -> str:
 
 def variance_error_figure(v: VarianceError) -> go.Figure:
     """Relative variance error against |mean| / sd, with the page's input marked."""
-    fig = go.Figure()
+    fig = FigureSpec()
     for ys, name, color in (
         (v.fast32, "E[x²] − E[x]², float32 (Keras, Flax defaults)", RED),
         (v.twopass32, "two-pass, float32 (PyTorch)", BLUE),
@@ -175,9 +174,9 @@ def variance_error_figure(v: VarianceError) -> go.Figure:
     layout(fig, title="Relative error of the variance", x="|mean| / sd (log scale)", y="",
            height=460)  # fmt: skip
     fig.update_xaxes(type="log", exponentformat="power")
-    fig.update_yaxes(type="log", exponentformat="power", title="relative error (log scale)")
+    fig.update_yaxes(type="log", exponentformat="power", title_text="relative error (log scale)")
     fig.update_layout(legend={**_BELOW, "y": -0.22})
-    return fig
+    return fig.figure()
 
 
 def variance_error_alt(v: VarianceError) -> str:

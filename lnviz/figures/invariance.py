@@ -8,6 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import Scaling
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -40,7 +41,7 @@ def _bar_text(values: np.ndarray) -> list[str]:
     return [num(float(v), 4) for v in values]
 
 
-def _zero_line(fig: go.Figure) -> None:
+def _zero_line(fig: FigureSpec) -> None:
     hline(fig, 0.0, {"color": GRAY, "width": 1})
 
 
@@ -50,7 +51,7 @@ def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
     f = "u_ε" if norm == "ln" else "rms_ε"
     what = _WHAT[sym.kind]
     idx = _coords(sym.z.size)
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_bar(
         x=idx,
         y=r(before, 7),
@@ -80,7 +81,7 @@ def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
     )
     fig.update_layout(barmode="group", bargap=0.25)
     _zero_line(fig)
-    return fig
+    return fig.figure()
 
 
 def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
@@ -97,7 +98,7 @@ def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
 def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) as bars and u_{eps/a^2}(z) as crosses on top of the second."""
     idx = _coords(sym.z.size)
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_bar(x=idx, y=r(sym.ln, 7), name="u_ε(z)", marker_color=BLUE, offsetgroup="1")
     fig.add_bar(
         x=idx,
@@ -123,7 +124,7 @@ def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
     )
     fig.update_layout(barmode="group", bargap=0.25, scattermode="group")
     _zero_line(fig)
-    return fig
+    return fig.figure()
 
 
 def scale_alt(sym: Symmetry, s: Scaling) -> str:
@@ -140,7 +141,7 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
     groups = [f"z + c, c = {num(shift.amount)}", f"a·z, a = {num(scaled.amount)}"]
     ln = [shift.ln_change, scaled.ln_change]
     rms = [shift.rms_change, scaled.rms_change]
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_bar(
         x=groups,
         y=r(np.array(ln), 7),
@@ -164,7 +165,7 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
     top = max(finite, default=0.0)
     fig.update_yaxes(range=[0, 1.25 * top if top > 0 else 1.0])
     fig.update_layout(barmode="group", bargap=0.3)
-    return fig
+    return fig.figure()
 
 
 def contrast_alt(shift: Symmetry, scaled: Symmetry) -> str:
@@ -198,7 +199,7 @@ def redundancy_figure(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarr
     """
     names = _labels(c, r_vec, dx)
     base = red.base.ravel()  # (k d,)
-    fig = go.Figure()
+    fig = FigureSpec()
     every = np.concatenate([base, *(getattr(red, f).ravel() for f, *_ in _CHANGES)])
     finite = every[np.isfinite(every)]
     lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (-1.0, 1.0)
@@ -241,7 +242,7 @@ def redundancy_figure(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarr
     fig.update_xaxes(range=[lo, hi])
     fig.update_yaxes(range=[lo, hi], scaleanchor="x", scaleratio=1)
     fig.update_layout(legend={"y": -0.22, "yanchor": "top"}, margin={"b": 10})
-    return fig
+    return fig.figure()
 
 
 def redundancy_alt(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray) -> str:
@@ -261,7 +262,7 @@ def redundancy_alt(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray)
 def ws_figure(split: Split) -> go.Figure:
     """Bars of W dx, with its common part (the mean, removed by layer norm) dashed."""
     idx = _coords(split.s.size)
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_bar(
         x=idx,
         y=r(split.s, 7),
@@ -286,7 +287,7 @@ def ws_figure(split: Split) -> go.Figure:
     lo, hi = float(vals.min()), float(vals.max())
     pad = 0.25 * (hi - lo or 1.0)
     fig.update_yaxes(range=[lo - pad, hi + pad])
-    return fig
+    return fig.figure()
 
 
 def ws_alt(split: Split) -> str:

@@ -7,7 +7,20 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, layout, num, r, vline
+from lnviz.figures._spec import FigureSpec
+from lnviz.figures._style import (
+    BLUE,
+    GRAY,
+    GREEN,
+    ORANGE,
+    PURPLE,
+    RED,
+    SEQUENTIAL,
+    layout,
+    num,
+    r,
+    vline,
+)
 from lnviz.numerics_recipes import Placements
 from lnviz.numerics_sweep import Clamping, Sweep
 
@@ -22,7 +35,7 @@ FLOOR = 1e-17  # smaller errors (and exact zeros) are drawn here on log axes
 CEILING = 1e3  # NaN and infinite errors are drawn here
 
 
-def _legend_below(fig: go.Figure) -> go.Figure:
+def _legend_below(fig: FigureSpec) -> FigureSpec:
     """Legend under the plot: at phone width a legend above it collides with the title."""
     fig.update_layout(legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.22,
                               "yanchor": "top"}, margin={"t": 40, "b": 10})  # fmt: skip
@@ -51,12 +64,12 @@ def placements_figure(p: Placements) -> go.Figure:
     """Grouped bars: each coordinate of the output under the four conventions."""
     idx = [f"x{i + 1}" for i in range(p.x.size)]
     colors = [BLUE, ORANGE, GREEN, PURPLE]
-    fig = go.Figure()
+    fig = FigureSpec()
     for label, row, color in zip(p.labels, p.outputs, colors, strict=True):
         fig.add_bar(x=idx, y=r(row), name=f"÷ {label}", marker_color=color)
     layout(fig, title="One input, four conventions", x="coordinate", y="normalized value")
     fig.update_layout(barmode="group")
-    return _legend_below(fig)
+    return _legend_below(fig).figure()
 
 
 def placements_alt(p: Placements) -> str:
@@ -75,26 +88,24 @@ def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
     rel = s.rel_error[:, :, k].T  # (P, A)
     z = np.where(np.isfinite(rel), np.log10(np.clip(rel, FLOOR, None)), math.log10(CEILING))
     text = [[err_text(float(v)) for v in row] for row in rel]
-    fig = go.Figure(
-        go.Heatmap(
-            z=r(z, 4),
-            x=[ALGORITHM_NAMES[a] for a in s.algorithms],
-            y=list(s.precisions),
-            text=text,
-            texttemplate="%{text}",
-            colorscale="Viridis",
-            zmin=-17,
-            zmax=3,
-            colorbar={"title": {"text": "log₁₀ error"}, "thickness": 12},
-            hovertemplate="%{y}, %{x}: relative error %{text}<extra></extra>",
-        )
+    fig = FigureSpec().add_heatmap(
+        z=r(z, 4),
+        x=[ALGORITHM_NAMES[a] for a in s.algorithms],
+        y=list(s.precisions),
+        text=text,
+        texttemplate="%{text}",
+        colorscale=SEQUENTIAL,
+        zmin=-17,
+        zmax=3,
+        colorbar={"title": {"text": "log₁₀ error"}, "thickness": 12},
+        hovertemplate="%{y}, %{x}: relative error %{text}<extra></extra>",
     )
     title = f"Output error at offset {float(s.offsets[k]):,.0f}"
     layout(fig, title=title, x="", y="", height=300)
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", side="top", tickangle=0)
     fig.update_layout(margin={"t": 80})
-    return fig
+    return fig.figure()
 
 
 def heatmap_alt(s: Sweep, k: int = 0) -> str:
@@ -118,7 +129,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
     Dotted thin lines: the error of storing the input in that precision alone. NaN or
     infinite errors are marked with crosses at the top edge.
     """
-    fig = go.Figure()
+    fig = FigureSpec()
     pos = s.offsets > 0  # (K,) a log axis has no room for c = 0
     offsets = s.offsets[pos]
     x = r(offsets)
@@ -173,7 +184,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
     )  # fmt: skip
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(type="log", exponentformat="power", range=[-17.5, 3.5])
-    return _legend_below(fig)
+    return _legend_below(fig).figure()
 
 
 def sweep_alt(s: Sweep) -> str:
@@ -200,7 +211,7 @@ def clamping_figure(c: Clamping, limit: int = 64) -> go.Figure:
     if order.size > limit:  # evenly spaced ranks keep the picture readable
         order = order[np.linspace(0, order.size - 1, limit).round().astype(int)]
     rank = list(range(1, order.size + 1))
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_scatter(
         x=rank, y=r(c.truth[order]), mode="lines", name="float64 truth",
         line={"color": BLUE, "width": 3},
@@ -225,7 +236,7 @@ def clamping_figure(c: Clamping, limit: int = 64) -> go.Figure:
             font={"color": ORANGE},
         )  # fmt: skip
     layout(fig, title="Entries sorted by their true output", x="rank", y="output")
-    return _legend_below(fig)
+    return _legend_below(fig).figure()
 
 
 def clamping_alt(c: Clamping) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from lnviz.causality import SCHEMES
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r, vline
 from lnviz.figures.sequences import SCHEME_COLORS, short
 from lnviz.leakage import Inference, Shock
@@ -12,7 +13,7 @@ from lnviz.leakage import Inference, Shock
 
 def shock_figure(s: Shock) -> go.Figure:
     """max_f |change of y[t]| per scheme after shocking the return at time s.token."""
-    fig = go.Figure()
+    fig = FigureSpec()
     tok = list(range(s.change.shape[1]))
     for k, scheme in enumerate(SCHEMES):
         fig.add_scatter(
@@ -23,7 +24,10 @@ def shock_figure(s: Shock) -> go.Figure:
             line={"color": SCHEME_COLORS[scheme], "width": 2},
             marker={"size": 5},
         )
-    fig.add_vrect(x0=-0.5, x1=s.token - 0.5, fillcolor=GRAY, opacity=0.12, line_width=0)
+    fig.add_shape(  # what add_vrect draws: a band over the plot's full height
+        type="rect", xref="x", yref="y domain", x0=-0.5, x1=s.token - 0.5, y0=0, y1=1,
+        fillcolor=GRAY, opacity=0.12, line_width=0,
+    )  # fmt: skip
     vline(fig, s.token, {"color": RED, "dash": "dash"})
     fig.add_annotation(
         x=s.token,
@@ -35,7 +39,7 @@ def shock_figure(s: Shock) -> go.Figure:
         font={"color": RED},
     )
     layout(fig, title="Change of each normalized token", x="token t", y="max |Δy| over features")
-    return fig
+    return fig.figure()
 
 
 def shock_alt(s: Shock) -> str:
@@ -72,7 +76,7 @@ def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
         ("batch norm, training, alone", inf.bn_alone, RED, "dash", 2),
         (f"batch norm, evaluation ({inf.steps} steps)", inf.bn_eval, GREEN, "dashdot", 2),
     )
-    fig = go.Figure()
+    fig = FigureSpec()
     tok = list(range(inf.ln_batch.shape[0]))
     for label, y, color, dash, width in series:
         fig.add_scatter(
@@ -84,7 +88,7 @@ def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
         )
     layout(fig, title=f"“{name}” of example {inf.example}, normalized", x="token t", y="y")
     fig.update_layout(height=400, legend={"y": -0.25, "yanchor": "top"}, margin={"b": 10})
-    return fig
+    return fig.figure()
 
 
 def inference_alt(inf: Inference, feature: int, name: str) -> str:

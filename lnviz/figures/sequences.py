@@ -9,9 +9,9 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 import plotly.graph_objects as go
-from plotly.subplots import make_subplots
 
 from lnviz.causality import SCHEME_INFO, SCHEMES, Dependence
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
     DIVERGING,
@@ -42,7 +42,7 @@ def short(scheme: str) -> str:
 
 def prices_figure(m: Market) -> go.Figure:
     """Log price of each series (in % since token 0) against the token index."""
-    fig = go.Figure()
+    fig = FigureSpec()
     tok = np.arange(m.x.shape[1])
     for b in range(m.x.shape[0]):
         level = m.log_price[b, HISTORY : HISTORY + tok.size] - m.log_price[b, HISTORY]
@@ -55,7 +55,7 @@ def prices_figure(m: Market) -> go.Figure:
         )
     layout(fig, title="Simulated log prices", x="token t", y="log price since t = 0 (%)")
     fig.update_layout(legend={"y": -0.22, "yanchor": "top"}, height=380)
-    return fig
+    return fig.figure()
 
 
 def prices_alt(m: Market) -> str:
@@ -92,7 +92,7 @@ def dependence_figure(dep: Dependence) -> go.Figure:
     cols = dep.columns.tolist()
     rows = list(range(dep.token.shape[0]))
     hover = "output token %{y}, input %{x}<br>log10 relative size %{z}<extra></extra>"
-    fig = go.Figure()
+    fig = FigureSpec()
     for mask, scale, name in (
         (depends & ~dep.future, PAST_SCALE, "past or present"),
         (depends & dep.future, FUTURE_SCALE, "future"),
@@ -128,7 +128,7 @@ def dependence_figure(dep: Dependence) -> go.Figure:
     fig.update_yaxes(autorange="reversed", range=None, showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False, range=[lo, hi])
     fig.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10})
-    return fig
+    return fig.figure()
 
 
 def dependence_alt(dep: Dependence) -> str:
@@ -161,7 +161,7 @@ def dependence_table(deps: Mapping[str, Dependence]) -> dict[str, list]:
 
 def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
     """One small B x B map per scheme: does example b's output depend on example b'?"""
-    fig = make_subplots(
+    fig = FigureSpec.subplots(
         rows=1,
         cols=len(deps),
         subplot_titles=[short(d.scheme) for d in deps],
@@ -191,7 +191,7 @@ def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
     fig.update_yaxes(dtick=1, showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False)
     fig.update_annotations(font_size=12)
-    return fig
+    return fig.figure()
 
 
 def examples_alt(deps: Sequence[Dependence]) -> str:
@@ -210,28 +210,26 @@ def leak_figure(t: LeakTable) -> go.Figure:
     """Correlation with the next return: features (rows) by treatment (columns), in cells."""
     names = [f"{n} ⚠" if n == "next return" else n for n in t.names]
     cols = ["raw" if c == "raw" else short(c) for c in t.columns]
-    fig = go.Figure(
-        go.Heatmap(
-            z=r(t.corr, 3),
-            x=cols,
-            y=names,
-            colorscale=DIVERGING,
-            zmin=-1,
-            zmax=1,
-            zmid=0,
-            text=[[_cell(float(v)) for v in row] for row in t.corr],
-            texttemplate="%{text}",
-            textfont={"size": 13},
-            xgap=2,
-            ygap=2,
-            colorbar={"thickness": 10, "title": {"text": "corr"}},
-            hovertemplate="%{y}, %{x}: corr %{z}<extra></extra>",
-        )
+    fig = FigureSpec().add_heatmap(
+        z=r(t.corr, 3),
+        x=cols,
+        y=names,
+        colorscale=DIVERGING,
+        zmin=-1,
+        zmax=1,
+        zmid=0,
+        text=[[_cell(float(v)) for v in row] for row in t.corr],
+        texttemplate="%{text}",
+        textfont={"size": 13},
+        xgap=2,
+        ygap=2,
+        colorbar={"thickness": 10, "title": {"text": "corr"}},
+        hovertemplate="%{y}, %{x}: corr %{z}<extra></extra>",
     )
     layout(fig, title="Correlation with the next return", x="", y="", height=320)
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", side="bottom")
-    return fig
+    return fig.figure()
 
 
 def leak_alt(t: LeakTable) -> str:
@@ -244,7 +242,7 @@ def leak_alt(t: LeakTable) -> str:
 
 def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: str) -> go.Figure:
     """A feature before and after token-wise layer norm against the next return."""
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["raw", "token-wise layer norm"])
+    fig = FigureSpec.subplots(rows=1, cols=2, subplot_titles=["raw", "token-wise layer norm"])
     for i, (vals, color) in enumerate(((raw, GRAY), (normed, BLUE))):
         fig.add_scatter(
             x=r(vals, 4),
@@ -258,7 +256,7 @@ def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name
         )
     layout(fig, title=f"“{name}” against the next return", x="", y="", height=320)
     fig.update_yaxes(title_text="next return (%)", row=1, col=1)
-    return fig
+    return fig.figure()
 
 
 def scatter_alt(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
     DIVERGING,
@@ -38,7 +39,7 @@ def _points(result: WeightedCentering) -> list[np.ndarray]:
 def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
     """n = 2: ker a^T, the line through x along 1, x, P_a x and the Euclidean projection."""
     assert view.kernel_line is not None and view.mean_zero_line is not None
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_scatter(
         x=r(view.mean_zero_line[:, 0]),
         y=r(view.mean_zero_line[:, 1]),
@@ -114,7 +115,7 @@ def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
     fig.update_layout(legend={"y": -0.16, "yanchor": "top"}, margin={"b": 10, "t": 40})
     fig.update_xaxes(range=[-view.half, view.half], zeroline=True, constrain="domain")
     fig.update_yaxes(range=[-view.half, view.half], zeroline=True, scaleanchor="x", scaleratio=1)
-    return fig
+    return fig.figure()
 
 
 def plane_alt(result: WeightedCentering, view: ProjectionView) -> str:
@@ -133,7 +134,7 @@ def space_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
     """n = 3: the plane ker a^T as a patch, the line along 1 through x, and the three points."""
     assert view.plane is not None
     corners = view.plane
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_mesh3d(
         x=r(corners[:, 0]),
         y=r(corners[:, 1]),
@@ -195,7 +196,7 @@ def space_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
         legend={"y": 0, "yanchor": "top"},
         margin={"l": 0, "r": 0, "t": 40, "b": 10},
     )
-    return fig
+    return fig.figure()
 
 
 def space_alt(result: WeightedCentering, view: ProjectionView) -> str:
@@ -211,7 +212,7 @@ def space_alt(result: WeightedCentering, view: ProjectionView) -> str:
 
 def objective_figure(fit: ConstantFit) -> go.Figure:
     """f(c) = sum_i a_i (x_i - c)^2 with its minimum and the ordinary mean marked."""
-    fig = go.Figure()
+    fig = FigureSpec()
     fig.add_scatter(
         x=r(fit.grid),
         y=r(fit.values),
@@ -247,7 +248,7 @@ def objective_figure(fit: ConstantFit) -> go.Figure:
     )
     fig.update_layout(showlegend=False)
     fig.update_traces(cliponaxis=False)
-    return fig
+    return fig.figure()
 
 
 def objective_alt(fit: ConstantFit) -> str:
@@ -263,26 +264,24 @@ def matrix_figure(checks: ProjectionChecks) -> go.Figure:
     """Heatmap of P_a with its entries written in the cells."""
     n = checks.n
     names = [f"{i + 1}" for i in range(n)]
-    fig = go.Figure(
-        go.Heatmap(
-            z=r(checks.matrix),
-            x=names,
-            y=names,
-            colorscale=DIVERGING,
-            zmid=0,
-            zmin=-1,
-            zmax=1,
-            text=[[_entry(v, 3).replace("-", "−") for v in row] for row in checks.matrix],
-            texttemplate="%{text}",
-            textfont={"size": 16},
-            showscale=False,
-            hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
-        )
+    fig = FigureSpec().add_heatmap(
+        z=r(checks.matrix),
+        x=names,
+        y=names,
+        colorscale=DIVERGING,
+        zmid=0,
+        zmin=-1,
+        zmax=1,
+        text=[[_entry(v, 3).replace("-", "−") for v in row] for row in checks.matrix],
+        texttemplate="%{text}",
+        textfont={"size": 16},
+        showscale=False,
+        hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
     )
     layout(fig, title=f"Pₐ = I − 𝟏aᵀ for a = {vec(checks.a, 3)}", x="column j", y="row i")
     fig.update_xaxes(type="category")
     fig.update_yaxes(type="category", autorange="reversed", scaleanchor="x")
-    return fig
+    return fig.figure()
 
 
 def matrix_alt(checks: ProjectionChecks) -> str:

@@ -1,0 +1,89 @@
+"""FigureSpec: figures recorded as dicts, checked by Plotly in tests and not on the server.
+
+The app's servers build figures with Plotly's property checks off (lnviz.figures._spec); the
+tests run with them on. Here every page's charts are built both ways and must reach the
+browser as the same JSON, so what the tests check is what visitors get.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from lnviz import ui
+from lnviz.figures import _spec
+from lnviz.figures._spec import FigureSpec, merge, nested
+from tests.deep_links import via_router
+
+STATES = [  # every page at its default, plus states that draw other branches
+    ("home", {}),
+    ("reduction-axes", {}),
+    ("reduction-axes", {"scheme": "group", "view": "output"}),
+    ("epsilon", {}),
+    ("epsilon", {"z": "2, 2, 2", "eps": "0.01"}),
+    ("gain-and-bias", {}),
+    ("gain-and-bias", {"z": "2, 2, 2", "eps": "0"}),
+    ("invariance", {}),
+    ("weighted-centering", {}),
+    ("weighted-centering", {"d": "3"}),
+    ("sequences", {}),
+    ("batch-statistics", {}),
+    ("frameworks", {}),
+    ("numerics", {}),
+]
+
+
+@pytest.fixture
+def validate() -> Iterator[None]:
+    yield
+    _spec.VALIDATE = True  # as tests/conftest.py sets it for every other test
+
+
+def charts(name: str, query: dict[str, str], *, checked: bool) -> list[dict]:
+    _spec.VALIDATE = checked
+    ui._figure_spec.clear()  # build every figure anew
+    at: AppTest = via_router(name, query)
+    assert not at.exception, [e.message for e in at.exception]
+    return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+
+
+@pytest.mark.parametrize(("name", "query"), STATES, ids=[f"{n}-{q}" for n, q in STATES])
+def test_unchecked_build_sends_the_same_json(
+    name: str, query: dict[str, str], validate: None
+) -> None:
+    checked = charts(name, query, checked=True)
+    unchecked = charts(name, query, checked=False)
+    assert checked, f"{name} drew no chart"
+    assert unchecked == checked
+
+
+def test_a_misspelt_property_fails_when_checked(validate: None) -> None:
+    spec = FigureSpec().add_scatter(x=[1], y=[2], linee={"width": 2})
+    _spec.VALIDATE = True
+    with pytest.raises(ValueError, match="linee"):
+        spec.figure()
+    _spec.VALIDATE = False
+    assert spec.figure() is not None  # the server does not look
+
+
+def test_underscore_shorthand_and_merging() -> None:
+    assert nested({"marker_line_width": 0, "error_y_width": 2}) == {
+        "marker": {"line": {"width": 0}},
+        "error_y": {"width": 2},
+    }
+    target = {"xaxis": {"title": {"text": "t"}, "type": "log"}}
+    merge(target, nested({"xaxis_title_font_size": 9, "xaxis": {"type": "linear"}}))
+    assert target == {"xaxis": {"title": {"text": "t", "font": {"size": 9}}, "type": "linear"}}
+
+
+def test_axis_updates_reach_every_subplot_or_the_one_asked_for() -> None:
+    spec = FigureSpec.subplots(1, 3, subplot_titles=("a", "b", "c"))
+    spec.update_xaxes(showgrid=False).update_yaxes(dtick=1, row=1, col=2)
+    assert all(spec.layout[f"xaxis{k}"]["showgrid"] is False for k in ("", "2", "3"))
+    assert spec.layout["yaxis2"]["dtick"] == 1 and "dtick" not in spec.layout["yaxis3"]
+    assert [a["text"] for a in spec.layout["annotations"]] == ["a", "b", "c"]
+    again = FigureSpec.subplots(1, 3, subplot_titles=("a", "b", "c"))
+    assert "showgrid" not in again.layout["xaxis"], "the cached grid was modified"
