@@ -79,6 +79,15 @@ def test_underscore_shorthand_and_merging() -> None:
     assert target == {"xaxis": {"title": {"text": "t", "font": {"size": 9}}, "type": "linear"}}
 
 
+def test_merging_copies_what_it_takes() -> None:
+    shared = {"title": {"text": "t"}}  # e.g. a module-level constant
+    target: dict = {}
+    merge(target, {"legend": shared})
+    merge(target, {"legend": {"title": {"font": {"size": 9}}}})
+    assert target == {"legend": {"title": {"text": "t", "font": {"size": 9}}}}
+    assert shared == {"title": {"text": "t"}}
+
+
 def test_axis_updates_reach_every_subplot_or_the_one_asked_for() -> None:
     spec = FigureSpec.subplots(1, 3, subplot_titles=("a", "b", "c"))
     spec.update_xaxes(showgrid=False).update_yaxes(dtick=1, row=1, col=2)

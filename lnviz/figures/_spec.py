@@ -74,12 +74,15 @@ def merge(target: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
         elif isinstance(value, Mapping) and isinstance(target.get(key), dict):
             merge(target[key], value)
         else:
-            target[key] = dict(value) if isinstance(value, Mapping) else value
+            target[key] = merge({}, value) if isinstance(value, Mapping) else value  # a copy
     return target
 
 
 class FigureSpec:
     """A figure being built: traces, layout, frames as plain dicts (see the module's text).
+
+    The methods are go.Figure's, with one difference: add_trace takes the trace's type and
+    its properties (add_trace("heatmap", props)) rather than a trace object.
 
     >>> spec = FigureSpec()
     >>> spec.add_scatter(x=[1, 2], y=[3, 4], line_color="red").update_layout(height=300)
