@@ -41,7 +41,7 @@ def r(values: ArrayLike, digits: int = 5) -> np.ndarray:
     Plotly sends NumPy arrays to the browser as base64 typed arrays, which are leaner than
     decimal text (4 bytes per float32 value) and skip the per-element validation that a
     list of floats costs when the figure is built (several ms per chart). float32 keeps
-    about 7 significant digits, so `digits` <= 6 is honoured; `digits` >= 7 keeps float64.
+    about 7 significant digits, enough for `digits` <= 6; `digits` >= 7 keeps float64.
     Non-finite values become NaN, which Plotly draws as gaps. The shape is kept (2-D for
     heatmaps).
 
@@ -81,8 +81,8 @@ def legend_below(fig: F, y: float = -0.22) -> F:
 def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
     """Common layout: compact margins, legend on top, axis titles, no fixed colours.
 
-    One update with nested dicts: Plotly's underscore paths (xaxis_title=...) are parsed
-    on every call, which cost more than the rest of a small chart.
+    One update with nested dicts (on a go.Figure, Plotly parses every underscore path such
+    as xaxis_title=... again on each call).
     """
     fig.update_layout(
         {
