@@ -68,7 +68,7 @@ def prices_alt(m: Market) -> str:
 
 
 def _rel_log(values: np.ndarray, mask: np.ndarray, top: float) -> np.ndarray:
-    """log10(|v| / top) where mask holds, gaps elsewhere, rounded for the payload."""
+    """log10(|v| / top) where mask holds, NaN (a gap) elsewhere, as float32."""
     with np.errstate(divide="ignore"):
         lg = np.maximum(np.log10(np.abs(values) / top), FLOOR)
     out = np.where(mask, lg, np.nan)
