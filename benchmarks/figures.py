@@ -7,7 +7,7 @@ A chart that a visitor of the same server has already seen comes out of `ui.char
 (about 0.5 ms); a new state builds its figures: the figure function (Plotly's objects,
 validated property by property) and the JSON for the browser. Under the classroom load of
 `benchmarks/load.py` that build was the largest share of the server's CPU. This script runs
-every page once in AppTest with the chart cache bypassed, times each chart's build and
+every page once in AppTest with the chart cache emptied, times each chart's build and
 encoding, and prints per page: charts, build ms (sum over the page's charts), and the
 slowest chart. The engine numbers behind a chart are not included (they are computed
 before `ui.chart` is called). Ratios between runs of this script on one machine are what
@@ -35,25 +35,26 @@ import lnviz.ui as ui  # noqa: E402
 
 def measure(runs: int) -> dict[str, dict[str, Any]]:
     """{page: {"charts": n, "ms": median total build ms, "slowest": (name, ms)}}."""
-    original = ui._figure_spec
+    original = ui._build_spec
     samples: dict[str, list[float]] = defaultdict(list)  # page -> per-run totals
     per_chart: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     current: dict[str, Any] = {}
 
-    def timed(name: str, build: Any, args: tuple[Any, ...]) -> dict:
+    def timed(build: Any, args: tuple[Any, ...]) -> dict:
         t0 = time.perf_counter()
-        spec = json.loads(ui.pio.to_json(build(*args), validate=False))
+        spec = original(build, args)
         ms = (time.perf_counter() - t0) * 1e3
         current["total"] += ms
-        per_chart[current["page"]][name.split(" in ")[0]].append(ms)
+        per_chart[current["page"]][f"{build.__module__}.{build.__qualname__}"].append(ms)
         return spec
 
-    ui._figure_spec = timed  # the page's ui.chart calls this instead of the cached builder
+    ui._build_spec = timed  # what the chart cache calls on a miss
     try:
         pages = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
         for page in pages:
             for run in range(runs + 1):  # run 0 warms imports and the engine's own caches
                 current.update(page=page, total=0.0)
+                ui._figure_spec.clear()  # every chart is built anew
                 at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
                 at.switch_page(f"pages/{page}.py")  # through the router, as a visitor
                 at.run()
@@ -64,7 +65,7 @@ def measure(runs: int) -> dict[str, dict[str, Any]]:
             if not per_chart[page]:
                 per_chart[page]["(no charts)"].append(0.0)
     finally:
-        ui._figure_spec = original
+        ui._build_spec = original
     out = {}
     for page, totals in samples.items():
         charts = {k: statistics.median(v) for k, v in per_chart[page].items()}

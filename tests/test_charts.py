@@ -80,3 +80,19 @@ def test_two_pages_functions_of_one_name_do_not_share_a_cache_entry() -> None:
     assert not at.exception
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     assert titles == ["A", "B"]
+
+
+def test_arguments_are_keyed_by_their_pickled_bytes() -> None:
+    import numpy as np
+
+    from lnviz import ui
+    from lnviz.core import analyze_core
+
+    a, b = (
+        analyze_core(np.array([1.0, 2.0, 3.0]), 1 / 3),
+        analyze_core(np.array([1.0, 2, 3]), 1 / 3),
+    )
+    assert ui._args_digest((a,)) == ui._args_digest((b,))  # equal results, one entry
+    c = analyze_core(np.array([1.0, 2.0, 3.5]), 1 / 3)
+    assert ui._args_digest((c,)) != ui._args_digest((a,))
+    assert ui._args_digest((a, 1)) != ui._args_digest((a, 1.0000001))
