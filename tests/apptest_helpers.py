@@ -19,21 +19,20 @@ def page(name: str, query: dict[str, str] | None = None, timeout: float = 60) ->
     return at.run()
 
 
-def figures(at: AppTest, *, raw: bool = False) -> list[dict[str, Any]]:
+def figures(at: AppTest) -> list[dict[str, Any]]:
     """The Plotly figure specs shown on the page, as dicts.
 
-    Trace arrays travel as typed arrays ({"dtype", "bdata"[, "shape"]}); unless `raw`, they
-    are decoded here into plain lists (rows of lists for 2-D), NaN as None, so that tests
-    read numbers whatever the encoding.
+    Trace arrays travel as typed arrays ({"dtype", "bdata"[, "shape"]}); they are decoded
+    here into plain lists (rows of lists for 2-D), NaN as None, so that tests read numbers
+    whatever the encoding.
     """
-    specs = [json.loads(chart.proto.spec) for chart in at.get("plotly_chart")]
-    return specs if raw else [_decoded(spec) for spec in specs]
+    return [_decoded(json.loads(chart.proto.spec)) for chart in at.get("plotly_chart")]
 
 
 def _decoded(node: Any) -> Any:
     if isinstance(node, dict):
         if "bdata" in node and "dtype" in node:
-            return grid(node) if "," in str(node.get("shape", "")) else values(node)
+            return _rows(node) if "shape" in node else values(node)
         return {k: _decoded(v) for k, v in node.items()}
     if isinstance(node, list):
         return [_decoded(v) for v in node]
@@ -84,12 +83,8 @@ def values(data: Any) -> list[Any]:
     return list(np.ravel(np.asarray(data, dtype=object)))
 
 
-def grid(data: Any) -> list[list[Any]]:
-    """A 2-D trace array (a heatmap's z) as rows, from a typed array with its "shape" or a
-    plain list of rows; NaN as None, as in `values`."""
-    if isinstance(data, dict) and "bdata" in data:
-        flat = values(data)
-        rows, cols = data.get("shape", f"1,{len(flat)}").split(",")  # Plotly writes "r,c"
-        n = int(cols)
-        return [flat[i * n : (i + 1) * n] for i in range(int(rows))]
-    return [list(row) for row in data]
+def _rows(data: dict[str, Any]) -> list[list[Any]]:
+    """A 2-D typed array (a heatmap's z) as rows; Plotly writes its shape as "rows, cols"."""
+    flat = values(data)
+    n = int(str(data["shape"]).split(",")[1])
+    return [flat[i : i + n] for i in range(0, len(flat), n)]
