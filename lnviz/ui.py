@@ -14,6 +14,7 @@ import math
 import pickle
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from types import CodeType, ModuleType
 from typing import Any
 
 import numpy as np
@@ -377,8 +378,8 @@ def chart(
     from the cache (about 0.5 ms), and it reaches st.plotly_chart as a _BuiltFigure: no
     second validation.
     """
-    name = f"{build.__module__}.{build.__qualname__} in {build.__code__.co_filename}"
-    spec = _figure_spec(name, _args_digest(args), build, args)  # a fresh copy from the cache
+    digest = _args_digest((args, _bound_values(build)))
+    spec = _figure_spec(_builder_name(build), digest, build, args)  # a copy from the cache
     if presenting() and not static:  # charts large and legible from the back of a room
         layout = spec.setdefault("layout", {})
         layout["height"] = int((layout.get("height") or 360) * 1.4)
@@ -390,6 +391,42 @@ def chart(
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
     st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+def _builder_name(build: Callable[..., Any]) -> str:
+    """Which figure function: its name, file and line, and a digest of its code.
+
+    Name and file alone do not tell lambdas apart (every one is "<lambda>"), nor two pages'
+    functions of one name; the code's digest also separates two lambdas on one line.
+    """
+    code = build.__code__
+    body = hashlib.blake2b(_code_bytes(code), digest_size=8).hexdigest()
+    where = f"{code.co_filename}:{code.co_firstlineno}"
+    return f"{build.__module__}.{build.__qualname__} in {where} {body}"
+
+
+def _code_bytes(code: CodeType) -> bytes:
+    """A code object's instructions, names and constants (nested code objects by content)."""
+    consts = b"".join(
+        _code_bytes(c) if isinstance(c, CodeType) else repr(c).encode() for c in code.co_consts
+    )
+    return code.co_code + repr(code.co_names).encode() + consts
+
+
+def _bound_values(build: Callable[..., Any]) -> tuple[Any, ...]:
+    """What a function carries besides its code: defaults and closed-over values (a lambda
+    made in a loop differs from its siblings only there)."""
+    cells = tuple(_picklable(c.cell_contents) for c in build.__closure__ or ())
+    return (build.__defaults__, build.__kwdefaults__, cells)
+
+
+def _picklable(value: Any) -> Any:
+    """A closed-over module or function by name (pickle takes neither), else the value."""
+    if isinstance(value, ModuleType):
+        return ("module", value.__name__)
+    if hasattr(value, "__code__"):
+        return ("function", _builder_name(value))
+    return value
 
 
 def _args_digest(args: tuple[Any, ...]) -> str:

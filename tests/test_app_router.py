@@ -25,6 +25,8 @@ def test_home_page_renders_a_card_per_explorer_page() -> None:
     assert "layer normalization" in at.title[0].value
     specs = figures(at)
     assert len(specs) == len(EXPLORE)  # one live thumbnail per explorer page
+    drawn = {str(spec["data"]) for spec in specs}
+    assert len(drawn) == len(EXPLORE), "two cards show the same thumbnail"
     links = at.get("page_link")
     assert len(links) == len(URL_PATHS)  # and a link to every page
 

@@ -96,3 +96,23 @@ def test_arguments_are_keyed_by_their_pickled_bytes() -> None:
     c = analyze_core(np.array([1.0, 2.0, 3.5]), 1 / 3)
     assert ui._args_digest((c,)) != ui._args_digest((a,))
     assert ui._args_digest((a, 1)) != ui._args_digest((a, 1.0000001))
+
+
+def _lambdas_script() -> None:
+    import plotly.graph_objects as go
+
+    from lnviz import ui
+
+    builders = [lambda: go.Figure(layout={"title": {"text": "first"}})]
+    builders.append(lambda: go.Figure(layout={"title": {"text": "second"}}))
+    for word in ("third", "fourth"):  # one code, told apart by what it closes over
+        builders.append(lambda word=word: go.Figure(layout={"title": {"text": word}}))
+    for i, build in enumerate(builders):
+        ui.chart(build, alt="t", key=f"l{i}", filename="t")
+
+
+def test_lambdas_without_arguments_each_draw_their_own_figure() -> None:
+    at = AppTest.from_function(_lambdas_script, default_timeout=30).run()
+    assert not at.exception, [e.message for e in at.exception]
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert titles == ["first", "second", "third", "fourth"]
