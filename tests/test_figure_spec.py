@@ -50,6 +50,23 @@ def charts(name: str, query: dict[str, str], *, checked: bool) -> list[dict]:
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
 
 
+GRIDDED = {"heatmap", "surface", "contour"}  # traces whose z is a 2-D grid
+
+
+@pytest.mark.parametrize(("name", "query"), STATES, ids=[f"{n}-{q}" for n, q in STATES])
+def test_point_traces_get_flat_coordinates(name: str, query: dict[str, str]) -> None:
+    """x and y of a scatter or bar trace are 1-D: a 2-D typed array (a (B, T) block passed
+    without ravel) makes Plotly draw one category per row, not one point per value."""
+    for chart in charts(name, query, checked=False):
+        for trace in chart["data"]:
+            if trace.get("type", "scatter") in GRIDDED:
+                continue
+            for axis in ("x", "y", "z"):
+                value = trace.get(axis)
+                shape = value.get("shape") if isinstance(value, dict) else None
+                assert shape is None or "," not in str(shape), (name, trace.get("type"), axis)
+
+
 @pytest.mark.parametrize(("name", "query"), STATES, ids=[f"{n}-{q}" for n, q in STATES])
 def test_unchecked_build_sends_the_same_json(
     name: str, query: dict[str, str], validate: None

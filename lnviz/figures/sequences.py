@@ -245,8 +245,8 @@ def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name
     fig = FigureSpec.subplots(rows=1, cols=2, subplot_titles=["raw", "token-wise layer norm"])
     for i, (vals, color) in enumerate(((raw, GRAY), (normed, BLUE))):
         fig.add_scatter(
-            x=r(vals, 4),
-            y=r(target, 4),
+            x=r(vals.ravel(), 4),  # (B*T,): one point per token
+            y=r(target.ravel(), 4),  # (B*T,)
             mode="markers",
             marker={"color": color, "size": 5, "opacity": 0.7},
             showlegend=False,
