@@ -147,7 +147,9 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
 
 def stage_alt(res: AffineStages, index: int) -> str:
     s = res.stages[index]
-    where = f"stage {index + 1} of 3 (input, core, output) at ε = {num(res.eps)}"
+    where = f"stage {index + 1} of 3 (input, core, output)"
+    if index > 0:  # the input does not depend on ε, and its alt text must not either
+        where += f" at ε = {num(res.eps)}"
     if not math.isfinite(s.mean):
         return f"Empty panel, {where}: {s.name} is undefined because ε = 0 and z is constant."
     extra = (

@@ -41,12 +41,18 @@ def _mark_shift(fig: FigureSpec, stream: Stream) -> None:
         vline(fig, stream.shift_step - 0.5, {"dash": "dot", "color": PURPLE, "width": 1.5}, "shift")
 
 
-def _shift_text(stream: Stream) -> str:
+def _shift_text(stream: Stream, which: str = "both") -> str:
+    """The shift, in words: of the mean, of the spread ("var") or of both.
+
+    A variance chart does not show how far the mean moved, so its alt text leaves that out
+    (alt text that changes while the chart does not makes the browser draw it again).
+    """
     if stream.shift_step >= stream.x.shape[0]:
         return "The distribution does not change over the stream."
+    mean = f"the mean moves by {num(stream.shift)} standard deviations and "
     return (
-        f"At step {stream.shift_step} the mean moves by {num(stream.shift)} standard deviations "
-        f"and the spread is multiplied by {num(stream.spread)} (dotted line)."
+        f"At step {stream.shift_step} {mean if which != 'var' else ''}the spread is "
+        f"multiplied by {num(stream.spread)} (dotted line)."
     )
 
 
@@ -101,7 +107,7 @@ def stat_alt(stream: Stream, runs: tuple[Running, ...], feature: int, which: str
         f"the true {word} starts at {num(float(true[0]))} and ends at {num(float(true[-1]))}; "
         + "; ".join(parts)
         + ". Grey dots are the values of each mini-batch. "
-        + _shift_text(stream)
+        + _shift_text(stream, which)
     )
 
 

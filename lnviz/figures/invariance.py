@@ -90,7 +90,7 @@ def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
     name = "layer norm" if norm == "ln" else "RMS norm"
     return (
         f"Grouped bars per coordinate at ε = {num(sym.eps)}: {name} of z = {vec(sym.z)} is "
-        f"{vec(before)}; of the changed input {vec(sym.moved)} it is {vec(after)}. "
+        f"{vec(before)}; of the changed input it is {vec(after)}. "
         f"The largest change is {num(change)}."
     )
 
