@@ -23,6 +23,7 @@ import plotly.io as pio
 import streamlit as st
 
 from lnviz.errors import LnvizError
+from lnviz.figures._margins import planned as planned_margins
 from lnviz.params import parse_vector
 
 # Log-spaced epsilon values from 1e-6 to 10 (four per decade), plus the seed's 1/3 and 4/3.
@@ -384,6 +385,7 @@ def chart(
         layout = spec.setdefault("layout", {})
         layout["height"] = int((layout.get("height") or 360) * 1.4)
         layout["font"] = {**layout.get("font", {}), "size": 17}
+        layout["margin"] = planned_margins(spec, scale=PRESENT_FONT_SCALE)
     config = {
         "staticPlot": static,
         "displaylogo": False,
@@ -457,7 +459,10 @@ def _figure_spec(
 
 
 def _build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
-    return json.loads(pio.to_json(build(*args), validate=False))
+    """The figure's JSON data, with margins that let the browser draw it in one pass."""
+    spec = json.loads(pio.to_json(build(*args), validate=False))
+    spec.setdefault("layout", {})["margin"] = planned_margins(spec)
+    return spec
 
 
 class _BuiltFigure(go.Figure):
@@ -494,6 +499,7 @@ def ensure_router() -> None:
 
 
 PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
+PRESENT_FONT_SCALE = 1.4  # chart text in presentation mode: 17 px against the theme's 12
 
 _PRESENT_CSS = """<style>
   [data-testid="stMainBlockContainer"] { max-width: 96rem; }

@@ -6,6 +6,8 @@ import json
 
 from streamlit.testing.v1 import AppTest
 
+from lnviz.figures._margins import planned as planned_margins
+
 
 def _script() -> None:
     import plotly.graph_objects as go
@@ -35,7 +37,10 @@ def _specs(query: dict[str, str]) -> tuple[dict, dict]:
 
 
 def test_cached_chart_sends_the_same_figure_as_plotly_chart() -> None:
+    """The same figure, except for the margins planned for one layout pass."""
     cached, plain = _specs({"n": "7"})
+    assert cached["layout"].pop("margin") == planned_margins(plain)
+    plain["layout"].pop("margin", None)
     assert cached == plain
     assert cached["layout"]["xaxis"]["title"]["text"] == "t"
     assert len(cached["data"][0]["x"]) in (7, 1)  # plain list, or one base64 typed array

@@ -1,0 +1,55 @@
+"""Every chart is drawn in one pass: its planned margins hold its labels (lnviz.figures._margins).
+
+With Streamlit's theme, Plotly measures each chart's tick labels, titles, legend and
+colour bar after drawing it, and draws it again with wider margins if they do not fit.
+The figures' margins are planned on the server to make that second pass unnecessary. In
+Chromium, a chart that needed it ends with a margin (`_fullLayout._size`) larger than the
+one it asked for (`_fullLayout.margin`); at the default state of every page, on a desktop
+window, none may.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from .helpers import Visit, wait_charts
+
+pytestmark = pytest.mark.browser
+
+# Every page with charts, and how many it draws at its defaults.
+PAGES = {
+    "": 5,
+    "reduction-axes": 5,
+    "epsilon": 7,
+    "gain-and-bias": 4,
+    "invariance": 6,
+    "weighted-centering": 4,
+    "sequences": 10,
+    "batch-statistics": 7,
+    "frameworks": 3,
+    "numerics": 4,
+}
+
+# For each drawn chart in view: its key, the margins it asked for and the ones Plotly ended
+# with. (A chart inside a closed expander is laid out when the expander opens.)
+MARGINS_JS = """() => [...document.querySelectorAll(".js-plotly-plot")]
+  .filter((gd) => gd.offsetWidth > 0).map((gd) => {
+  const key = gd.closest("[class*=st-key-]");
+  const m = gd._fullLayout.margin, s = gd._fullLayout._size;
+  return {
+    key: key ? key.className.match(/st-key-([\\w-]+)/)[1] : "?",
+    asked: [m.l, m.r, m.t, m.b],
+    drawn: [s.l, s.r, s.t, s.b].map(Math.round),
+  };
+})"""
+
+
+@pytest.mark.parametrize("url_path", list(PAGES), ids=lambda p: p or "home")
+def test_charts_need_no_second_layout_pass(open_page: Callable[..., Visit], url_path: str) -> None:
+    visit = open_page(url_path)
+    assert wait_charts(visit.page, PAGES[url_path]) == PAGES[url_path]
+    charts = visit.page.evaluate(MARGINS_JS)
+    grown = [c for c in charts if any(d > a for d, a in zip(c["drawn"], c["asked"], strict=True))]
+    assert not grown, f"charts whose labels did not fit their planned margins: {grown}"
