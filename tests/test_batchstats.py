@@ -20,6 +20,7 @@ from lnviz.batchstats import (
     steps_to_close,
     variance_ratio,
 )
+from lnviz.channels import batch_norm
 from lnviz.errors import LnvizError
 from tests.conftest import require_module
 
@@ -50,6 +51,22 @@ def test_pytorch_convention_matches_torch_step_by_step(steps, b, f, seed, at, sh
         np.testing.assert_allclose(run.running_var[t], rv.numpy(), rtol=1e-12, atol=1e-14)
         y_eval = fn.batch_norm(xt, rm, rv, training=False, eps=1e-5)
         np.testing.assert_allclose(run.y_eval[t], y_eval.numpy(), rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize(("steps", "b", "f", "seed", "at", "shift", "spread", "m"), STREAMS)
+def test_one_kernel_call_equals_batch_norm_step_by_step(steps, b, f, seed, at, shift, spread, m):
+    """All steps at once (one kernel call) give what lnviz.batch_norm gives one step at a
+    time, in training and in evaluation mode, to the last bit or two."""
+    s = sample_stream(steps, b, f, seed=seed, shift_step=at, shift=shift, spread=spread)
+    run = pytorch_running(s.x, m, 1e-5)
+    rm, rv = np.zeros(f), np.ones(f)
+    for t in range(steps):
+        y, rm, rv = batch_norm(s.x[t], rm, rv, training=True, momentum=m, eps=1e-5)
+        np.testing.assert_allclose(run.y_train[t], y, rtol=1e-13, atol=1e-13)
+        np.testing.assert_allclose(run.running_mean[t], rm, rtol=1e-13, atol=1e-15)
+        np.testing.assert_allclose(run.running_var[t], rv, rtol=1e-13, atol=1e-15)
+        y_eval = batch_norm(s.x[t], rm, rv, training=False, eps=1e-5)[0]
+        np.testing.assert_allclose(run.y_eval[t], y_eval, rtol=1e-13, atol=1e-13)
 
 
 @pytest.mark.torch
