@@ -24,6 +24,7 @@ import streamlit as st
 
 from lnviz.errors import LnvizError
 from lnviz.figures._margins import planned as planned_margins
+from lnviz.figures._presentation import enlarged
 from lnviz.params import parse_vector
 
 # Log-spaced epsilon values from 1e-6 to 10 (four per decade), plus the seed's 1/3 and 4/3.
@@ -382,10 +383,7 @@ def chart(
     digest = _args_digest((args, _bound_values(build)))
     spec = _figure_spec(_builder_name(build), digest, build, args)  # a copy from the cache
     if presenting() and not static:  # charts large and legible from the back of a room
-        layout = spec.setdefault("layout", {})
-        layout["height"] = int((layout.get("height") or 360) * 1.4)
-        layout["font"] = {**layout.get("font", {}), "size": 17}
-        layout["margin"] = planned_margins(spec, scale=PRESENT_FONT_SCALE)
+        enlarged(spec)
     config = {
         "staticPlot": static,
         "displaylogo": False,
@@ -499,7 +497,6 @@ def ensure_router() -> None:
 
 
 PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
-PRESENT_FONT_SCALE = 1.4  # chart text in presentation mode: 17 px against the theme's 12
 
 _PRESENT_CSS = """<style>
   [data-testid="stMainBlockContainer"] { max-width: 96rem; }

@@ -56,7 +56,12 @@ def test_presentation_mode_enlarges_a_copy_not_the_cache() -> None:
     big, plain = _specs({"n": "6", "present": "true"})
     assert big["layout"]["height"] == int(300 * 1.4)
     assert big["layout"]["font"]["size"] == 17
+    # The theme sizes tick labels, axis titles and legends itself; those get sizes too.
+    assert big["layout"]["xaxis"]["tickfont"]["size"] == 16
+    assert big["layout"]["yaxis"]["title"]["font"]["size"] == 18
+    assert big["layout"]["legend"]["font"]["size"] == 18
     again, _ = _specs({"n": "6"})
+    assert big["layout"]["margin"]["l"] > again["layout"]["margin"]["l"]  # larger labels
     assert again["layout"]["height"] == 300  # the cached figure was not changed
     assert plain["layout"]["height"] == 300
 

@@ -1,0 +1,51 @@
+"""Presentation mode for a figure: text large enough to read from the back of a classroom.
+
+Streamlit's chart theme gives tick labels, axis titles and legends explicit sizes (12-14
+px), so a larger `layout.font` alone reaches only the text without one (annotations).
+`enlarged` sets every one of those sizes, makes the figure taller, and plans its margins
+for the larger labels (lnviz.figures._margins).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from lnviz.figures._margins import planned
+
+SCALE = 1.4  # chart text and height: 17 px against the theme's 12
+FONT = 17  # text without a size of its own (annotations, hover labels)
+TICKS = 16  # tick labels
+TITLES = 18  # axis titles and the legend
+HEADING = 20  # the figure's title
+
+
+def enlarged(spec: dict[str, Any]) -> dict[str, Any]:
+    """`spec` (a figure's JSON dict, changed in place and returned) for presentation mode.
+
+    >>> spec = enlarged({"data": [{"type": "scatter"}], "layout": {"height": 300,
+    ...                  "xaxis": {"title": {"text": "t"}}, "title": {"text": "h"}}})
+    >>> layout = spec["layout"]
+    >>> layout["height"], layout["xaxis"]["tickfont"], layout["yaxis"]["title"]["font"]
+    (420, {'size': 16}, {'size': 18})
+    >>> layout["title"]["font"], layout["margin"]["l"] > 92
+    ({'size': 20}, True)
+    """
+    layout = spec.setdefault("layout", {})
+    layout["height"] = int((layout.get("height") or 360) * SCALE)
+    layout["font"] = {**layout.get("font", {}), "size": FONT}
+    axes = [k for k in layout if k.startswith(("xaxis", "yaxis"))] or ["xaxis", "yaxis"]
+    for key in {*axes, "xaxis", "yaxis"}:
+        axis = layout.setdefault(key, {})
+        axis["tickfont"] = {**axis.get("tickfont", {}), "size": TICKS}
+        title = axis.get("title") or {}
+        axis["title"] = {**title, "font": {**title.get("font", {}), "size": TITLES}}
+    legend = layout.setdefault("legend", {})
+    legend["font"] = {**legend.get("font", {}), "size": TITLES}
+    if layout.get("title"):
+        title = layout["title"]
+        layout["title"] = {**title, "font": {**title.get("font", {}), "size": HEADING}}
+    for note in layout.get("annotations", []):  # subplot titles and labels with their own size
+        if "size" in note.get("font", {}):
+            note["font"] = {**note["font"], "size": round(note["font"]["size"] * SCALE)}
+    layout["margin"] = planned(spec, scale=SCALE)
+    return spec
