@@ -109,8 +109,9 @@ def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
         x=[0.0],
         y=[current.peak_slope],
         mode="markers+text",
-        text=[f"peak ε^(−1/2) = {num(current.peak_slope)}"],
+        text=[f"peak ε^(−1/2)<br>= {num(current.peak_slope)}"],  # two short lines: fits a phone
         textposition="top right",
+        cliponaxis=False,
         marker={"color": ORANGE, "size": 9},
         showlegend=False,
     )
