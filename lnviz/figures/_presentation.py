@@ -17,6 +17,7 @@ FONT = 17  # text without a size of its own (annotations, hover labels)
 TICKS = 16  # tick labels
 TITLES = 18  # axis titles and the legend
 HEADING = 20  # the figure's title
+TOP = 1.5  # the top margin holds the title and a legend row or two above the plot
 
 
 def enlarged(spec: dict[str, Any]) -> dict[str, Any]:
@@ -41,11 +42,14 @@ def enlarged(spec: dict[str, Any]) -> dict[str, Any]:
         axis["title"] = {**title, "font": {**title.get("font", {}), "size": TITLES}}
     legend = layout.setdefault("legend", {})
     legend["font"] = {**legend.get("font", {}), "size": TITLES}
-    if layout.get("title"):
+    if layout.get("title"):  # at the very top, above a legend that now takes more rows
         title = layout["title"]
-        layout["title"] = {**title, "font": {**title.get("font", {}), "size": HEADING}}
+        top = {"y": 1, "yref": "container", "yanchor": "top", "pad": {"t": 8}}
+        layout["title"] = {**title, **top, "font": {**title.get("font", {}), "size": HEADING}}
     for note in layout.get("annotations", []):  # subplot titles and labels with their own size
         if "size" in note.get("font", {}):
             note["font"] = {**note["font"], "size": round(note["font"]["size"] * SCALE)}
-    layout["margin"] = planned(spec, scale=SCALE)
+    margin = planned(spec, scale=SCALE)
+    margin["t"] = round(margin["t"] * TOP)  # the larger title and a legend above the plot
+    layout["margin"] = margin
     return spec
