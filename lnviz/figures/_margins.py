@@ -52,7 +52,7 @@ def planned(spec: dict[str, Any], scale: float = 1.0) -> dict[str, int]:
     if any(t.get("type", "scatter") not in CARTESIAN_FREE for t in traces):
         want["l"] = round(_side(layout, "yaxis", max(Y_LABELS, _categories(traces))) * scale)
         want["b"] = round(_side(layout, "xaxis", X_LABELS) * scale)
-        want["r"] = RIGHT if want["b"] else 0
+        want["r"] = round(RIGHT * scale) if want["b"] else 0
     bars = [_colorbar(t) for t in traces]
     if any(bar is not None for bar in bars):
         exp = any(bar and bar.get("exponentformat") == "e" for bar in bars)

@@ -5,7 +5,7 @@ colour bar after drawing it, and draws it again with wider margins if they do no
 The figures' margins are planned on the server to make that second pass unnecessary. In
 Chromium, a chart that needed it ends with a margin (`_fullLayout._size`) larger than the
 one it asked for (`_fullLayout.margin`); at the default state of every page, on a desktop
-window, none may.
+window, none may, in presentation mode (larger text, lnviz.figures._presentation) too.
 """
 
 from __future__ import annotations
@@ -46,9 +46,12 @@ MARGINS_JS = """() => [...document.querySelectorAll(".js-plotly-plot")]
 })"""
 
 
+@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
 @pytest.mark.parametrize("url_path", list(PAGES), ids=lambda p: p or "home")
-def test_charts_need_no_second_layout_pass(open_page: Callable[..., Visit], url_path: str) -> None:
-    visit = open_page(url_path)
+def test_charts_need_no_second_layout_pass(
+    open_page: Callable[..., Visit], url_path: str, present: bool
+) -> None:
+    visit = open_page(url_path, {"present": "true"} if present else None)
     assert wait_charts(visit.page, PAGES[url_path]) == PAGES[url_path]
     charts = visit.page.evaluate(MARGINS_JS)
     grown = [c for c in charts if any(d > a for d, a in zip(c["drawn"], c["asked"], strict=True))]
