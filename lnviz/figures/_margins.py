@@ -5,7 +5,7 @@ chart, measures its tick labels, axis titles, legend and colour bar, and if they
 fit inside the figure's margins it widens them and draws the whole chart again. The
 figures' own margins were small (10 px), so every chart was drawn twice: in a
 software-rendered browser about a third of each chart's drawing time
-(docs/benchmarks.md, "Charts drawn once").
+(docs/benchmarks.md, "What the browser does after a slider move").
 
 `planned` returns margins that already hold what automargin would add on a desktop page
 in Streamlit's theme (sizes measured in Chromium, tests/browser/test_chart_margins.py):
