@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import numpy as np
 import plotly.graph_objects as go
@@ -70,16 +70,19 @@ def vec(v: np.ndarray, digits: int = 4) -> str:
 
 
 def legend_below(fig: F, y: float = -0.22) -> F:
-    """Move the legend under the plot, where it cannot cover the title on a phone."""
+    """Move the legend under the plot (its top at paper y), where it cannot cover the title
+    on a phone. The bottom margin that holds it is planned when the chart is drawn
+    (lnviz.figures._margins)."""
     fig.update_layout(
-        legend={"orientation": "h", "yanchor": "top", "y": y, "xanchor": "left", "x": 0},
-        margin={"b": 10},
+        legend={"orientation": "h", "yanchor": "top", "y": y, "xanchor": "left", "x": 0}
     )
     return fig
 
 
 def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
-    """Common layout: compact margins, legend on top, axis titles, no fixed colours.
+    """Common layout: title, legend on top, axis titles, no fixed colours. Only the top
+    margin (title and legend) is set here; the others are planned from what the chart draws
+    when it is drawn (lnviz.figures._margins).
 
     One update with nested dicts (on a go.Figure, Plotly parses every underscore path such
     as xaxis_title=... again on each call).
@@ -88,7 +91,7 @@ def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
         {
             "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
             "height": height,
-            "margin": {"l": 10, "r": 10, "t": 60, "b": 10},
+            "margin": {"t": 60},
             "legend": {
                 "orientation": "h",
                 "yanchor": "bottom",
@@ -101,6 +104,33 @@ def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
             "yaxis": {"title": {"text": y}},
         }
     )
+    return fig
+
+
+def matrix_heatmap(
+    matrix: np.ndarray, text: list[list[str]] | None, lim: float, **props: Any
+) -> FigureSpec:
+    """A square matrix (n, n) as a heatmap: rows and columns named 1..n, row 1 on top,
+    square cells, a diverging scale symmetric about 0 (from -lim to lim), and the entries
+    written in the cells when `text` is given; `props` add to or override the trace's."""
+    names = [str(i + 1) for i in range(matrix.shape[0])]
+    fig = FigureSpec().add_heatmap(
+        **{
+            "z": r(matrix),
+            "x": names,
+            "y": names,
+            "colorscale": DIVERGING,
+            "zmid": 0,
+            "zmin": -lim,
+            "zmax": lim,
+            "text": text,
+            "texttemplate": "%{text}" if text else None,
+            "hovertemplate": "row %{y}, column %{x}: %{z}<extra></extra>",
+            **props,
+        }
+    )
+    fig.update_xaxes(type="category")
+    fig.update_yaxes(type="category", autorange="reversed", scaleanchor="x")
     return fig
 
 

@@ -16,6 +16,7 @@ from lnviz.figures._style import (
     PURPLE,
     QUALITATIVE,
     layout,
+    legend_below,
     num,
     r,
     vline,
@@ -27,13 +28,6 @@ COLORS = {"pytorch": BLUE, "keras": ORANGE}
 
 def _label(run: Running) -> str:
     return f"{NAMES[run.convention]}, m = {run.momentum:g}"
-
-
-def _legend_below(fig: FigureSpec, height: int) -> None:
-    fig.update_layout(
-        height=height,
-        legend={"orientation": "h", "y": -0.22, "yanchor": "top", "x": 0, "xanchor": "left"},
-    )
 
 
 def _mark_shift(fig: FigureSpec, stream: Stream) -> None:
@@ -88,7 +82,7 @@ def stat_figure(stream: Stream, runs: tuple[Running, ...], feature: int, which: 
     _mark_shift(fig, stream)
     word = "mean" if which == "mean" else "variance"
     layout(fig, title=f"Running {word} of feature {feature + 1}", x="step", y=word)
-    _legend_below(fig, 440)
+    legend_below(fig).update_layout(height=440)
     return fig.figure()
 
 
@@ -175,7 +169,7 @@ def size_figure(bs: BatchSizes, feature: int) -> go.Figure:
         y="normalized value",
     )
     fig.update_xaxes(type="log", tickvals=[1, 2, 4, 8, 16, 32, 64])
-    _legend_below(fig, 420)
+    legend_below(fig).update_layout(height=420)
     return fig.figure()
 
 
@@ -224,7 +218,7 @@ def spread_figure(sp: Spread) -> go.Figure:
     fig.update_layout(boxmode="group")
     fig.update_xaxes(type="category")
     fig.update_yaxes(range=[0, 3.2])
-    _legend_below(fig, 420)
+    legend_below(fig).update_layout(height=420)
     return fig.figure()
 
 
@@ -259,7 +253,7 @@ def companion_figure(comp: Companions, which: str) -> go.Figure:
     layout(fig, title=f"{title}: the same example", x="feature", y="normalized value")
     fig.update_yaxes(range=[lo - pad, hi + pad])
     fig.update_layout(legend_title_text="companions from")
-    _legend_below(fig, 420)
+    legend_below(fig).update_layout(height=420)
     return fig.figure()
 
 

@@ -13,7 +13,6 @@ from lnviz.family import Family
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
-    DIVERGING,
     GRAY,
     GREEN,
     ORANGE,
@@ -21,6 +20,7 @@ from lnviz.figures._style import (
     hline,
     layout,
     legend_below,
+    matrix_heatmap,
     num,
     r,
     vec,
@@ -206,26 +206,11 @@ def scaling_alt(s: Scaling) -> str:
 
 def jacobian_figure(spec: Spectrum) -> go.Figure:
     """Heatmap of Du_eps(z), symmetric colour scale around 0, values written in cells."""
-    d = spec.matrix.shape[0]
     lim = float(np.abs(spec.matrix).max()) or 1.0
-    names = [str(i + 1) for i in range(d)]
-    text = [[num(v, 3) for v in row] for row in spec.matrix] if d <= 8 else None
-    fig = FigureSpec().add_heatmap(
-        z=r(spec.matrix),
-        x=names,
-        y=names,
-        colorscale=DIVERGING,
-        zmid=0,
-        zmin=-lim,
-        zmax=lim,
-        text=text,
-        texttemplate="%{text}" if text else None,
-        colorbar={"title": {"text": "∂u_i/∂z_j"}},
-        hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
-    )
+    small = spec.matrix.shape[0] <= 8  # entries written in the cells
+    text = [[num(v, 3) for v in row] for row in spec.matrix] if small else None
+    fig = matrix_heatmap(spec.matrix, text, lim, colorbar={"title": {"text": "∂u_i/∂z_j"}})
     layout(fig, title="Jacobian Du_ε(z)", x="input coordinate j", y="output coordinate i")
-    fig.update_yaxes(autorange="reversed", scaleanchor="x", type="category")
-    fig.update_xaxes(type="category")
     return fig.figure()
 
 

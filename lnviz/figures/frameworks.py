@@ -19,6 +19,7 @@ from lnviz.figures._style import (
     RED,
     hline,
     layout,
+    legend_below,
     num,
     r,
 )
@@ -32,7 +33,6 @@ from lnviz.framework_diff import (
 from lnviz.frameworks import FRAMEWORK_NAMES, LAYOUT_AXES, channel_axis
 
 _FLOOR = 1e-17  # log axes: exact agreement is drawn at this height
-_BELOW = {"orientation": "h", "yanchor": "top", "y": -0.18, "xanchor": "left", "x": 0}
 
 
 def delta_figure(comp: Comparison, a: str, b: str) -> go.Figure:
@@ -92,7 +92,7 @@ def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
     lo, hi = math.log10(min(shown)), math.log10(max(shown))
     fig.update_yaxes(type="log", exponentformat="power", title_text="max |Δ| (log scale)",
                      range=[lo - 0.7, hi + 0.5])  # fmt: skip
-    fig.update_layout(barmode="group", legend=_BELOW)
+    legend_below(fig, -0.18).update_layout(barmode="group")
     return fig.figure()
 
 
@@ -138,7 +138,7 @@ def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
         )  # fmt: skip
     title = f"Running variance of channel {channel}"
     layout(fig, title=title, x="training steps", y="running variance", height=440)
-    fig.update_layout(legend={**_BELOW, "y": -0.2})
+    legend_below(fig, -0.2)
     return fig.figure()
 
 
@@ -175,7 +175,7 @@ def variance_error_figure(v: VarianceError) -> go.Figure:
            height=460)  # fmt: skip
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(type="log", exponentformat="power", title_text="relative error (log scale)")
-    fig.update_layout(legend={**_BELOW, "y": -0.22})
+    legend_below(fig, -0.22)
     return fig.figure()
 
 

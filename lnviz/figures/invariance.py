@@ -19,6 +19,7 @@ from lnviz.figures._style import (
     TEAL,
     hline,
     layout,
+    legend_below,
     num,
     r,
     vec,
@@ -241,7 +242,7 @@ def redundancy_figure(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarr
     )
     fig.update_xaxes(range=[lo, hi])
     fig.update_yaxes(range=[lo, hi], scaleanchor="x", scaleratio=1)
-    fig.update_layout(legend={"y": -0.22, "yanchor": "top"}, margin={"b": 10})
+    legend_below(fig, -0.22)
     return fig.figure()
 
 
@@ -282,7 +283,7 @@ def ws_figure(split: Split) -> go.Figure:
     )
     _zero_line(fig)
     layout(fig, title="What the raw-input shift adds to z", x="", y="(W Δx)ᵢ", height=420)
-    fig.update_layout(legend={"y": -0.12, "yanchor": "top"}, bargap=0.35)
+    legend_below(fig, -0.12).update_layout(bargap=0.35)
     vals = np.append(split.s, [split.c, 0.0])
     lo, hi = float(vals.min()), float(vals.max())
     pad = 0.25 * (hi - lo or 1.0)

@@ -17,6 +17,7 @@ from lnviz.figures._style import (
     RED,
     SEQUENTIAL,
     layout,
+    legend_below,
     num,
     r,
     vline,
@@ -33,13 +34,6 @@ ALGORITHM_STYLE = {  # dash, marker
 ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
 FLOOR = 1e-17  # smaller errors (and exact zeros) are drawn here on log axes
 CEILING = 1e3  # NaN and infinite errors are drawn here
-
-
-def _legend_below(fig: FigureSpec) -> FigureSpec:
-    """Legend under the plot: at phone width a legend above it collides with the title."""
-    fig.update_layout(legend={"orientation": "h", "x": 0, "xanchor": "left", "y": -0.22,
-                              "yanchor": "top"}, margin={"t": 40, "b": 10})  # fmt: skip
-    return fig
 
 
 def err_text(value: float) -> str:
@@ -69,7 +63,7 @@ def placements_figure(p: Placements) -> go.Figure:
         fig.add_bar(x=idx, y=r(row), name=f"÷ {label}", marker_color=color)
     layout(fig, title="One input, four conventions", x="coordinate", y="normalized value")
     fig.update_layout(barmode="group")
-    return _legend_below(fig).figure()
+    return legend_below(fig).update_layout(margin={"t": 40}).figure()
 
 
 def placements_alt(p: Placements) -> str:
@@ -184,7 +178,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
     )  # fmt: skip
     fig.update_xaxes(type="log", exponentformat="power")
     fig.update_yaxes(type="log", exponentformat="power", range=[-17.5, 3.5])
-    return _legend_below(fig).figure()
+    return legend_below(fig).update_layout(margin={"t": 40}).figure()
 
 
 def sweep_alt(s: Sweep) -> str:
@@ -236,7 +230,7 @@ def clamping_figure(c: Clamping, limit: int = 64) -> go.Figure:
             font={"color": ORANGE},
         )  # fmt: skip
     layout(fig, title="Entries sorted by their true output", x="rank", y="output")
-    return _legend_below(fig).figure()
+    return legend_below(fig).update_layout(margin={"t": 40}).figure()
 
 
 def clamping_alt(c: Clamping) -> str:

@@ -6,7 +6,7 @@ import plotly.graph_objects as go
 
 from lnviz.causality import SCHEMES
 from lnviz.figures._spec import FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, num, r, vline
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, legend_below, num, r, vline
 from lnviz.figures.sequences import SCHEME_COLORS, short
 from lnviz.leakage import Inference, Shock
 
@@ -87,7 +87,7 @@ def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
             line={"color": color, "dash": dash, "width": width},
         )
     layout(fig, title=f"“{name}” of example {inf.example}, normalized", x="token t", y="y")
-    fig.update_layout(height=400, legend={"y": -0.25, "yanchor": "top"}, margin={"b": 10})
+    legend_below(fig, -0.25).update_layout(height=400)
     return fig.figure()
 
 

@@ -22,6 +22,7 @@ from lnviz.figures._style import (
     QUALITATIVE,
     RED,
     layout,
+    legend_below,
     num,
     r,
 )
@@ -54,7 +55,7 @@ def prices_figure(m: Market) -> go.Figure:
             line={"color": QUALITATIVE[b % len(QUALITATIVE)], "width": 2},
         )
     layout(fig, title="Simulated log prices", x="token t", y="log price since t = 0 (%)")
-    fig.update_layout(legend={"y": -0.22, "yanchor": "top"}, height=380)
+    legend_below(fig, -0.22).update_layout(height=380)
     return fig.figure()
 
 
@@ -127,7 +128,7 @@ def dependence_figure(dep: Dependence) -> go.Figure:
     )
     fig.update_yaxes(autorange="reversed", range=None, showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False, range=[lo, hi])
-    fig.update_layout(margin={"l": 10, "r": 10, "t": 40, "b": 10})
+    fig.update_layout(margin={"t": 40})
     return fig.figure()
 
 

@@ -8,12 +8,13 @@ import plotly.graph_objects as go
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
-    DIVERGING,
     GRAY,
     GREEN,
     ORANGE,
     PURPLE,
     layout,
+    legend_below,
+    matrix_heatmap,
     num,
     r,
     vec,
@@ -112,7 +113,7 @@ def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
         hoverinfo="skip",
     )
     layout(fig, title="Centering moves x along 𝟏, not at a right angle", x="x₁", y="x₂", height=520)
-    fig.update_layout(legend={"y": -0.16, "yanchor": "top"}, margin={"b": 10, "t": 40})
+    legend_below(fig, -0.16).update_layout(margin={"t": 40})
     fig.update_xaxes(range=[-view.half, view.half], zeroline=True, constrain="domain")
     fig.update_yaxes(range=[-view.half, view.half], zeroline=True, scaleanchor="x", scaleratio=1)
     return fig.figure()
@@ -262,25 +263,9 @@ def objective_alt(fit: ConstantFit) -> str:
 
 def matrix_figure(checks: ProjectionChecks) -> go.Figure:
     """Heatmap of P_a with its entries written in the cells."""
-    n = checks.n
-    names = [f"{i + 1}" for i in range(n)]
-    fig = FigureSpec().add_heatmap(
-        z=r(checks.matrix),
-        x=names,
-        y=names,
-        colorscale=DIVERGING,
-        zmid=0,
-        zmin=-1,
-        zmax=1,
-        text=[[_entry(v, 3).replace("-", "−") for v in row] for row in checks.matrix],
-        texttemplate="%{text}",
-        textfont={"size": 16},
-        showscale=False,
-        hovertemplate="row %{y}, column %{x}: %{z}<extra></extra>",
-    )
+    text = [[_entry(v, 3).replace("-", "−") for v in row] for row in checks.matrix]
+    fig = matrix_heatmap(checks.matrix, text, 1.0, textfont={"size": 16}, showscale=False)
     layout(fig, title=f"Pₐ = I − 𝟏aᵀ for a = {vec(checks.a, 3)}", x="column j", y="row i")
-    fig.update_xaxes(type="category")
-    fig.update_yaxes(type="category", autorange="reversed", scaleanchor="x")
     return fig.figure()
 
 
