@@ -21,7 +21,7 @@ import numpy as np
 
 from lnviz._checks import as_float_array, check_eps, require_finite
 from lnviz._kernel import RowStats, normalize_rows
-from lnviz.channels import _check_momentum
+from lnviz.channels import _check_momentum, batch_norm
 from lnviz.errors import LnvizError
 
 __all__ = [
@@ -147,10 +147,12 @@ def _batch_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _eval_outputs(x: np.ndarray, rm: np.ndarray, rv: np.ndarray, eps: float) -> np.ndarray:
     """Each batch normalized in evaluation mode with the running statistics of its step:
-    y[t] = (x[t] - rm[t]) / sqrt(rv[t] + eps), what batch_norm(training=False) computes
-    for one step, for every step at once (the same operations on the same float64s)."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return (x - rm[:, None, :]) / np.sqrt(rv[:, None, :] + eps)  # (S, B, F)
+    one lnviz.batch_norm(training=False) call whose channels are the (step, feature)
+    pairs, each with its step's running mean and variance."""
+    s, b, f = x.shape
+    channels = x.transpose(1, 0, 2).reshape(b, s * f)  # (B, S*F)
+    y = batch_norm(channels, rm.reshape(-1), rv.reshape(-1), training=False, eps=eps)[0]
+    return y.reshape(b, s, f).transpose(1, 0, 2)  # (S, B, F)
 
 
 def _train_outputs(x: np.ndarray, eps: float) -> RowStats:
