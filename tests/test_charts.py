@@ -115,7 +115,7 @@ def _lambdas_script() -> None:
 
     builders = [lambda: go.Figure(layout={"title": {"text": "first"}})]
     builders.append(lambda: go.Figure(layout={"title": {"text": "second"}}))
-    for word in ("third", "fourth"):  # one code, told apart by what it closes over
+    for word in ("third", "fourth"):  # one code, told apart by their default values
         builders.append(lambda word=word: go.Figure(layout={"title": {"text": word}}))
     for i, build in enumerate(builders):
         ui.chart(build, alt="t", key=f"l{i}", filename="t")
