@@ -7,9 +7,9 @@ dialog on the first visit of a deep link after a server start.
 
 import streamlit as st
 
-from lnviz.serving import disable_nagle
+from lnviz.app.serving import disable_nagle
 
-disable_nagle()  # once per server process: see lnviz/serving.py (a 40 ms stall per rerun)
+disable_nagle()  # once per server process: see lnviz/app/serving.py (a 40 ms stall per rerun)
 st.set_page_config(page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide")
 
 home = st.Page("pages/home.py", title="Home", icon=":material/home:", default=True)

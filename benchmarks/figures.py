@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-import lnviz.ui as ui  # noqa: E402
+import lnviz.app.ui as ui  # noqa: E402
 
 
 def measure(runs: int) -> dict[str, dict[str, Any]]:

@@ -2,7 +2,7 @@
 
 One slider, one 401-point Plotly line and one line of text, nothing else. The slider is
 bound to the URL like every lnviz control, and the server's sockets get the same
-TCP_NODELAY as the app's (lnviz.serving; LNVIZ_KEEP_NAGLE=1 leaves both as Streamlit makes
+TCP_NODELAY as the app's (lnviz.app.serving; LNVIZ_KEEP_NAGLE=1 leaves both as Streamlit makes
 them), so a page and the floor differ only in their own content.
 
     streamlit run benchmarks/floor_app.py
@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lnviz from this checkout
-from lnviz.serving import disable_nagle
+from lnviz.app.serving import disable_nagle
 
 disable_nagle()
 

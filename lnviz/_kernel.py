@@ -32,8 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from lnviz._checks import require_finite
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, require_finite
 
 _BLOCK_BYTES = 1 << 20  # rows per block: about 1 MiB of input, still in cache between passes
 _TILE = 8192  # NumPy's ufunc buffer size: broadcasts over rows this long run unbuffered

@@ -13,9 +13,8 @@ from typing import Literal
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, check_param, require_finite
 from lnviz._kernel import normalize_rows
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, check_eps, check_param, require_finite
 
 __all__ = [
     "SCHEMES",

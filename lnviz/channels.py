@@ -10,9 +10,15 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, check_param, compute_dtype, require_finite
 from lnviz._kernel import normalize_rows
-from lnviz.errors import LnvizError
+from lnviz.errors import (
+    LnvizError,
+    as_float_array,
+    check_eps,
+    check_param,
+    compute_dtype,
+    require_finite,
+)
 
 __all__ = ["batch_norm", "group_norm", "instance_norm"]
 

@@ -10,8 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, check_param, require_finite
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, check_eps, check_param, require_finite
 
 __all__ = [
     "AffineStages",

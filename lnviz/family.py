@@ -8,8 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import check_eps
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, check_eps
 
 __all__ = ["ASYMPTOTE", "Family", "dh", "epsilon_family", "h"]
 

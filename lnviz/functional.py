@@ -4,7 +4,7 @@ Both normalize over the trailing `normalized_shape` dimensions with the populati
 (divisor d), add eps to the variance inside the square root, and take per-element weight
 and bias of shape `normalized_shape`.
 
-The argument checks of lnviz._checks run on every call, in the same order and with the
+The argument checks of lnviz.errors run on every call, in the same order and with the
 same errors; for the common call (a tuple of ints, parameters that are already finite
 arrays of the right shape and dtype) they take a shortcut that skips the conversions.
 """
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, check_param, check_shape, compute_dtype
 from lnviz._kernel import normalize_rows
+from lnviz.errors import as_float_array, check_eps, check_param, check_shape, compute_dtype
 
 __all__ = ["default_rms_eps", "layer_norm", "rms_norm"]
 

@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, check_finite_number, require_finite
 from lnviz.core import normalized_core
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, check_eps, check_finite_number, require_finite
 from lnviz.functional import rms_norm
 
 __all__ = ["Redundancy", "Shift", "affine_redundancy", "compare_shift"]

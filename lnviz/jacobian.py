@@ -13,9 +13,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import check_param
 from lnviz.core import Core, analyze_core
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, check_param
 
 __all__ = ["EigenDirection", "Spectrum", "centering_matrix", "jacobian", "jacobian_spectrum"]
 

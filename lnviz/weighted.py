@@ -13,8 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, require_finite
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, require_finite
 
 __all__ = [
     "ConstantFit",

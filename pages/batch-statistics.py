@@ -3,9 +3,10 @@ needs neither."""
 
 import streamlit as st
 
-from lnviz import ui
-from lnviz.batchmates import batch_size_effect, companions, estimator_spread
-from lnviz.batchstats import (
+from lnviz.app import ui
+from lnviz.figures import batchstats as figs
+from lnviz.lessons.batchmates import batch_size_effect, companions, estimator_spread
+from lnviz.lessons.batchstats import (
     MAX_BATCH,
     MAX_FEATURES,
     MAX_STEPS,
@@ -19,7 +20,6 @@ from lnviz.batchstats import (
     steps_to_close,
     variance_ratio,
 )
-from lnviz.figures import batchstats as figs
 
 TORCH_M = (0.0, 0.001, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 1.0)  # PyTorch momentum
 KERAS_M = (0.0, 0.1, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1.0)  # Keras momentum

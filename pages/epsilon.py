@@ -7,7 +7,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import lnviz
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.figures import epsilon as figs
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves

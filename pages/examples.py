@@ -3,8 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lnviz import claims, ui
-from lnviz.glossary import PAGE_TITLES
+from lnviz.app import ui
+from lnviz.content import claims
+from lnviz.content.glossary import PAGE_TITLES
 
 SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
 SECTION_LABELS = {"all": "All"} | {p: PAGE_TITLES[p] for p in SECTION_OPTIONS[1:]}  # URL values

@@ -5,18 +5,18 @@ import math
 import pandas as pd
 import streamlit as st
 
-from lnviz import framework_diff as fd
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.axes import divisors
 from lnviz.figures import frameworks as figs
-from lnviz.framework_code import (
+from lnviz.lessons import framework_diff as fd
+from lnviz.lessons.framework_code import (
     CHANNELS_LAST_NOTE,
     defaults_rows,
     param_shape,
     reduced_axes,
     snippets,
 )
-from lnviz.frameworks import (
+from lnviz.lessons.frameworks import (
     CONVENTIONS,
     FRAMEWORK_NAMES,
     FRAMEWORKS,

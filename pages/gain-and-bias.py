@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.figures import affine as figs
 
 Z_DEFAULT, GAMMA_DEFAULT, BETA_DEFAULT = "1, 2, 3", "1, 2, 1", "0, 1, 0"  # the seed's toy

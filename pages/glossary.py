@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from lnviz import glossary, params, ui
+from lnviz import params
+from lnviz.app import ui
+from lnviz.content import glossary
 from lnviz.errors import LnvizError
 
 ui.page_intro(

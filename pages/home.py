@@ -3,7 +3,7 @@
 import streamlit as st
 
 import lnviz
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.figures import home as thumbs
 
 ui.page_intro(

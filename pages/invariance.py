@@ -4,9 +4,10 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz import symmetry, ui
+from lnviz.app import ui
 from lnviz.figures import affine as exact_forms
 from lnviz.figures import invariance as figs
+from lnviz.lessons import symmetry
 
 SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # c
 SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a

@@ -3,12 +3,12 @@
 import numpy as np
 import streamlit as st
 
-from lnviz import numerics_recipes as rec
-from lnviz import numerics_sweep as sw
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.figures import numerics as figs
-from lnviz.numerics import ALGORITHMS, MAX_N, ulp
-from lnviz.precision import PRECISIONS, SUMMATIONS
+from lnviz.lessons import numerics_recipes as rec
+from lnviz.lessons import numerics_sweep as sw
+from lnviz.lessons.numerics import ALGORITHMS, MAX_N, ulp
+from lnviz.lessons.precision import PRECISIONS, SUMMATIONS
 
 OFFSETS = (0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1e3, 2e3, 5e3)
 OFFSETS += (*(m * 10.0**e for e in range(4, 8) for m in (1, 2, 5)), 1e8)  # 1-2-5 steps

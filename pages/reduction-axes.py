@@ -3,7 +3,7 @@
 import streamlit as st
 
 import lnviz
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.axes import SCHEME_INFO, divisors, statistics_agree, with_entries
 from lnviz.figures import axes as figs
 from lnviz.params import parse_entries

@@ -2,11 +2,12 @@
 
 import streamlit as st
 
-from lnviz import causality, leakage, sequences, ui
-from lnviz.causality import SCHEMES
+from lnviz.app import ui
 from lnviz.figures import seqchecks as checks
 from lnviz.figures import sequences as figs
-from lnviz.sequences import MAX_BATCH, MAX_TOKENS, MAX_WINDOW, MIN_TOKENS
+from lnviz.lessons import causality, leakage, sequences
+from lnviz.lessons.causality import SCHEMES
+from lnviz.lessons.sequences import MAX_BATCH, MAX_TOKENS, MAX_WINDOW, MIN_TOKENS
 
 STEPS = (0, 1, 5, 20, 100)  # training batches seen by batch norm's running statistics
 SHOCKS = (0.5, 1.0, 2.0, 5.0, 10.0)  # size of the future shock, in % of log return

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import streamlit as st
 
-from lnviz import ui
 from lnviz import weighted as wt
+from lnviz.app import ui
 from lnviz.errors import LnvizError
 from lnviz.figures import weighted as figs
 

@@ -50,7 +50,7 @@ def texts(at: AppTest) -> str:
 
 
 def shown(markdown: str) -> str:
-    """What a reader sees of a message that quotes a visitor (lnviz.ui.plain escapes it).
+    """What a reader sees of a message that quotes a visitor (lnviz.app.ui.plain escapes it).
 
     >>> shown(r"a \\= \\(3\\,\\) must be \\> 0")
     'a = (3,) must be > 0'

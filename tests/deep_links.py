@@ -13,10 +13,10 @@ import math
 
 from streamlit.testing.v1 import AppTest
 
-from lnviz.glossary import Link
+from lnviz.content.glossary import Link
 from tests.apptest_helpers import ROOT, assert_clean, page
 
-REFUSED = "The link set"  # how lnviz.ui reports a URL value it did not accept
+REFUSED = "The link set"  # how lnviz.app.ui reports a URL value it did not accept
 
 
 def via_router(name: str, query: dict[str, str] | list[tuple[str, str]] | None = None) -> AppTest:

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
 from lnviz import batch_norm, layer_norm
-from lnviz.batchmates import batch_size_effect, companions, estimator_spread
-from lnviz.batchstats import sample_stream
 from lnviz.errors import LnvizError
+from lnviz.lessons.batchmates import batch_size_effect, companions, estimator_spread
+from lnviz.lessons.batchstats import sample_stream
 from tests.conftest import require_module
 
 finite = st.floats(-100, 100, allow_nan=False, allow_infinity=False)

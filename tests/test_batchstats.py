@@ -9,7 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lnviz.batchstats import (
+from lnviz.channels import batch_norm
+from lnviz.errors import LnvizError
+from lnviz.lessons.batchstats import (
     MAX_STEPS,
     Stream,
     catch_up,
@@ -20,8 +22,6 @@ from lnviz.batchstats import (
     steps_to_close,
     variance_ratio,
 )
-from lnviz.channels import batch_norm
-from lnviz.errors import LnvizError
 from tests.conftest import require_module
 
 # (steps, batch, features, seed, shift_step, shift, spread, momentum)

@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import lnviz
-from lnviz.causality import SCHEMES, dependence, jacobian_row, normalize
 from lnviz.errors import LnvizError
-from lnviz.sequences import HISTORY, feature_jacobian, features, market
+from lnviz.lessons.causality import SCHEMES, dependence, jacobian_row, normalize
+from lnviz.lessons.sequences import HISTORY, feature_jacobian, features, market
 from tests.conftest import require_module
 
 

@@ -13,7 +13,7 @@ def _script() -> None:
     import plotly.graph_objects as go
     import streamlit as st
 
-    from lnviz import ui
+    from lnviz.app import ui
 
     def build(n: int) -> go.Figure:
         fig = go.Figure(go.Scatter(x=list(range(n)), y=[v * v for v in range(n)], name="sq"))
@@ -69,7 +69,7 @@ def test_presentation_mode_enlarges_a_copy_not_the_cache() -> None:
 def _same_name_script() -> None:
     import streamlit as st
 
-    from lnviz import ui
+    from lnviz.app import ui
 
     builders = []
     for filename, title in (("page_a.py", "A"), ("page_b.py", "B")):
@@ -95,7 +95,7 @@ def test_two_pages_functions_of_one_name_do_not_share_a_cache_entry() -> None:
 def test_arguments_are_keyed_by_their_pickled_bytes() -> None:
     import numpy as np
 
-    from lnviz import ui
+    from lnviz.app import ui
     from lnviz.core import analyze_core
 
     a, b = (
@@ -111,7 +111,7 @@ def test_arguments_are_keyed_by_their_pickled_bytes() -> None:
 def _lambdas_script() -> None:
     import plotly.graph_objects as go
 
-    from lnviz import ui
+    from lnviz.app import ui
 
     builders = [lambda: go.Figure(layout={"title": {"text": "first"}})]
     builders.append(lambda: go.Figure(layout={"title": {"text": "second"}}))

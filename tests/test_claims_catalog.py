@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz import claims
+from lnviz.content import claims
 from tests.apptest_helpers import ROOT
 
 # Every numbered claim of CLAIMS.md that has numbers or a concrete checkable case.

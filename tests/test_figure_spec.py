@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz import ui
+from lnviz.app import ui
 from lnviz.figures import _spec
 from lnviz.figures._spec import FigureSpec, merge, nested
 from tests.deep_links import via_router

@@ -6,7 +6,7 @@ import numpy as np
 
 from lnviz import affine_redundancy, scaling_identity
 from lnviz.figures import invariance as figs
-from lnviz.symmetry import common_shift, scale, seeded_layer, split_shift, unequal_shift
+from lnviz.lessons.symmetry import common_shift, scale, seeded_layer, split_shift, unequal_shift
 
 
 def by_name(fig, start: str):

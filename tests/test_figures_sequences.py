@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lnviz import causality, leakage, sequences
-from lnviz.causality import SCHEMES
 from lnviz.figures import seqchecks
 from lnviz.figures import sequences as figs
+from lnviz.lessons import causality, leakage, sequences
+from lnviz.lessons.causality import SCHEMES
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""Framework conventions, emulations and generated code (lnviz.frameworks, framework_code,
+"""Framework conventions, emulations and generated code (lnviz.lessons.frameworks, framework_code,
 framework_diff). PyTorch snippets are executed with torch; Keras and Flax snippets with the
 NumPy stand-ins of tests/fake_frameworks.py, and their arguments are parsed with ast."""
 
@@ -15,15 +15,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lnviz.errors import LnvizError
-from lnviz.framework_code import param_shape, reduced_axes, snippet, snippets
-from lnviz.framework_diff import (
+from lnviz.lessons.framework_code import param_shape, reduced_axes, snippet, snippets
+from lnviz.lessons.framework_diff import (
     compare,
     diagnose,
     running_statistics,
     sample_input,
     variance_error,
 )
-from lnviz.frameworks import (
+from lnviz.lessons.frameworks import (
     CONVENTIONS,
     LAYOUTS,
     SCHEMES,
@@ -39,7 +39,7 @@ CASES = [(s, lay) for s in SCHEMES for lay in LAYOUTS]
 F32 = float(np.finfo(np.float32).eps)
 
 # (framework, scheme, eps, params, fast variance, clipped, momentum, weights, running var),
-# as read in each framework's source (see the docstring of lnviz/frameworks.py).
+# as read in each framework's source (see the docstring of lnviz/lessons/frameworks.py).
 VERIFIED = [
     ("pytorch", "layer", 1e-5, ("weight", "bias"), False, False, None, "", ""),
     ("pytorch", "rms", None, ("weight",), False, False, None, "", ""),

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lnviz import glossary
+from lnviz.content import glossary
 from lnviz.errors import LnvizError
 from tests.apptest_helpers import ROOT
 

@@ -4,7 +4,7 @@ Each page is opened as a visitor would open it (through app.py) with bad values 
 URL key it reads: no exception, a message naming the field for every refused value, nothing
 a visitor wrote rendered as markdown, and bounded time and memory for the worst valid link.
 
-The keys are read from the page scripts (every lnviz.ui control and ui.link_text) and
+The keys are read from the page scripts (every lnviz.app.ui control and ui.link_text) and
 checked against the controls the page actually shows, so a new control is covered without
 editing this file; a key shown only in some state (e.g. a batch-norm-only slider) is tested
 in the state a preset puts the page in.
@@ -24,7 +24,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.ui import label_name
+from lnviz.app.ui import label_name
 from tests.apptest_helpers import ROOT, shown
 
 # --------------------------------------------------------------------------- the pages
@@ -42,7 +42,7 @@ def routed_pages() -> list[str]:
 
 PAGES = routed_pages()
 
-# lnviz.ui helpers that bind a URL key (their default key where they have one).
+# lnviz.app.ui helpers that bind a URL key (their default key where they have one).
 BOUND_HELPERS = {
     "eps_slider": "eps",
     "number_slider": None,
@@ -296,7 +296,7 @@ def test_pages_read_links_and_text_only_through_ui() -> None:
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
                 via_ui = isinstance(node.func.value, ast.Name) and node.func.value.id == "ui"
                 assert via_ui or node.func.attr not in INPUT_WIDGETS, (
-                    f"{name}.py:{node.lineno} calls {node.func.attr} directly: use lnviz.ui"
+                    f"{name}.py:{node.lineno} calls {node.func.attr} directly: use lnviz.app.ui"
                 )
                 assert not any(k.arg == "bind" for k in node.keywords), f"{name}:{node.lineno}"
             if isinstance(node, ast.Attribute) and node.attr in ("get", "get_all", "to_dict"):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lnviz.causality import SCHEMES, normalize
 from lnviz.errors import LnvizError
-from lnviz.leakage import correlations, future_shock, inference_check, leak_table
-from lnviz.sequences import HISTORY, MAX_BATCH, features, market, simulate_returns
+from lnviz.lessons.causality import SCHEMES, normalize
+from lnviz.lessons.leakage import correlations, future_shock, inference_check, leak_table
+from lnviz.lessons.sequences import HISTORY, MAX_BATCH, features, market, simulate_returns
 from tests.conftest import require_module
 
 TOKEN, SEQUENCE, CAUSAL, BATCH = range(4)

@@ -1,4 +1,4 @@
-"""lnviz.precision, lnviz.numerics, numerics_sweep, numerics_recipes: formats and algorithms.
+"""Precision formats, the three variance algorithms, sweeps and recipes of lnviz.lessons.
 
 The two known failures of the one-pass variance are asserted with their numbers; the
 stable algorithms are held to error bounds that scale with the format's unit roundoff.
@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
-from lnviz import numerics as nm
-from lnviz import numerics_recipes as rec
-from lnviz import numerics_sweep as sw
 from lnviz.errors import LnvizError
-from lnviz.precision import (
+from lnviz.lessons import numerics as nm
+from lnviz.lessons import numerics_recipes as rec
+from lnviz.lessons import numerics_sweep as sw
+from lnviz.lessons.precision import (
     PRECISIONS,
     SUMMATIONS,
     bfloat16_bits,
@@ -84,7 +84,7 @@ def test_bfloat16_values_and_idempotence() -> None:
 
 def test_in_loop_rounding_equals_checked_rounding_on_arithmetic_results() -> None:
     """The loops skip the NaN check: arithmetic NaNs have no payload in the low bits."""
-    from lnviz.precision import _round_bfloat16_arith
+    from lnviz.lessons.precision import _round_bfloat16_arith
 
     rng = np.random.default_rng(1)
     a, b = (round_bfloat16(rng.standard_normal(50_000) * 1e30) for _ in range(2))

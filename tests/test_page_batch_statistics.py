@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from lnviz.batchstats import keras_running, pytorch_running, sample_stream
+from lnviz.lessons.batchstats import keras_running, pytorch_running, sample_stream
 from tests.apptest_helpers import assert_clean, figures, page, texts, values
 
 PAGE = "batch-statistics"

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz import claims
-from lnviz.glossary import Link
+from lnviz.content import claims
+from lnviz.content.glossary import Link
 from tests.apptest_helpers import assert_clean, texts
 from tests.deep_links import assert_link_opens, via_router
 

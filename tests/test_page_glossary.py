@@ -6,7 +6,7 @@ from urllib.parse import parse_qsl
 
 import pytest
 
-from lnviz import glossary
+from lnviz.content import glossary
 from tests.apptest_helpers import assert_clean, texts
 from tests.deep_links import assert_link_opens, via_router
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from lnviz import causality, leakage, sequences
+from lnviz.lessons import causality, leakage, sequences
 from tests.apptest_helpers import assert_clean, figures, page, texts, values
 
 PRICES, DEP_TOKEN, DEP_SEQ, DEP_CAUSAL, DEP_BATCH, EXAMPLES, LEAK, SCATTER, SHOCK, INFER = range(10)

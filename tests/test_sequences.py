@@ -1,4 +1,4 @@
-"""The simulated market of lnviz.sequences: reproducible, point-in-time, one deliberate leak."""
+"""The simulated market of lnviz.lessons.sequences: reproducible, point-in-time, one leak."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lnviz.errors import LnvizError
-from lnviz.sequences import (
+from lnviz.lessons.sequences import (
     FEATURES,
     HISTORY,
     LEAK,

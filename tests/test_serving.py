@@ -1,4 +1,4 @@
-"""lnviz.serving: TCP_NODELAY on the server's sockets, inherited by accepted connections."""
+"""lnviz.app.serving: TCP_NODELAY on the server's sockets, inherited by accepted connections."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from lnviz import serving
+from lnviz.app import serving
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="uses /proc")
 

@@ -1,4 +1,4 @@
-"""lnviz.symmetry: layer norm against RMS norm under shifts and scaling; the seeded layer."""
+"""lnviz.lessons.symmetry: layer norm against RMS norm under shifts and scaling."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lnviz import LnvizError, normalized_core, rms_norm, scaling_identity
-from lnviz.symmetry import common_shift, scale, seeded_layer, split_shift, unequal_shift
+from lnviz.lessons.symmetry import common_shift, scale, seeded_layer, split_shift, unequal_shift
 
 finite = st.floats(-100, 100, allow_nan=False, allow_infinity=False)
 vectors = st.lists(finite, min_size=2, max_size=8)

@@ -1,6 +1,6 @@
 """Worked examples: every numbered claim of the seeds, checked live against the engine.
 
-A Claim holds what the seed states (expected values as data, see lnviz.claims_catalog) and
+A Claim holds what the seed states (expected values as data, see lnviz.content.claims_catalog) and
 how to ask the engine for the same quantity now. `evaluate` runs the engine call and
 compares: a check agrees when max |computed - expected| <= tol (absolute). A check whose
 engine call fails, returns the wrong shape or a non-finite value is a disagreement, never
@@ -25,8 +25,8 @@ from typing import Any
 
 import numpy as np
 
-from lnviz.claims_catalog import CLAIM_DATA
-from lnviz.glossary import Link, link
+from lnviz.content.claims_catalog import CLAIM_DATA
+from lnviz.content.glossary import Link, link
 
 __all__ = [
     "CATALOG",

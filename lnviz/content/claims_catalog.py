@@ -1,4 +1,4 @@
-"""The worked numbers of shared/seeds/CLAIMS.md as data, in lesson order (see lnviz.claims).
+"""The worked numbers of shared/seeds/CLAIMS.md as data, in lesson order (see lnviz.content.claims).
 
 Each row: (claim id, url_path of the page that shows it, title, statement, links, checks).
 A link is (label, query parameters), or (label, query, url_path) for another page. A check
@@ -15,8 +15,8 @@ import math
 import numpy as np
 
 import lnviz
-from lnviz import symmetry
 from lnviz import weighted as wt
+from lnviz.lessons import symmetry
 
 R32 = math.sqrt(1.5)  # sqrt(3/2), the seed's eps = 0 core entry
 R2, R5, R17, R67 = (math.sqrt(k) for k in (2, 5, 17, 67))

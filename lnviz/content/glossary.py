@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from urllib.parse import quote, urlencode
 
 from lnviz import params
+from lnviz.content.glossary_terms import TERM_DATA
 from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
-from lnviz.glossary_terms import TERM_DATA
 
 __all__ = [
     "MAX_QUERY",

@@ -1,4 +1,4 @@
-"""The glossary's entries as plain data, in teaching order (lnviz.glossary builds Terms).
+"""The glossary's entries as plain data, in teaching order (lnviz.content.glossary builds Terms).
 
 Each row: (slug, name, aliases, definition, LaTeX lines, links, related slugs). A link is
 (url_path, label, query parameters); every link is opened by tests/test_page_glossary.py

@@ -5,8 +5,6 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.batchmates import BatchSizes, Companions, Spread
-from lnviz.batchstats import Running, Stream
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -21,6 +19,8 @@ from lnviz.figures._style import (
     r,
     vline,
 )
+from lnviz.lessons.batchmates import BatchSizes, Companions, Spread
+from lnviz.lessons.batchstats import Running, Stream
 
 NAMES = {"pytorch": "PyTorch", "keras": "Keras"}
 COLORS = {"pytorch": BLUE, "keras": ORANGE}

@@ -23,14 +23,14 @@ from lnviz.figures._style import (
     num,
     r,
 )
-from lnviz.framework_diff import (
+from lnviz.lessons.framework_diff import (
     DIAGNOSIS_STEPS,
     Comparison,
     RunningStats,
     VarianceError,
     pair_label,
 )
-from lnviz.frameworks import FRAMEWORK_NAMES, LAYOUT_AXES, channel_axis
+from lnviz.lessons.frameworks import FRAMEWORK_NAMES, LAYOUT_AXES, channel_axis
 
 _FLOOR = 1e-17  # log axes: exact agreement is drawn at this height
 

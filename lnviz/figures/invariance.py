@@ -25,7 +25,7 @@ from lnviz.figures._style import (
     vec,
 )
 from lnviz.invariance import Redundancy
-from lnviz.symmetry import Split, Symmetry
+from lnviz.lessons.symmetry import Split, Symmetry
 
 _WHAT = {  # how each change is written in labels
     "common shift": "z + c",

@@ -22,8 +22,8 @@ from lnviz.figures._style import (
     r,
     vline,
 )
-from lnviz.numerics_recipes import Placements
-from lnviz.numerics_sweep import Clamping, Sweep
+from lnviz.lessons.numerics_recipes import Placements
+from lnviz.lessons.numerics_sweep import Clamping, Sweep
 
 PRECISION_COLORS = {"float64": BLUE, "float32": ORANGE, "float16": GREEN, "bfloat16": PURPLE}
 ALGORITHM_STYLE = {  # dash, marker

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from lnviz.causality import SCHEMES
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, legend_below, num, r, vline
 from lnviz.figures.sequences import SCHEME_COLORS, short
-from lnviz.leakage import Inference, Shock
+from lnviz.lessons.causality import SCHEMES
+from lnviz.lessons.leakage import Inference, Shock
 
 
 def shock_figure(s: Shock) -> go.Figure:

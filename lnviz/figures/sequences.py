@@ -10,7 +10,6 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.causality import SCHEME_INFO, SCHEMES, Dependence
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -26,8 +25,9 @@ from lnviz.figures._style import (
     num,
     r,
 )
-from lnviz.leakage import LeakTable, correlations
-from lnviz.sequences import HISTORY, Market
+from lnviz.lessons.causality import SCHEME_INFO, SCHEMES, Dependence
+from lnviz.lessons.leakage import LeakTable, correlations
+from lnviz.lessons.sequences import HISTORY, Market
 
 SCHEME_COLORS = dict(zip(SCHEMES, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
 PAST_SCALE = [[0.0, "#B9D3EA"], [1.0, BLUE]]  # light to mid blue: visible on both themes

@@ -19,10 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lnviz._checks import as_float_array, check_eps, require_finite
 from lnviz._kernel import RowStats, normalize_rows
 from lnviz.channels import _check_momentum, batch_norm
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, check_eps, require_finite
 
 __all__ = [
     "MAX_BATCH",

@@ -23,9 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_eps, require_finite
 from lnviz.channels import batch_norm, instance_norm
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, check_eps, require_finite
 from lnviz.functional import layer_norm
 
 __all__ = [
@@ -225,7 +224,7 @@ def dependence(
 
     With feature_jacobian g = dx[b, s, f] / dr[b, tau] (B, T, F, N), the chain rule gives
     dy/dr = (dy/dx) g; `first` is the index of the first return column kept (time 0 is
-    column `history`, see lnviz.sequences).
+    column `history`, see lnviz.lessons.sequences).
 
     >>> x = np.arange(12.0).reshape(1, 4, 3) ** 1.5
     >>> dependence(normalize(x, "causal")).depends.astype(int).tolist()[1:]

@@ -3,7 +3,7 @@
 Why: porting a normalization means getting three things right at once (which axes are
 pooled, which axes carry the gain and bias, and the defaults), and each framework spells
 them differently. The snippets here are built from the same data as the emulations in
-lnviz.frameworks, so a test can run the PyTorch ones and check the others' arguments.
+lnviz.lessons.frameworks, so a test can run the PyTorch ones and check the others' arguments.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from lnviz.errors import LnvizError
-from lnviz.frameworks import (
+from lnviz.lessons.frameworks import (
     CONVENTIONS,
     FRAMEWORK_NAMES,
     FRAMEWORKS,

@@ -2,7 +2,7 @@
 
 Why: "the third digit differs" has three usual suspects (epsilon, the E[x^2] - E[x]^2
 variance, and for batch norm the running-average convention); each function here isolates
-one of them on the same input, with the emulations of lnviz.frameworks.
+one of them on the same input, with the emulations of lnviz.lessons.frameworks.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lnviz.errors import LnvizError
-from lnviz.frameworks import (
+from lnviz.lessons.frameworks import (
     CONVENTIONS,
     FRAMEWORK_NAMES,
     FRAMEWORKS,

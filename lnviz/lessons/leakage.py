@@ -1,9 +1,9 @@
 """What token-wise normalization guarantees about time and batches, and what it does not.
 
-Three experiments on the simulated market of lnviz.sequences:
+Three experiments on the simulated market of lnviz.lessons.sequences:
 
 - leak_table: the correlation of every feature with the next return, before and after
-  each normalization of lnviz.causality;
+  each normalization of lnviz.lessons.causality;
 - future_shock: add a shock to one future return, rebuild the features, and see which
   earlier normalized tokens change;
 - inference_check: one example normalized alone, among other batch mates, and in
@@ -16,10 +16,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lnviz.causality import SCHEMES, normalize
 from lnviz.channels import batch_norm
 from lnviz.errors import LnvizError
-from lnviz.sequences import HISTORY, MAX_BATCH, Market, features, simulate_returns
+from lnviz.lessons.causality import SCHEMES, normalize
+from lnviz.lessons.sequences import HISTORY, MAX_BATCH, Market, features, simulate_returns
 
 __all__ = [
     "MOVED",
@@ -76,7 +76,7 @@ class LeakTable:
 def leak_table(m: Market, eps: float = 1e-5) -> LeakTable:
     """corr(x[..., f], target) for the raw features and each normalized version.
 
-    >>> from lnviz.sequences import market
+    >>> from lnviz.lessons.sequences import market
     >>> t = leak_table(market(8, 64, seed=0))
     >>> t.value("next return", "raw"), t.value("next return", "token") > 0.3
     (1.0, True)
@@ -112,7 +112,7 @@ class Shock:
 def future_shock(m: Market, eps: float, token: int, size: float, example: int = 0) -> Shock:
     """Shock r at time `token` of series `example`, rebuild x, compare every normalization.
 
-    >>> from lnviz.sequences import market
+    >>> from lnviz.lessons.sequences import market
     >>> s = future_shock(market(2, 8, seed=0, leak=False), 1e-5, token=6, size=2.0)
     >>> s.first_moved.tolist()  # token, sequence, causal, batch
     [6, 0, 6, 0]
@@ -175,7 +175,7 @@ def inference_check(
     Running statistics start at mean 0, variance 1 and see `steps` training batches of
     other series; new = (1 - momentum) old + momentum batch (unbiased batch variance).
 
-    >>> from lnviz.sequences import market
+    >>> from lnviz.lessons.sequences import market
     >>> r = inference_check(market(4, 16, seed=0), steps=5)
     >>> r.gap("ln_batch", "ln_alone"), r.gap("ln_batch", "ln_mates"), r.gap("ln_batch", "ln_stream")
     (0.0, 0.0, 0.0)

@@ -4,7 +4,7 @@ Why: the same layer norm gives different outputs in different frameworks and pre
 the variance formula, the summation order, the format and where epsilon sits explain it.
 
 Every function takes the exact input x (float64), stores it in the chosen format
-(lnviz.precision.store), computes the statistics and the output there, rounding after
+(lnviz.lessons.precision.store), computes the statistics and the output there, rounding after
 every operation, and compares with the truth: a float64 two-pass layer norm of the exact x.
 Rows of a (K, n) input are independent samples (used for sweeps over a mean offset).
 """
@@ -17,9 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import check_eps
-from lnviz.errors import LnvizError
-from lnviz.precision import PRECISIONS, SUMMATIONS, Format, get_format, store, total
+from lnviz.errors import LnvizError, check_eps
+from lnviz.lessons.precision import PRECISIONS, SUMMATIONS, Format, get_format, store, total
 
 __all__ = [
     "ALGORITHMS",
@@ -124,7 +123,7 @@ def moments(x: ArrayLike, algorithm: str, precision: str, summation: str = "sequ
     one-pass: mu = S(x)/n and v = S(x^2)/n - mu^2 (one read of the data, cancels badly);
     two-pass: mu = S(x)/n, then v = S((x - mu)^2)/n; welford: m_k = m_(k-1) + d_k/k and
     M_k = M_(k-1) + d_k (x_k - m_k) with d_k = x_k - m_(k-1), v = M_n/n (pairwise: Chan's
-    merge of partial (count, mean, M) states). S is a sum in the format (lnviz.precision).
+    merge of partial (count, mean, M) states). S is a sum in the format (lnviz.lessons.precision).
 
     >>> r = moments([2001.0, 2002.0, 2003.0, 2004.0], "one-pass", "float16")
     >>> float(r.mean[0]), float(r.variance[0])  # true mean 2002.5; 2001^2 overflows float16

@@ -36,9 +36,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import check_eps
-from lnviz.errors import LnvizError
-from lnviz.numerics import _rows, normalize, reference
+from lnviz.errors import LnvizError, check_eps
+from lnviz.lessons.numerics import _rows, normalize, reference
 
 __all__ = [
     "PLACEMENTS",
@@ -101,7 +100,7 @@ class Recipe:
     key: str
     framework: str
     call: str
-    algorithm: str  # one of lnviz.numerics.ALGORITHMS
+    algorithm: str  # one of lnviz.lessons.numerics.ALGORITHMS
     clamp: bool  # negative variance raised to 0
     eps: float  # the framework's default
     source: str  # where it was verified

@@ -11,9 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import check_eps
-from lnviz.errors import LnvizError
-from lnviz.numerics import (
+from lnviz.errors import LnvizError, check_eps
+from lnviz.lessons.numerics import (
     ALGORITHMS,
     MAX_N,
     MAX_OFFSET,
@@ -25,7 +24,7 @@ from lnviz.numerics import (
     moments,
     normalize,
 )
-from lnviz.precision import PRECISIONS
+from lnviz.lessons.precision import PRECISIONS
 
 __all__ = ["SAMPLES", "Clamping", "Sweep", "clamping", "offset_sweep", "sample"]
 

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-from lnviz._checks import as_float_array, check_finite_number, require_finite
-from lnviz.errors import LnvizError
+from lnviz.errors import LnvizError, as_float_array, check_finite_number, require_finite
 from lnviz.invariance import compare_shift
 
 __all__ = [

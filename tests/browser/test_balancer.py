@@ -28,7 +28,7 @@ import pytest
 import yaml
 
 from deploy.replicas import COOKIE_NAME, UPSTREAM_HEADER, Balancer, balanced_app
-from lnviz.ui import eps_label, eps_options
+from lnviz.app.ui import eps_label, eps_options
 from tests.conftest import require_tool
 
 from .helpers import (

@@ -1,6 +1,6 @@
 """What a visitor puts in a link is shown as typed in a real browser, never rendered.
 
-Messages that quote a refused value go through lnviz.ui.plain; here Streamlit's own
+Messages that quote a refused value go through lnviz.app.ui.plain; here Streamlit's own
 markdown renderer gets the hardest cases and the resulting DOM is inspected.
 """
 
