@@ -145,16 +145,7 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
     left, right = st.columns(2)
     for col, which in ((left, "mean"), (right, "var")):
         with col:
-            ui.chart(
-                figs.stat_figure,
-                stream,
-                runs,
-                feat,
-                which,
-                alt=figs.stat_alt(stream, runs, feat, which),
-                key=f"run-{which}",
-                filename=f"batch-running-{which}",
-            )
+            ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
     rows: dict[str, list[str]] = {"quantity": [], "PyTorch": [], "Keras": []}
     labels = [
         "momentum m",
@@ -210,14 +201,7 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
         "running statistics as they stand after that step's update (evaluation). Layer norm "
         "would give the same output both ways, so its gap is 0 at every step."
     )
-    ui.chart(
-        figs.gap_figure,
-        stream,
-        runs,
-        alt=figs.gap_alt(stream, runs),
-        key="gap",
-        filename="batch-gap",
-    )
+    ui.chart(figs.GAP, stream, runs, key="gap")
     cols = st.columns(4)
     for i, run in enumerate(runs):
         before, after = gap_summary(run, stream)
@@ -258,19 +242,10 @@ def size_section(f: int, seed: int, feat: int) -> None:
     st.dataframe(table, hide_index=True, width="stretch")
     left, right = st.columns(2)
     with left:
-        ui.chart(
-            figs.size_figure,
-            bs,
-            feat,
-            alt=figs.size_alt(bs, feat),
-            key="size",
-            filename="batch-size",
-        )
+        ui.chart(figs.SIZE, bs, feat, key="size")
     with right:
         sp = estimator_spread(SIZES, 200, seed)
-        ui.chart(
-            figs.spread_figure, sp, alt=figs.spread_alt(sp), key="spread-box", filename="spread"
-        )
+        ui.chart(figs.SPREAD, sp, key="spread-box")
     ui.notice(
         [
             "In the B = 2 rows every batch-norm value is ±1 (to within ε): the outputs only "
@@ -299,14 +274,7 @@ def companion_section(stream: Stream) -> None:
     left, right = st.columns(2)
     for col, which in ((left, "bn"), (right, "ln")):
         with col:
-            ui.chart(
-                figs.companion_figure,
-                comp,
-                which,
-                alt=figs.companion_alt(comp, which),
-                key=f"comp-{which}",
-                filename=f"batch-companions-{which}",
-            )
+            ui.chart(figs.COMPANION, comp, which, key=f"comp-{which}")
     c1, c2 = st.columns(2)
     c1.metric("batch norm: largest spread", ui.fmt(float(comp.bn_range.max()), 6))
     c2.metric("layer norm: largest spread", ui.fmt(float(comp.ln_range.max()), 6))

@@ -3,7 +3,6 @@
 import math
 
 import numpy as np
-import plotly.graph_objects as go
 import streamlit as st
 
 import lnviz
@@ -11,7 +10,6 @@ from lnviz.app import ui
 from lnviz.figures import epsilon as figs
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
-SCRUB_POINTS = 201  # per curve of the in-browser ε scrubber (31 values of ε)
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
 SCALE_OPTIONS = (0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0)  # a
 
@@ -62,11 +60,6 @@ ui.notice(
 )
 
 
-def scrub_figure(eps_values: tuple[float, ...], start: int) -> go.Figure:
-    """The scrubber's figure, from the ε values alone (a short key for the chart cache)."""
-    return figs.scrub_figure([lnviz.epsilon_family(e, n=SCRUB_POINTS) for e in eps_values], start)
-
-
 @st.fragment
 def family_section(eps: float) -> None:
     st.subheader("The family (−t, 0, t)")
@@ -79,34 +72,13 @@ def family_section(eps: float) -> None:
     others = [lnviz.epsilon_family(e) for e in COMPARE_EPS if not np.isclose(e, eps)]
     left, right = st.columns(2)
     with left:
-        ui.chart(
-            figs.h_figure,
-            current,
-            others,
-            alt=figs.h_alt(current, others),
-            key="h",
-            filename="epsilon-h",
-        )
+        ui.chart(figs.H, current, others, key="h")
     with right:
-        ui.chart(
-            figs.dh_figure,
-            current,
-            others,
-            alt=figs.dh_alt(current, others),
-            key="dh",
-            filename="epsilon-slope",
-        )
+        ui.chart(figs.DH, current, others, key="dh")
     scrub_eps = tuple(ui.eps_options())
     target = max(eps, scrub_eps[0])  # the page's ε, or the smallest the scrubber has
     start = int(np.argmin([abs(math.log(e / target)) for e in scrub_eps]))
-    ui.chart(
-        scrub_figure,
-        scrub_eps,
-        start,
-        alt=figs.scrub_alt(scrub_eps, start),
-        key="scrub",
-        filename="epsilon-scrub",
-    )
+    ui.chart(figs.SCRUB, scrub_eps, start, key="scrub")
     ui.notice(
         [
             "Far from t = 0 every curve approaches ±√(3/2) ≈ ±1.2247, whatever ε is.",
@@ -122,15 +94,7 @@ def variance_section(core: lnviz.Core) -> None:
     st.subheader("How far from variance 1?")
     ratio = lnviz.core_variance_ratio(RATIO_GRID)
     q_over_eps = float(core.q) / core.eps
-    ui.chart(
-        figs.variance_figure,
-        RATIO_GRID,
-        ratio,
-        q_over_eps,
-        alt=figs.variance_alt(q_over_eps),
-        key="variance",
-        filename="epsilon-core-variance",
-    )
+    ui.chart(figs.VARIANCE, RATIO_GRID, ratio, q_over_eps, key="variance")
     ui.notice(
         [
             "At q = ε the core has variance exactly 1/2.",
@@ -152,9 +116,7 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
     )
     s = lnviz.scaling_identity(z, eps, a)
     exact = lnviz.scaling_identity(z, 0.0, a) if float(np.ptp(z)) > 0 else None
-    ui.chart(
-        figs.scaling_figure, s, alt=figs.scaling_alt(s), key="scaling", filename="epsilon-scaling"
-    )
+    ui.chart(figs.SCALING, s, key="scaling")
     c1, c2, c3 = st.columns(3)
     c1.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
     c2.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
@@ -180,21 +142,9 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     spec = lnviz.jacobian_spectrum(z, eps)
     left, right = st.columns(2)
     with left:
-        ui.chart(
-            figs.jacobian_figure,
-            spec,
-            alt=figs.jacobian_alt(spec),
-            key="jacobian",
-            filename="epsilon-jacobian",
-        )
+        ui.chart(figs.JACOBIAN, spec, key="jacobian")
     with right:
-        ui.chart(
-            figs.eigen_figure,
-            spec,
-            alt=figs.eigen_alt(spec),
-            key="eigen",
-            filename="epsilon-eigenvalues",
-        )
+        ui.chart(figs.EIGEN, spec, key="eigen")
     st.dataframe(
         {
             "direction": [d.label for d in spec.directions],

@@ -203,8 +203,7 @@ def difference_section(comp: fd.Comparison) -> None:
             "−ε, and the square root of a negative number is not a number.",
             icon=":material/warning:",
         )
-    ui.chart(figs.delta_figure, comp, a, b, alt=figs.delta_alt(comp, a, b), key="delta",
-             filename=f"frameworks-delta-{pair}")  # fmt: skip
+    ui.chart(figs.DELTA, comp, a, b, key="delta")  # fmt: skip
     ui.notice(
         [
             "With unit-variance input, Keras's ε = 10⁻³ against PyTorch's 10⁻⁵ already moves "
@@ -222,8 +221,7 @@ def diagnosis_section(diag: dict, verr: fd.VarianceError) -> None:
     st.subheader("Which convention explains the gap")
     left, right = st.columns(2)
     with left:
-        ui.chart(figs.diagnosis_figure, diag, alt=figs.diagnosis_alt(diag), key="diag",
-                 filename="frameworks-diagnosis")  # fmt: skip
+        ui.chart(figs.DIAGNOSIS, diag, key="diag")  # fmt: skip
         st.dataframe(
             pd.DataFrame(
                 {
@@ -236,8 +234,7 @@ def diagnosis_section(diag: dict, verr: fd.VarianceError) -> None:
             width="stretch",
         )
     with right:
-        ui.chart(figs.variance_error_figure, verr, alt=figs.variance_error_alt(verr), key="verr",
-                 filename="frameworks-variance-error")  # fmt: skip
+        ui.chart(figs.VARIANCE_ERROR, verr, key="verr")  # fmt: skip
     st.latex(r"\sigma^2=\mathrm E[x^2]-\mu^2")
     st.markdown(
         r"subtracts two numbers of size $\mu^2$ to get one of size $\sigma^2$: float32 keeps "
@@ -275,8 +272,7 @@ def batch_section(comp: fd.Comparison) -> None:
         ch = ui.int_input("channel shown", 0, comp.x.shape[1 if comp.layout == "nchw" else -1] - 1,
                           0, key="ch")  # fmt: skip
     stats = fd.running_statistics(comp.x, comp.layout, steps)
-    ui.chart(figs.running_figure, stats, ch, alt=figs.running_alt(stats, ch), key="running",
-             filename="frameworks-running-variance")  # fmt: skip
+    ui.chart(figs.RUNNING, stats, ch, key="running")  # fmt: skip
     st.markdown("**Largest gap between evaluation and training outputs after these steps**")
     cols = [*st.columns(2), *st.columns(2)]
     for col, s in zip(cols, stats, strict=True):

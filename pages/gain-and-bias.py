@@ -127,14 +127,7 @@ if not res.defined:
     )
 for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
     with col:
-        ui.chart(
-            figs.stage_figure,
-            res,
-            i,
-            alt=figs.stage_alt(res, i),
-            key=f"stage-{name}",
-            filename=f"gain-bias-{name}",
-        )
+        ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
 st.caption(
     "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
 )
@@ -174,13 +167,7 @@ $\varepsilon=0$, and below 1 otherwise. The affine step then changes both moment
 $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates unequally."""
 )
 if res.defined:
-    ui.chart(
-        figs.moments_figure,
-        res,
-        alt=figs.moments_alt(res),
-        key="moments",
-        filename="gain-bias-moments",
-    )
+    ui.chart(figs.MOMENTS, res, key="moments")
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("output mean", ui.fmt(res.output.mean, 6), help=exact_help(res.output.mean))
     m2.metric("output variance", ui.fmt(res.output.var, 6), help=exact_help(res.output.var))

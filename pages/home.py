@@ -73,7 +73,6 @@ for start in range(0, len(CARDS), 3):
                 thumb,
                 alt=f"Preview of the {title.lower()} page. {blurb}",
                 key=f"thumb-{title}",
-                filename=f"home-{title.lower()}",
                 static=True,
             )
             st.caption(blurb)

@@ -74,9 +74,7 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     if not sym.ln_defined:
         undefined_note("z")
         return sym
-    ui.chart(
-        figs.pair_figure, sym, alt=figs.pair_alt(sym), key="shift", filename="invariance-shift"
-    )
+    ui.chart(figs.PAIR, sym, key="shift")
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -119,9 +117,7 @@ the first part and keeps the second, so only a shift with all entries equal is i
     if not sym.ln_defined:
         undefined_note("z" if not defined else "z + s")
         return
-    ui.chart(
-        figs.pair_figure, sym, alt=figs.pair_alt(sym), key="unequal", filename="invariance-unequal"
-    )
+    ui.chart(figs.PAIR, sym, key="unequal")
     m1, m2 = st.columns(2)
     m1.metric("largest change max |u_ε(z + s) − u_ε(z)|", ui.fmt(sym.ln_change, 6))
     m2.metric("common part of s (removed)", ui.fmt(split.c, 6))
@@ -156,14 +152,7 @@ unless $a=1$. Only at $\varepsilon=0$ does the factor $a$ cancel exactly."""
         return sym
     ident = lnviz.scaling_identity(z, eps, a)
     exact = symmetry.scale(z, a, 0.0)
-    ui.chart(
-        figs.scale_figure,
-        sym,
-        ident,
-        alt=figs.scale_alt(sym, ident),
-        key="scale",
-        filename="invariance-scale",
-    )
+    ui.chart(figs.SCALE, sym, ident, key="scale")
     m1, m2, m3 = st.columns(3)
     m1.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     m2.metric(
@@ -196,14 +185,7 @@ and 3."""
             "Some of these are 0/0 at ε = 0 for this z; choose ε > 0 to compare.",
             icon=":material/info:",
         )
-    ui.chart(
-        figs.contrast_figure,
-        shift,
-        scaled,
-        alt=figs.contrast_alt(shift, scaled),
-        key="contrast",
-        filename="invariance-rms-contrast",
-    )
+    ui.chart(figs.CONTRAST, shift, scaled, key="contrast")
     st.dataframe(
         {
             "input": ["z", "z + c", "a·z"],
@@ -292,18 +274,9 @@ without any effect on the normalized output, for **every** input $x$:"""
     m3.metric("max change, x + Δx", ui.fmt(red.input_change, 6))
     left, right = st.columns([3, 2])
     with left:
-        ui.chart(
-            figs.redundancy_figure,
-            red,
-            cb,
-            rv,
-            sv,
-            alt=figs.redundancy_alt(red, cb, rv, sv),
-            key="redundancy",
-            filename="invariance-redundancy",
-        )
+        ui.chart(figs.REDUNDANCY, red, cb, rv, sv, key="redundancy")
     with right:
-        ui.chart(figs.ws_figure, split, alt=figs.ws_alt(split), key="ws", filename="invariance-ws")
+        ui.chart(figs.WS, split, key="ws")
     st.markdown(
         f"W Δx = **{ui.fmt_vec(split.s, 4)}**: its common part {ui.fmt(split.c, 4)} is removed, "
         f"the rest {ui.fmt_vec(split.rest, 4)} reaches the output."

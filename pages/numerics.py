@@ -116,14 +116,7 @@ st.markdown(
 )
 left, right = st.columns([1, 1])
 with left:
-    ui.chart(
-        figs.heatmap_figure,
-        swept,
-        k,
-        alt=figs.heatmap_alt(swept, k),
-        key="heat",
-        filename="numerics-errors",
-    )
+    ui.chart(figs.HEATMAP, swept, k, key="heat")
 with right:
     st.caption(f"Variance as each setting computes it (true: {figs.var_text(swept.cell_true(k))})")
     st.dataframe(
@@ -153,14 +146,7 @@ ui.notice(
 )
 
 st.subheader("Error against the offset")
-ui.chart(
-    figs.sweep_figure,
-    swept,
-    offset,
-    alt=figs.sweep_alt(swept),
-    key="sweep",
-    filename="numerics-sweep",
-)
+ui.chart(figs.SWEEP, swept, offset, key="sweep")
 st.caption(
     "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input in "
     "that format with everything else exact — a line lying on it loses nothing to the "
@@ -195,7 +181,7 @@ def clamping_section(kind: str, n: int, seed: int, offset: float, eps: float, su
             "to the truth below is rounding alone."
         )
     )
-    ui.chart(figs.clamping_figure, c, alt=figs.clamping_alt(c), key="clamp-fig", filename="clamp")
+    ui.chart(figs.CLAMPING, c, key="clamp-fig")
     st.latex(r"v<0\ \Rightarrow\ \max(v,0)=0\ \Rightarrow\ y=\frac{x-\mu}{\sqrt{\varepsilon}}")
     ui.notice(
         [
@@ -232,9 +218,7 @@ def placement_section(eps: float) -> None:
             "first coordinate": st.column_config.NumberColumn(format="%.6f"),
         },
     )
-    ui.chart(
-        figs.placements_figure, p, alt=figs.placements_alt(p), key="place", filename="eps-place"
-    )
+    ui.chart(figs.PLACEMENTS, p, key="place")
     ui.notice(
         [
             "For x = (1, 0, 0, 0): μ = 1/4, v = 3/16, so the first coordinate is "

@@ -118,14 +118,7 @@ def cube_section(red: lnviz.Reduction) -> None:
     g = int(red.labels[entry])
     left, right = st.columns([3, 2])
     with left:
-        ui.chart(
-            figs.cube_figure,
-            red,
-            entry,
-            alt=figs.cube_alt(red, entry),
-            key="cube",
-            filename=f"axes-cube-{red.scheme}",
-        )
+        ui.chart(figs.CUBE, red, entry, key="cube")
     with right:
         m1, m2 = st.columns(2)
         m1.metric("statistic groups", red.group_count)
@@ -162,14 +155,7 @@ st.subheader("Unfolded: rows are (batch, token), columns are features")
 cols = st.columns(3)
 for col, which in zip(cols, ("labels", "input", "output"), strict=True):
     with col:
-        ui.chart(
-            figs.unfolded_figure,
-            red,
-            which,
-            alt=figs.unfolded_alt(red, which),
-            key=f"unfolded-{which}",
-            filename=f"axes-{which}-{red.scheme}",
-        )
+        ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
 
 st.subheader("Per-group statistics")
 table = figs.group_table(red)
@@ -191,13 +177,7 @@ right.download_button(
 )
 
 st.subheader("Every scheme on the same tensor")
-ui.chart(
-    figs.schemes_figure,
-    results,
-    alt=figs.schemes_alt(results),
-    key="schemes",
-    filename="axes-all-schemes",
-)
+ui.chart(figs.SCHEMES, results, key="schemes")
 st.dataframe(
     {
         "scheme": [SCHEME_LABELS[k] for k in results],

@@ -100,7 +100,7 @@ m, norms, deps, table = analysis(bsz, tsz, seed, win, leak, eps)
 st.subheader("The data")
 left, right = st.columns([3, 2])
 with left:
-    ui.chart(figs.prices_figure, m, alt=figs.prices_alt(m), key="prices", filename="seq-prices")
+    ui.chart(figs.PRICES, m, key="prices")
 with right:
     st.markdown(
         "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
@@ -140,13 +140,7 @@ def dependence_section() -> None:
         cols = st.columns(2)
         for col, scheme in zip(cols, pair, strict=True):
             with col:
-                ui.chart(
-                    figs.dependence_figure,
-                    dmap[scheme],
-                    alt=figs.dependence_alt(dmap[scheme]),
-                    key=f"dep-{scheme}",
-                    filename=f"seq-dependence-{scheme}-{wrt}",
-                )
+                ui.chart(figs.DEPENDENCE, dmap[scheme], key=f"dep-{scheme}")
     rows = dmap["token"].token.shape[0]
     st.dataframe(figs.dependence_table(dmap), hide_index=True, width="stretch")
     st.caption(
@@ -154,13 +148,7 @@ def dependence_section() -> None:
         "least one such pair. Other examples: ordered pairs of different series (b, b′) with "
         "y of b depending on b′."
     )
-    ui.chart(
-        figs.examples_figure,
-        list(dmap.values()),
-        alt=figs.examples_alt(list(dmap.values())),
-        key="examples",
-        filename="seq-examples",
-    )
+    ui.chart(figs.EXAMPLES, list(dmap.values()), key="examples")
     tok, cau, seq = dmap["token"], dmap["causal"], dmap["sequence"]
     leaky = " — the leaky feature's r(t+1), passed straight through" if leak else ""
     items = [
@@ -189,22 +177,11 @@ def leak_section() -> None:
     names = list(m.names)
     if st.session_state.get("sf") not in names:
         st.session_state.pop("sf", None)
-    ui.chart(
-        figs.leak_figure, table, alt=figs.leak_alt(table), key="leak-corr", filename="seq-leak"
-    )
+    ui.chart(figs.LEAK, table, key="leak-corr")
     feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
     k = names.index(feat)
     raw, normed = m.x[..., k], norms["token"].y[..., k]
-    ui.chart(
-        figs.scatter_figure,
-        raw,
-        normed,
-        m.next_return,
-        feat,
-        alt=figs.scatter_alt(raw, normed, m.next_return, feat),
-        key="scatter",
-        filename="seq-scatter",
-    )
+    ui.chart(figs.SCATTER, raw, normed, m.next_return, feat, key="scatter")
     v = table.value
     items = []
     if leak:
@@ -242,7 +219,7 @@ def shock_section() -> None:
         ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
     s = shock(bsz, tsz, seed, win, leak, eps, at, size, ex)
     first = [int(v) for v in s.first_moved]
-    ui.chart(checks.shock_figure, s, alt=checks.shock_alt(s), key="shock", filename="seq-shock")
+    ui.chart(checks.SHOCK, s, key="shock")
     fmt4 = st.column_config.NumberColumn(format="%.4g")
     rows = checks.shock_table(s)
     st.dataframe(
@@ -302,15 +279,7 @@ def inference_section() -> None:
         "same example alone (a batch of one), among other series, and at inference fed one "
         "token at a time (batch norm then runs in evaluation mode on its running statistics)."
     )
-    ui.chart(
-        checks.inference_figure,
-        inf,
-        feat,
-        names[feat],
-        alt=checks.inference_alt(inf, feat, names[feat]),
-        key="inference",
-        filename="seq-inference",
-    )
+    ui.chart(checks.INFERENCE, inf, feat, names[feat], key="inference")
     ui.notice(
         [
             "Layer norm gives this example the same output alone, with other batch mates, and "

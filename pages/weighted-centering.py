@@ -161,14 +161,7 @@ orth2 = wt.orthogonality(r2)
 
 left, right = st.columns([3, 2])
 with left:
-    ui.chart(
-        figs.plane_figure,
-        r2,
-        view2,
-        alt=figs.plane_alt(r2, view2),
-        key="plane",
-        filename="weighted-centering-plane",
-    )
+    ui.chart(figs.PLANE, r2, view2, key="plane")
 with right:
     centring_table(r2, "weights a = (w, 1 − w)")
 
@@ -223,13 +216,7 @@ $c$ below comes from a least-squares solver that is not told the formula."""
 fit = wt.constant_fit(r2)
 left, right = st.columns([3, 2])
 with left:
-    ui.chart(
-        figs.objective_figure,
-        fit,
-        alt=figs.objective_alt(fit),
-        key="objective",
-        filename="weighted-centering-fit",
-    )
+    ui.chart(figs.OBJECTIVE, fit, key="objective")
 with right:
     number_table(
         [
@@ -273,14 +260,7 @@ the view to look along the plane's edge."""
     view3 = wt.projection_view(r3)
     left, right = st.columns([3, 2])
     with left:
-        ui.chart(
-            figs.space_figure,
-            r3,
-            view3,
-            alt=figs.space_alt(r3, view3),
-            key="space",
-            filename="weighted-centering-space",
-        )
+        ui.chart(figs.SPACE, r3, view3, key="space")
     with right:
         centring_table(r3, "weights a (rescaled to sum 1)")
     angle_table(r3, wt.orthogonality(r3))
@@ -306,13 +286,7 @@ the view to look along the plane's edge."""
     checks = wt.projection_checks(r2.a if which == "2" else r3.a)
     left, right = st.columns([2, 3])
     with left:
-        ui.chart(
-            figs.matrix_figure,
-            checks,
-            alt=figs.matrix_alt(checks),
-            key="matrix",
-            filename="weighted-centering-matrix",
-        )
+        ui.chart(figs.MATRIX, checks, key="matrix")
     with right:
         st.dataframe(check_table(checks), hide_index=True, width="stretch")
         if checks.symmetric:

@@ -22,7 +22,8 @@ from __future__ import annotations
 import copy
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -225,3 +226,20 @@ def _grid_layout(rows: int, cols: int, options: tuple[tuple[str, Any], ...]) -> 
     layout = make_subplots(rows=rows, cols=cols, **dict(options)).to_dict()["layout"]
     layout.pop("template", None)
     return layout
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A figure builder and its alt-text builder, called with the same arguments.
+
+    Pages draw a pair with one call (lnviz.app.charts.chart), so a chart's picture and
+    its description can never be built from different data.
+
+    >>> pair = Chart(lambda xs: FigureSpec().add_trace({"type": "bar", "y": xs}).build(),
+    ...              lambda xs: f"Bars of {len(xs)} values.")
+    >>> pair.alt([1, 2])
+    'Bars of 2 values.'
+    """
+
+    figure: Callable[..., go.Figure]
+    alt: Callable[..., str]

@@ -13,7 +13,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import AffineStages, Stage
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, num, r, vec
 
 STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
@@ -204,3 +204,8 @@ def moments_alt(res: AffineStages) -> str:
         f"variance {num(res.core.var)}. Output: mean {num(res.output.mean)}, variance "
         f"{num(res.output.var)}. A dotted line marks variance 1."
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+MOMENTS = Chart(moments_figure, moments_alt)
+STAGE = Chart(stage_figure, stage_alt)

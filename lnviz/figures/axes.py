@@ -9,7 +9,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from lnviz.axes import SCHEME_INFO, Reduction
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, layout, num, r
 
 AXES = ("batch", "token", "feature")
@@ -255,3 +255,9 @@ def entry_table(red: Reduction) -> pd.DataFrame:
             "output": red.output.ravel(),
         }
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+CUBE = Chart(cube_figure, cube_alt)
+SCHEMES = Chart(schemes_figure, schemes_alt)
+UNFOLDED = Chart(unfolded_figure, unfolded_alt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -266,3 +266,11 @@ def companion_alt(comp: Companions, which: str) -> str:
         f"ranges from {num(float(values[:, 0].min()))} to {num(float(values[:, 0].max()))}; "
         f"the largest spread over all features is {num(float(spread.max()))}."
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+COMPANION = Chart(companion_figure, companion_alt)
+GAP = Chart(gap_figure, gap_alt)
+SIZE = Chart(size_figure, size_alt)
+SPREAD = Chart(spread_figure, spread_alt)
+STAT = Chart(stat_figure, stat_alt)

@@ -9,8 +9,8 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import Scaling
-from lnviz.family import Family
-from lnviz.figures._spec import FigureSpec
+from lnviz.family import Family, epsilon_family
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -164,7 +164,7 @@ def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float
     return fig.figure()
 
 
-def variance_alt(q_over_eps: float) -> str:
+def variance_alt(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float) -> str:
     where = (
         f"The current input, with q/ε = {num(q_over_eps)}, sits at "
         f"{num(q_over_eps / (q_over_eps + 1))}."
@@ -347,3 +347,21 @@ def _min_slope(families: Sequence[Family]) -> float:
 
 def _max_slope(families: Sequence[Family]) -> float:
     return max(f.peak_slope for f in families) * 2
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+DH = Chart(dh_figure, dh_alt)
+EIGEN = Chart(eigen_figure, eigen_alt)
+H = Chart(h_figure, h_alt)
+JACOBIAN = Chart(jacobian_figure, jacobian_alt)
+SCALING = Chart(scaling_figure, scaling_alt)
+SCRUB_POINTS = 201  # per curve of the in-browser ε scrubber
+
+
+def scrub_eps_figure(eps_values: Sequence[float], start: int) -> go.Figure:
+    """The scrubber's figure from the ε values alone (a short key for the chart cache)."""
+    return scrub_figure([epsilon_family(e, n=SCRUB_POINTS) for e in eps_values], start)
+
+
+SCRUB = Chart(scrub_eps_figure, scrub_alt)
+VARIANCE = Chart(variance_figure, variance_alt)

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     DIVERGING,
@@ -192,3 +192,10 @@ def variance_error_alt(v: VarianceError) -> str:
         f"the two-pass float32 formula by {num(float(v.twopass32[k]))}, and E[x²] − E[x]² in "
         f"float64 by {num(float(v.fast64[k]))}." + mark
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+DELTA = Chart(delta_figure, delta_alt)
+DIAGNOSIS = Chart(diagnosis_figure, diagnosis_alt)
+RUNNING = Chart(running_figure, running_alt)
+VARIANCE_ERROR = Chart(variance_error_figure, variance_error_alt)

@@ -8,7 +8,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.core import Scaling
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -297,3 +297,11 @@ def ws_alt(split: Split) -> str:
         f"Bars of W Δx = {vec(split.s)}, with a dashed line at its mean {num(split.c)}, the "
         f"common part that layer norm removes; the rest, {kept}."
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+CONTRAST = Chart(contrast_figure, contrast_alt)
+PAIR = Chart(pair_figure, pair_alt)
+REDUNDANCY = Chart(redundancy_figure, redundancy_alt)
+SCALE = Chart(scale_figure, scale_alt)
+WS = Chart(ws_figure, ws_alt)

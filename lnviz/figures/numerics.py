@@ -7,7 +7,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -181,7 +181,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
     return legend_below(fig).update_layout(margin={"t": 40}).figure()
 
 
-def sweep_alt(s: Sweep) -> str:
+def sweep_alt(s: Sweep, current: float | None = None) -> str:
     pos = s.offsets > 0
     lo, hi = num(float(s.offsets[pos][0])), num(float(s.offsets[pos][-1]))
     parts = []
@@ -251,3 +251,10 @@ def clamping_alt(c: Clamping) -> str:
         f"one-pass variance is {num(c.variance)} (true {num(c.true_variance)}); the unclamped "
         f"output {unclamped}; the clamped output {clamped}; two-pass follows the truth."
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+CLAMPING = Chart(clamping_figure, clamping_alt)
+HEATMAP = Chart(heatmap_figure, heatmap_alt)
+PLACEMENTS = Chart(placements_figure, placements_alt)
+SWEEP = Chart(sweep_figure, sweep_alt)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, legend_below, num, r, vline
 from lnviz.figures.sequences import SCHEME_COLORS, short
 from lnviz.lessons.causality import SCHEMES
@@ -113,3 +113,8 @@ def inference_table(inf: Inference) -> dict[str, list]:
         "layer norm": gaps("ln"),
         "batch norm": gaps("bn"),
     }
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+INFERENCE = Chart(inference_figure, inference_alt)
+SHOCK = Chart(shock_figure, shock_alt)

@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     DIVERGING,
@@ -268,3 +268,11 @@ def scatter_alt(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: s
         f"raw (correlation {num(float(c1), 3)}) and after token-wise layer norm "
         f"(correlation {num(float(c2), 3)})."
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+DEPENDENCE = Chart(dependence_figure, dependence_alt)
+EXAMPLES = Chart(examples_figure, examples_alt)
+LEAK = Chart(leak_figure, leak_alt)
+PRICES = Chart(prices_figure, prices_alt)
+SCATTER = Chart(scatter_figure, scatter_alt)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -282,3 +282,10 @@ def matrix_latex(m: np.ndarray, digits: int = 4) -> str:
     """A matrix as a LaTeX bmatrix with short numbers."""
     rows = [" & ".join(_entry(v, digits) for v in row) for row in m]
     return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+MATRIX = Chart(matrix_figure, matrix_alt)
+OBJECTIVE = Chart(objective_figure, objective_alt)
+PLANE = Chart(plane_figure, plane_alt)
+SPACE = Chart(space_figure, space_alt)

@@ -1,0 +1,69 @@
+"""The only module that touches Streamlit's private API (Streamlit 1.67).
+
+Three needs that the public API does not meet: handing a page that Streamlit ran on its own
+over to the router, editing the query string before a bound widget is seeded from it, and
+knowing which registered page is running (for download names).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+
+def ensure_router() -> None:
+    """Hand a page that Streamlit ran directly over to the router in app.py.
+
+    Until app.py's st.navigation has run once in a server process, Streamlit treats the
+    pages/ folder as an old-style multipage app: a first visit straight to /epsilon runs
+    pages/epsilon.py alone, with an automatic sidebar and without the router's page config
+    (upstream issue streamlit/streamlit#9624). st.navigation clears that mode; a page that
+    finds it still on clears it too and reruns, which goes through the router. Page files
+    are named like their url_path, so the rerun lands on the same page.
+    """
+    from streamlit.runtime.pages_manager import PagesManager
+
+    if PagesManager.uses_pages_directory:
+        PagesManager.uses_pages_directory = False
+        st.rerun()
+
+
+def forget_url_value(key: str) -> None:
+    """Drop a URL value before a bound widget is seeded from it.
+
+    Streamlit 1.67 seeds an int number_input with int(float(value)); for "inf" that raises
+    OverflowError, which it does not catch, so the page would fail. The seed is read from
+    the query string the session started with, so it is removed there as well.
+    """
+    set_url_value(key, None)
+
+
+def set_url_value(key: str, value: str | None) -> None:
+    """Replace (or, with None, drop) a URL value before a bound widget is seeded from it.
+
+    Both the query string the session started with (what seeds widgets) and the current
+    one change, and the browser's address follows. The current one is edited in place:
+    `st.query_params[key] = ...` refuses a key that a widget of this or an earlier page
+    has bound.
+    """
+    from streamlit.runtime.state.session_state_proxy import get_session_state
+
+    with get_session_state().query_params() as qp:
+        initial = getattr(qp, "_initial_query_params", {})
+        current = getattr(qp, "_query_params", {})
+        for params, new in ((initial, [value]), (current, value)):
+            if value is None:
+                params.pop(key, None)
+            elif key in params:
+                params[key] = new
+        getattr(qp, "_send_query_param_msg", lambda: None)()
+
+
+def current_url_path() -> str:
+    """The url path of the page this script run belongs to ("" for the home page)."""
+    from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+    ctx = get_script_run_ctx()
+    if ctx is None:
+        return ""
+    page = ctx.pages_manager.get_pages().get(ctx.page_script_hash, {})
+    return str(page.get("url_pathname", ""))

@@ -1,0 +1,151 @@
+"""Charts: a figure builder and its alt text drawn with one call, from a cache of built JSON.
+
+`chart(figs.H, *args, key="h")` draws `figs.H.figure(*args)` with alt text
+`figs.H.alt(*args)` and the download name lnviz-<page>-<key>.png.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import pickle
+from collections.abc import Callable
+from types import CodeType, ModuleType
+from typing import Any
+
+import plotly.graph_objects as go
+import plotly.io as pio
+import streamlit as st
+
+from lnviz.app._streamlit_private import current_url_path
+from lnviz.app.chrome import presenting
+from lnviz.figures._margins import planned as planned_margins
+from lnviz.figures._presentation import enlarged
+from lnviz.figures._spec import Chart
+
+
+def download_name(key: str) -> str:
+    """lnviz-<page>-<key>: the PNG name of a chart, the same rule on every page."""
+    page = current_url_path() or "home"
+    return f"lnviz-{page}-{key}"
+
+
+def chart(
+    pair: Chart | Callable[..., go.Figure],
+    *args: Any,
+    key: str,
+    alt: str | None = None,
+    static: bool = False,
+) -> None:
+    """Draw `pair.figure(*args)` with alt text `pair.alt(*args)`: one call, one set of
+    arguments. A bare figure function (the home page's thumbnails) needs `alt`.
+
+    Building a figure and its JSON costs 1–10 ms (lnviz.figures._spec; benchmarks/
+    figures.py), more than most of the engine's numbers behind it. The finished figure's
+    JSON is cached by (builder, args), so a state that any visitor has seen before is drawn
+    from the cache (about 0.5 ms), and it reaches st.plotly_chart as a _BuiltFigure: no
+    second validation.
+    """
+    if isinstance(pair, Chart):
+        build, alt = pair.figure, pair.alt(*args)
+    elif alt is None:
+        raise TypeError("a bare figure function needs its alt text")
+    else:
+        build = pair
+    digest = _args_digest((args, _bound_values(build)))
+    spec = _figure_spec(_builder_name(build), digest, build, args)  # a copy from the cache
+    if presenting() and not static:  # charts large and legible from the back of a room
+        enlarged(spec)
+    config = {
+        "staticPlot": static,
+        "displaylogo": False,
+        "toImageButtonOptions": {"format": "png", "filename": download_name(key), "scale": 2},
+        "modeBarButtonsToRemove": ["lasso2d", "select2d"],
+    }
+    st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+def _builder_name(build: Callable[..., Any]) -> str:
+    """Which figure function: its name, file and line, and a digest of its code.
+
+    Name and file alone do not tell lambdas apart (every one is "<lambda>"), nor two pages'
+    functions of one name; the code's digest also separates two lambdas on one line.
+    """
+    code = build.__code__
+    body = hashlib.blake2b(_code_bytes(code), digest_size=8).hexdigest()
+    where = f"{code.co_filename}:{code.co_firstlineno}"
+    return f"{build.__module__}.{build.__qualname__} in {where} {body}"
+
+
+def _code_bytes(code: CodeType) -> bytes:
+    """A code object's instructions, names and constants (nested code objects by content)."""
+    consts = b"".join(
+        _code_bytes(c) if isinstance(c, CodeType) else repr(c).encode() for c in code.co_consts
+    )
+    return code.co_code + repr(code.co_names).encode() + consts
+
+
+def _bound_values(build: Callable[..., Any]) -> tuple[Any, ...]:
+    """What a function carries besides its code: defaults and closed-over values (a lambda
+    made in a loop differs from its siblings only there)."""
+    cells = tuple(_picklable(c.cell_contents) for c in build.__closure__ or ())
+    return (build.__defaults__, build.__kwdefaults__, cells)
+
+
+def _picklable(value: Any) -> Any:
+    """A closed-over module or function by name (pickle takes neither), else the value."""
+    if isinstance(value, ModuleType):
+        return ("module", value.__name__)
+    if hasattr(value, "__code__"):
+        return ("function", _builder_name(value))
+    return value
+
+
+def _args_digest(args: tuple[Any, ...]) -> str:
+    """A digest of a figure function's arguments, from their pickled bytes.
+
+    Engine results are frozen dataclasses of arrays and numbers, and pickle writes every
+    field and every array's bytes, so equal arguments give equal digests and different
+    ones (as good as) never the same. Streamlit's own argument hashing walks each object
+    field by field in Python: 1–4 ms per page's charts against 0.1–0.8 ms for this, paid
+    on every rerun, seen charts included. (What pickle cannot take, such as a lambda,
+    Streamlit's hashing could not take either.)
+    """
+    data = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+@st.cache_data(max_entries=512, show_spinner=False)
+def _figure_spec(
+    name: str, digest: str, _build: Callable[..., go.Figure], _args: tuple[Any, ...]
+) -> dict:
+    """The figure of _build(*_args) as JSON data, cached by `name` (which function) and
+    `digest` (which arguments: _args_digest); the underscored parameters are not hashed.
+
+    Stored as plain JSON types (arrays already in Plotly's base64 form), a cached figure is
+    quick to copy out of the cache and to encode again for the browser.
+    """
+    return _build_spec(_build, _args)
+
+
+def _build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
+    """The figure's JSON data, with margins that let the browser draw it in one pass."""
+    spec = json.loads(pio.to_json(build(*args), validate=False))
+    spec.setdefault("layout", {})["margin"] = planned_margins(spec)
+    return spec
+
+
+class _BuiltFigure(go.Figure):
+    """A figure that plotly already built and validated, carried as its dict.
+
+    st.plotly_chart accepts a go.Figure without validating it again and asks it for
+    to_dict(); a plain dict it would validate again (as long as building it). Constructing
+    an empty go.Figure alone costs about 1 ms, so this class skips plotly's __init__: it
+    only answers to_dict(), which is all Streamlit 1.67 asks of it (tests/test_charts.py).
+    """
+
+    def __init__(self, spec: dict) -> None:  # no super().__init__: nothing to validate
+        self._spec = spec
+
+    def to_dict(self) -> dict:
+        return self._spec

@@ -1,0 +1,328 @@
+"""Controls bound to the URL (bind="query-params"), each validated with a message that names
+the field and the accepted range; presets that set several controls at once."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import streamlit as st
+
+from lnviz.app._streamlit_private import forget_url_value, set_url_value
+from lnviz.content.text import eps_label, plain
+from lnviz.errors import LnvizError
+from lnviz.params import parse_vector
+
+# Log-spaced epsilon values from 1e-6 to 10 (four per decade), plus 1/3 and 4/3.
+EPS_GRID = tuple(sorted({round(10 ** (k / 4), 12) for k in range(-24, 5)} | {1 / 3, 4 / 3}))
+
+
+def eps_options(allow_zero: bool = False) -> list[float]:
+    return ([0.0] if allow_zero else []) + list(EPS_GRID)
+
+
+def _warn_long(key: str, raw: str | None, max_chars: int) -> None:
+    """Streamlit cuts a linked text to the box's max_chars without a word: say so."""
+    if raw is not None and len(raw) > max_chars:
+        st.warning(
+            f"The link's **{key}** has {len(raw):,} characters, but the box holds {max_chars}: "
+            f"only the first {max_chars} are used.",
+            icon=":material/link_off:",
+        )
+
+
+def refuse(err: LnvizError, instead: str) -> None:
+    """Show a refused value: the error, escaped (it quotes the visitor), then what is used."""
+    st.error(f"{plain(err, limit=600)} {instead}", icon=":material/error:")
+
+
+def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
+    st.warning(
+        f"The link set **{key}** to “{plain(raw, 40)}”, which is not accepted ({accepted}). "
+        f"Showing {key} = {used} instead.",
+        icon=":material/link_off:",
+    )
+
+
+def _raw(key: str) -> str | None:
+    """The link's value for `key`; a repeated key keeps its last value, with a message."""
+    values = st.query_params.get_all(key)
+    if len(values) > 1:
+        set_url_value(key, values[-1])
+        st.warning(
+            f"The link gives **{key}** {len(values)} values, but a control holds one: "
+            f"using the last, “{plain(values[-1], 40)}”.",
+            icon=":material/link_off:",
+        )
+    return values[-1] if values else None
+
+
+def eps_slider(
+    label: str = "ε (added to the variance)",
+    *,
+    key: str = "eps",
+    default: float = 1 / 3,
+    allow_zero: bool = False,
+    help: str | None = None,
+) -> float:
+    """Epsilon on a log scale (1e-6 to 10, optionally 0), bound to the URL as `key`."""
+    options = eps_options(allow_zero)
+    raw = _raw(key)
+    value = st.select_slider(
+        label,
+        options=options,
+        value=default,
+        format_func=eps_label,
+        key=key,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw != eps_label(value):
+        lo = "0" if allow_zero else "1e-06"
+        _warn_url(
+            key,
+            raw,
+            f"one of the slider's values from {lo} to 10, e.g. 0.001 or 1/3",
+            eps_label(value),
+        )
+    return float(value)
+
+
+def choice_slider(
+    label: str,
+    options: Sequence[float],
+    *,
+    key: str,
+    default: float,
+    fmt: Callable[[float], str] = lambda v: f"{v:g}",
+    help: str | None = None,
+) -> float:
+    """A select slider over fixed numeric options, bound to the URL."""
+    raw = _raw(key)
+    value = st.select_slider(
+        label,
+        options=list(options),
+        value=default,
+        format_func=fmt,
+        key=key,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw != fmt(value):
+        _warn_url(key, raw, f"one of {fmt(options[0])} … {fmt(options[-1])}", fmt(value))
+    return float(value)
+
+
+def number_slider(
+    label: str,
+    lo: float,
+    hi: float,
+    default: float,
+    *,
+    key: str,
+    step: float | None = None,
+    help: str | None = None,
+) -> float:
+    """A numeric slider in [lo, hi] bound to the URL; out-of-range links get a message."""
+    raw = _raw(key)
+    value = st.slider(label, lo, hi, default, step=step, key=key, bind="query-params", help=help)
+    if raw is not None and not _same_number(raw, value):
+        _warn_url(key, raw, f"a number from {lo:g} to {hi:g}", f"{value:g}")
+    return value
+
+
+def int_choice(
+    label: str, options: Sequence[int], *, key: str, default: int, help: str | None = None
+) -> int:
+    """A select slider over allowed integers (e.g. divisors), bound to the URL.
+
+    When the allowed set changes (another control moved), a stale value snaps to the
+    nearest allowed one instead of failing.
+    """
+    opts = list(options)
+    if key in st.session_state and st.session_state[key] not in opts:
+        st.session_state[key] = min(opts, key=lambda o: abs(o - st.session_state[key]))
+    raw = _raw(key)
+    value = st.select_slider(
+        label,
+        options=opts,
+        value=default if default in opts else opts[0],
+        key=key,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw != str(value):
+        _warn_url(key, raw, "one of " + ", ".join(map(str, opts)), str(value))
+    return int(value)
+
+
+def int_input(
+    label: str, lo: int, hi: int, default: int, *, key: str, help: str | None = None
+) -> int:
+    """A bounded integer input bound to the URL; a stale value is clamped into [lo, hi]."""
+    if key in st.session_state and not lo <= st.session_state[key] <= hi:
+        st.session_state[key] = max(lo, min(hi, st.session_state[key]))
+    raw = _raw(key)
+    if raw is not None and _infinite(raw):
+        forget_url_value(key)
+    value = st.number_input(label, lo, hi, default, step=1, key=key, bind="query-params", help=help)
+    if raw is not None and not _same_number(raw, value):
+        _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
+    return int(value)
+
+
+def choice(
+    label: str,
+    options: Sequence[str],
+    *,
+    key: str,
+    default: str | None = None,
+    labels: Mapping[str, str] | None = None,
+    horizontal: bool = True,
+    help: str | None = None,
+) -> str:
+    """A radio choice among string options, bound to the URL."""
+    raw = _raw(key)
+    index = list(options).index(default) if default is not None else 0
+    fmt = (lambda o: labels.get(o, o)) if labels else str
+    value = st.radio(
+        label,
+        options,
+        index=index,
+        format_func=fmt,
+        key=key,
+        horizontal=horizontal,
+        bind="query-params",
+        help=help,
+    )
+    if raw is not None and raw not in (value, fmt(value)):
+        _warn_url(key, raw, "one of " + ", ".join(fmt(o) for o in options), fmt(value))
+    return str(value)
+
+
+def toggle(label: str, *, key: str, default: bool = False, help: str | None = None) -> bool:
+    """A checkbox bound to the URL; a link value other than true/false gets a message."""
+    raw = _raw(key)
+    value = bool(st.checkbox(label, value=default, key=key, bind="query-params", help=help))
+    if raw is not None and raw.strip().lower() not in ("true", "false"):
+        _warn_url(key, raw, "true or false", str(value).lower())
+    return value
+
+
+def vector_input(
+    label: str,
+    default: str,
+    *,
+    key: str,
+    min_len: int = 1,
+    max_len: int = 8,
+    lo: float = -1e4,
+    hi: float = 1e4,
+    length: int | None = None,
+    help: str | None = None,
+) -> np.ndarray:
+    """A text box of comma-separated numbers, bound to the URL and validated.
+
+    A bad entry shows a message naming the field and the accepted range, and the default
+    is used instead, so the page never fails on what a visitor typed.
+    """
+    if length is not None:
+        min_len = max_len = length
+    raw = _raw(key)
+    text = st.text_input(
+        label,
+        value=default,
+        key=key,
+        bind="query-params",
+        max_chars=200,
+        help=help
+        or f"{min_len}–{max_len} numbers between {lo:g} and {hi:g}, "
+        "separated by commas; fractions like 1/3 work.",
+    )
+    _warn_long(key, raw, 200)
+    try:
+        return parse_vector(text, label_name(label), min_len=min_len, max_len=max_len, lo=lo, hi=hi)
+    except LnvizError as err:
+        refuse(err, f"Using the default `{default}`.")
+        return parse_vector(default, key, min_len=min_len, max_len=max_len, lo=lo, hi=hi)
+
+
+def text_field(
+    label: str,
+    default: str,
+    parse: Callable[[str], Any],
+    *,
+    key: str,
+    fallback: Any,
+    instead: str,
+    max_chars: int = 400,
+    help: str | None = None,
+    **widget: Any,
+) -> Any:
+    """A free-form text box bound to the URL, read by a parser from lnviz.params.
+
+    `parse` turns the text into a value or raises LnvizError; a refused text shows the
+    escaped message followed by `instead` (what the page does about it) and gives
+    `fallback`, so what a visitor typed or linked never reaches the page unchecked.
+    Other keyword arguments (placeholder, type, ...) go to st.text_input.
+    """
+    raw = _raw(key)
+    text = st.text_input(
+        label, default, key=key, bind="query-params", max_chars=max_chars, help=help, **widget
+    )
+    _warn_long(key, raw, max_chars)
+    try:
+        return parse(text)
+    except LnvizError as err:
+        refuse(err, instead)
+        return fallback
+
+
+def link_text(key: str) -> str | None:
+    """The link's raw text for a key that no control binds (e.g. ?term=), or None.
+
+    A repeated key gives its last value, with a message. Parse the text with lnviz.params
+    and show a refusal with `refuse` or with a message that names the key.
+    """
+    return _raw(key)
+
+
+def label_name(label: str) -> str:
+    """The short field name of a label ('z (input vector)' -> 'z')."""
+    return label.split(" (")[0].strip()
+
+
+def set_state(**values: Any) -> None:
+    """Button callback: put values into bound widgets (they then update the URL)."""
+    for key, value in values.items():
+        st.session_state[key] = value
+
+
+def presets(items: Mapping[str, Mapping[str, Any]], *, key: str) -> None:
+    """A row of one-click presets; each sets several controls at once."""
+    cols = st.columns(len(items))
+    for i, (name, values) in enumerate(items.items()):
+        cols[i].button(
+            name,
+            key=f"{key}-{i}",
+            on_click=set_state,
+            kwargs=dict(values),
+            width="stretch",
+        )
+
+
+def _infinite(raw: str) -> bool:
+    """True for text that parses as an infinite float ("inf", "-Infinity", "1e999")."""
+    try:
+        return math.isinf(float(raw))
+    except ValueError:
+        return False
+
+
+def _same_number(raw: str, value: float) -> bool:
+    try:
+        return math.isclose(float(raw), float(value), rel_tol=1e-9, abs_tol=1e-12)
+    except ValueError:
+        return False
