@@ -5,10 +5,10 @@ import streamlit as st
 
 from lnviz.app import ui
 from lnviz.content import claims
-from lnviz.content.glossary import PAGE_TITLES
+from lnviz.content.registry import title_of
 
 SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
-SECTION_LABELS = {"all": "All"} | {p: PAGE_TITLES[p] for p in SECTION_OPTIONS[1:]}  # URL values
+SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_OPTIONS[1:]}  # URL values
 
 
 def show(values: np.ndarray | None) -> str:
@@ -126,9 +126,7 @@ for page, heading, note in claims.SECTIONS:
     shown = [r for r in results if r.claim.page == page and not (only_fails and r.agrees)]
     st.header(heading)
     st.caption(note)
-    st.page_link(
-        f"pages/{page}.py", label=f"Open {PAGE_TITLES[page]}", icon=":material/open_in_new:"
-    )
+    st.page_link(f"pages/{page}.py", label=f"Open {title_of(page)}", icon=":material/open_in_new:")
     if not shown:
         st.info("Every claim of this section agrees.", icon=":material/check_circle:")
     for result in shown:

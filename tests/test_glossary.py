@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import csv
 import io
 
@@ -10,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lnviz.content import glossary
+from lnviz.content import glossary, registry
 from lnviz.errors import LnvizError
 from tests.apptest_helpers import ROOT
 
@@ -24,26 +23,13 @@ REQUIRED = {  # the terms issue 6 asks for
 
 
 def routed_pages() -> set[str]:
-    """url_paths declared in app.py."""
-    tree = ast.parse((ROOT / "app.py").read_text())
-    return {
-        kw.value.value
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page"
-        for kw in node.keywords
-        if kw.arg == "url_path"
-    }
+    """url_paths of the page registry (what the router declares)."""
+    return {p.url_path for p in registry.PAGES if not p.is_home}
 
 
-def test_page_titles_match_the_router() -> None:
-    tree = ast.parse((ROOT / "app.py").read_text())
-    titles = {}
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page":
-            kw = {k.arg: k.value.value for k in node.keywords if isinstance(k.value, ast.Constant)}
-            if "url_path" in kw:
-                titles[kw["url_path"]] = kw["title"]
-    assert titles == glossary.PAGE_TITLES
+def test_links_name_pages_by_their_registry_titles() -> None:
+    link = glossary.Link("batch-statistics", "x")
+    assert link.page_title == registry.by_path("batch-statistics").title == "Batch statistics"
 
 
 def test_every_required_term_is_there_and_slugs_are_unique() -> None:

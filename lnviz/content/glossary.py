@@ -20,11 +20,11 @@ from urllib.parse import quote, urlencode
 
 from lnviz import params
 from lnviz.content.glossary_terms import TERM_DATA
+from lnviz.content.registry import title_of
 from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
 
 __all__ = [
     "MAX_QUERY",
-    "PAGE_TITLES",
     "TERMS",
     "Link",
     "Term",
@@ -37,19 +37,6 @@ __all__ = [
 ]
 
 MAX_QUERY = 60  # characters of a search kept
-PAGE_TITLES = {  # url_path -> the router's page title (app.py; a test keeps them equal)
-    "reduction-axes": "Reduction axes",
-    "epsilon": "Epsilon",
-    "gain-and-bias": "Gain and bias",
-    "invariance": "Invariances",
-    "weighted-centering": "Weighted centering",
-    "sequences": "Sequences and causality",
-    "batch-statistics": "Batch statistics",
-    "frameworks": "Framework parity",
-    "numerics": "Numerics lab",
-    "glossary": "Glossary",
-    "examples": "Worked examples",
-}
 
 
 @dataclass(frozen=True)
@@ -66,7 +53,7 @@ class Link:
 
     @property
     def page_title(self) -> str:
-        return PAGE_TITLES.get(self.page, self.page)
+        return title_of(self.page)
 
     @property
     def params(self) -> dict[str, str]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import plotly.graph_objects as go
 
@@ -72,3 +74,34 @@ def weighted_thumb(wc: WeightedCentering) -> go.Figure:
         )
     fig.update_yaxes(scaleanchor="x")
     return _thumb(fig).figure()
+
+
+def _cards() -> dict[str, Callable[[], go.Figure]]:
+    import lnviz
+
+    return {
+        "reduction-axes": lambda: axes_thumb(
+            lnviz.reduce_tensor(lnviz.sample_tensor((2, 3, 6), 0), "group", num_groups=2)
+        ),
+        "epsilon": lambda: epsilon_thumb(
+            [lnviz.epsilon_family(e, n=121) for e in (1 / 3, 0.01, 3.0)]
+        ),
+        "gain-and-bias": lambda: affine_thumb(
+            lnviz.affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], 0.0)
+        ),
+        "invariance": lambda: invariance_thumb(
+            [lnviz.normalized_core(z, 1 / 3) for z in ([1, 2, 3], [101, 102, 103], [1, 2, 4])]
+        ),
+        "weighted-centering": lambda: weighted_thumb(
+            lnviz.weighted_centering([0.25, 0.75], [4.0, 2.0])
+        ),
+    }
+
+
+# url_path -> the card picture of that page on the home page (from live engine results)
+CARD_PICTURES: dict[str, Callable[[], go.Figure]] = _cards()
+
+
+def card_alt(title: str, blurb: str) -> str:
+    """The alt text of a card picture: which page it previews, and what that page shows."""
+    return f"Preview of the {title.lower()} page. {blurb}"

@@ -1,0 +1,150 @@
+"""The page registry: every page of the app, once. Navigation, home cards, glossary links
+and the tests read it; nothing else lists pages.
+
+A page's script is pages/<url_path>.py (home: pages/home.py), named like its url path:
+Streamlit also discovers pages/ on its own, and a mismatch there shows a spurious "Page
+not found" on the first visit of a deep link after a server start.
+
+>>> by_path("epsilon").title, by_path("epsilon").script
+('Epsilon', 'pages/epsilon.py')
+>>> [s for s in SECTIONS]
+['Start', 'Explore', 'In models', 'Engineering', 'Reference']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["PAGES", "SECTIONS", "PageInfo", "by_path", "in_section", "title_of"]
+
+
+@dataclass(frozen=True)
+class PageInfo:
+    """One page: where it lives, what the navigation and the home page call it."""
+
+    url_path: str  # "" for the home page
+    title: str
+    icon: str  # a Material Symbols name, as st.Page takes it
+    section: str
+    blurb: str  # one line for the home page and the navigation's hover text
+    card: bool = False  # a card with a live picture on the home page (lnviz.figures.home)
+
+    @property
+    def script(self) -> str:
+        return f"pages/{self.url_path or 'home'}.py"
+
+    @property
+    def is_home(self) -> bool:
+        return self.url_path == ""
+
+
+SECTIONS = ("Start", "Explore", "In models", "Engineering", "Reference")
+
+PAGES: tuple[PageInfo, ...] = (
+    PageInfo("", "Home", ":material/home:", "Start", "What layer normalization is."),
+    PageInfo(
+        "reduction-axes",
+        "Reduction axes",
+        ":material/view_in_ar:",
+        "Explore",
+        "Which entries share one mean and variance under batch, layer, instance, group and "
+        "RMS normalization, on a tensor you control.",
+        card=True,
+    ),
+    PageInfo(
+        "epsilon",
+        "Epsilon",
+        ":material/functions:",
+        "Explore",
+        "How ε bends the core: the curve h_ε(t), the variance q/(q+ε), lost scale invariance "
+        "and the Lipschitz bound ε^(−1/2).",
+        card=True,
+    ),
+    PageInfo(
+        "gain-and-bias",
+        "Gain and bias",
+        ":material/tune:",
+        "Explore",
+        "What the learned affine step does to mean and variance: normalized does not mean "
+        "mean 0 and variance 1.",
+        card=True,
+    ),
+    PageInfo(
+        "invariance",
+        "Invariances",
+        ":material/balance:",
+        "Explore",
+        "Common shifts vanish exactly; unequal shifts and rescaling do not; the redundancy of "
+        "a bias before the normalization.",
+        card=True,
+    ),
+    PageInfo(
+        "weighted-centering",
+        "Weighted centering",
+        ":material/call_split:",
+        "Explore",
+        "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
+        "Euclidean one.",
+        card=True,
+    ),
+    PageInfo(
+        "sequences",
+        "Sequences and causality",
+        ":material/timeline:",
+        "In models",
+        "What token-wise statistics guarantee for a forecast, and what they do not.",
+    ),
+    PageInfo(
+        "batch-statistics",
+        "Batch statistics",
+        ":material/stacks:",
+        "In models",
+        "Batch norm's batch and running statistics against layer norm, which needs neither.",
+    ),
+    PageInfo(
+        "frameworks",
+        "Framework parity",
+        ":material/compare_arrows:",
+        "Engineering",
+        "PyTorch, Keras and Flax side by side: code, defaults, and why outputs differ.",
+    ),
+    PageInfo(
+        "numerics",
+        "Numerics lab",
+        ":material/calculate:",
+        "Engineering",
+        "Variance algorithms in four precisions, and where ε goes.",
+    ),
+    PageInfo(
+        "glossary",
+        "Glossary",
+        ":material/menu_book:",
+        "Reference",
+        "Every term with its formula and a page that shows it.",
+    ),
+    PageInfo(
+        "examples",
+        "Worked examples",
+        ":material/checklist:",
+        "Reference",
+        "Each worked number of the source documents, recomputed live and checked.",
+    ),
+)
+
+_BY_PATH = {p.url_path: p for p in PAGES}
+
+
+def by_path(url_path: str) -> PageInfo:
+    """The page at a url path ("" for home); KeyError for an unknown one."""
+    return _BY_PATH[url_path]
+
+
+def title_of(url_path: str) -> str:
+    """A page's title, or the url path itself for an unknown one."""
+    page = _BY_PATH.get(url_path)
+    return page.title if page else url_path
+
+
+def in_section(section: str) -> tuple[PageInfo, ...]:
+    """The pages of one section, in navigation order."""
+    return tuple(p for p in PAGES if p.section == section)
