@@ -22,7 +22,7 @@ def _script() -> None:
 
     n = int(st.query_params.get("n", "5"))
     st.session_state[ui.PRESENT_KEY] = st.query_params.get("present") == "true"
-    ui.chart(build, n, alt="squares", key="cached", filename="squares")
+    ui.chart(build, n, alt="squares", key="cached")
     st.plotly_chart(build(n), key="plain", theme="streamlit")
 
 
@@ -69,7 +69,7 @@ def test_presentation_mode_enlarges_a_copy_not_the_cache() -> None:
 def _same_name_script() -> None:
     import streamlit as st
 
-    from lnviz.app import ui
+    from lnviz.app import charts as ui
 
     builders = []
     for filename, title in (("page_a.py", "A"), ("page_b.py", "B")):
@@ -81,7 +81,7 @@ def _same_name_script() -> None:
         exec(compile(src, filename, "exec"), scope)  # two pages, one function name
         builders.append(scope["figure"])
     for i, build in enumerate(builders):
-        ui.chart(build, 3, alt="t", key=f"c{i}", filename="t")
+        ui.chart(build, 3, alt="t", key=f"c{i}")
     st.write("done")
 
 
@@ -95,7 +95,7 @@ def test_two_pages_functions_of_one_name_do_not_share_a_cache_entry() -> None:
 def test_arguments_are_keyed_by_their_pickled_bytes() -> None:
     import numpy as np
 
-    from lnviz.app import ui
+    from lnviz.app import charts as ui
     from lnviz.core import analyze_core
 
     a, b = (
@@ -111,14 +111,14 @@ def test_arguments_are_keyed_by_their_pickled_bytes() -> None:
 def _lambdas_script() -> None:
     import plotly.graph_objects as go
 
-    from lnviz.app import ui
+    from lnviz.app import charts as ui
 
     builders = [lambda: go.Figure(layout={"title": {"text": "first"}})]
     builders.append(lambda: go.Figure(layout={"title": {"text": "second"}}))
     for word in ("third", "fourth"):  # one code, told apart by their default values
         builders.append(lambda word=word: go.Figure(layout={"title": {"text": word}}))
     for i, build in enumerate(builders):
-        ui.chart(build, alt="t", key=f"l{i}", filename="t")
+        ui.chart(build, alt="t", key=f"l{i}")
 
 
 def test_lambdas_without_arguments_each_draw_their_own_figure() -> None:

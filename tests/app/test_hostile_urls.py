@@ -25,19 +25,15 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lnviz.app.ui import label_name
+from lnviz.content import registry
 from tests.apptest_helpers import ROOT, shown
 
 # --------------------------------------------------------------------------- the pages
 
 
 def routed_pages() -> list[str]:
-    """The page scripts app.py routes, by file stem (which is also the url_path)."""
-    tree = ast.parse((ROOT / "app.py").read_text())
-    return [
-        node.args[0].value.removeprefix("pages/").removesuffix(".py")
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "Page"
-    ]
+    """The page scripts the registry routes, by file stem (which is also the url_path)."""
+    return [info.script.removeprefix("pages/").removesuffix(".py") for info in registry.PAGES]
 
 
 PAGES = routed_pages()

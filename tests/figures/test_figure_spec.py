@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.app import ui
+from lnviz.app import charts as app_charts
 from lnviz.figures import _spec
 from lnviz.figures._spec import FigureSpec, merge, nested
 from tests.deep_links import via_router
@@ -44,7 +44,7 @@ def validate() -> Iterator[None]:
 
 def charts(name: str, query: dict[str, str], *, checked: bool) -> list[dict]:
     _spec.VALIDATE = checked
-    ui._figure_spec.clear()  # build every figure anew
+    app_charts._figure_spec.clear()  # build every figure anew
     at: AppTest = via_router(name, query)
     assert not at.exception, [e.message for e in at.exception]
     return [json.loads(c.proto.spec) for c in at.get("plotly_chart")]

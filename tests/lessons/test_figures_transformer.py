@@ -1,0 +1,105 @@
+"""Figures of "Inside a transformer" draw the engine's numbers (lnviz.figures.transformer)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lnviz.figures import transformer as figs
+from lnviz.lessons.transformer import (
+    PLACEMENTS,
+    attention_scan,
+    compare_placements,
+    depth_sweep,
+    hidden_key_example,
+    sample_tokens,
+    selectable_keys,
+    sphere_view,
+    tanh_fit,
+)
+
+
+@pytest.fixture(scope="module")
+def cmp():
+    return compare_placements(depth=12, width=32, seed=1)
+
+
+def test_gradient_figure_has_one_log_curve_per_placement(cmp) -> None:
+    fig = figs.gradient_figure(cmp)
+    assert fig.layout.yaxis.type == "log"
+    assert [t.name for t in fig.data] == [figs.NAMES[p] for p in PLACEMENTS]
+    for trace, p in zip(fig.data, PLACEMENTS, strict=True):
+        np.testing.assert_allclose(trace.y, cmp.run(p).grad_norm, rtol=1e-6)
+        assert list(trace.x) == list(range(1, 13))
+    alt = figs.gradient_alt(cmp)
+    assert "12 blocks" in alt and figs.num(float(cmp.post.grad_norm[-1])) in alt
+
+
+def test_stream_figure_draws_the_stream_norms_and_sqrt_d(cmp) -> None:
+    fig = figs.stream_figure(cmp)
+    for trace, p in zip(fig.data, PLACEMENTS, strict=True):
+        np.testing.assert_allclose(trace.y, cmp.run(p).stream_norm, rtol=1e-6)
+    assert fig.layout.shapes[0].y0 == pytest.approx(np.sqrt(32))
+    assert figs.num(float(cmp.pre.stream_norm[-1])) in figs.stream_alt(cmp)
+
+
+def test_depth_figure_draws_the_sweep() -> None:
+    sw = depth_sweep((2, 8), width=16, seed=0)
+    fig = figs.depth_figure(sw)
+    for trace, p in zip(fig.data, PLACEMENTS, strict=True):
+        np.testing.assert_allclose(trace.y, sw.last[p], rtol=1e-6)
+    assert "2, 8" in figs.depth_alt(sw)
+
+
+def test_sphere_figure_in_3d_and_as_a_plane() -> None:
+    gamma = np.array([2.0, 1.0, 0.5])
+    view = sphere_view(sample_tokens(30, 3, seed=0), 0.1, gamma=gamma)
+    fig = figs.sphere_figure(view)
+    core = next(t for t in fig.data if t.name.startswith("core"))
+    np.testing.assert_allclose(np.c_[core.x, core.y, core.z], view.core, rtol=1e-5, atol=1e-6)
+    ellipse = next(t for t in fig.data if "ellipse" in t.name)
+    np.testing.assert_allclose(ellipse.x, view.ellipse[:, 0], rtol=1e-5, atol=1e-6)
+    assert all(t.type == "scatter3d" for t in fig.data)
+    assert f"{int(view.pulled_in.sum())} tokens" in figs.sphere_alt(view)
+    wide = sphere_view(sample_tokens(30, 8, seed=0), 0.0)
+    flat = figs.sphere_figure(wide)
+    assert all(t.type == "scatter" for t in flat.data)
+    np.testing.assert_allclose(flat.data[1].x, wide.plane_core[:, 0], rtol=1e-5, atol=1e-6)
+    assert "ℝ^8" in figs.sphere_alt(wide)
+
+
+def test_attention_figure_draws_weights_and_entropy() -> None:
+    q, k = hidden_key_example()
+    s = np.logspace(-1, 3, 9)
+    raw, normed = attention_scan(q, k, s), attention_scan(q, k, s, qk_norm="layer", tau=2.0)
+    fig = figs.attention_figure(raw, normed)
+    np.testing.assert_allclose(fig.data[0].y, raw.weights[:, 0], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(fig.data[7].y, normed.weights[:, 3], rtol=1e-5, atol=1e-7)
+    entropy = [t for t in fig.data if t.name.startswith("entropy")]
+    np.testing.assert_allclose(entropy[0].y, raw.entropy, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(entropy[1].y, normed.entropy, rtol=1e-5, atol=1e-7)
+    alt = figs.attention_alt(raw, normed)
+    assert "key 1" in alt and "key 4" in alt and figs.num(normed.logit_bound) in alt
+
+
+def test_selection_figure_marks_the_hidden_key_hollow() -> None:
+    _, k = hidden_key_example()
+    raw, normed = selectable_keys(k[:, :2]), selectable_keys(k, layer_norm=True)
+    fig = figs.selection_figure(raw, normed)
+    markers = [t for t in fig.data if t.mode == "markers+text"]
+    assert markers[0].marker.color[3] == "rgba(0,0,0,0)"
+    assert "rgba(0,0,0,0)" not in markers[1].marker.color
+    alt = figs.selection_alt(raw, normed)
+    assert "select are: k4" in alt and "unselectable keys are: none" in alt
+
+
+def test_tanh_figure_draws_the_fitted_curve_and_every_outlier() -> None:
+    fit = tanh_fit(tokens=128, width=32, outlier_fraction=0.2, seed=0)
+    fig = figs.tanh_figure(fit)
+    curve = fig.data[-1]
+    np.testing.assert_allclose(
+        curve.y, fit.gamma * np.tanh(fit.alpha * np.asarray(curve.x)) + fit.beta, rtol=1e-4,
+        atol=1e-5,
+    )  # fmt: skip
+    assert len(fig.data[1].x) == int(fit.outlier.sum())
+    assert figs.num(fit.r2, 3) in figs.tanh_alt(fit)
