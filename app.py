@@ -2,9 +2,8 @@
 
 import streamlit as st
 
-from lnviz.app import navigation, serving, warmup
+from lnviz.app import navigation, serving
 
 serving.disable_nagle()  # once per server process: a 40 ms stall per rerun otherwise
-warmup.import_once()  # every module imported once, before a class's first visits race
 st.set_page_config(page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide")
 navigation.run()

@@ -5,6 +5,7 @@
     python benchmarks/load.py --think 0 --visitors 8 # hammering: the server's throughput
     python benchmarks/load.py --soak                 # 10 minutes; memory growth
     python benchmarks/load.py --replicas 2           # 2 replicas behind nginx (deploy/)
+    python benchmarks/load.py --cold                 # a fresh server, 30 first visits in 1 s
     python benchmarks/load.py --url http://127.0.0.1:8080 --pid 123 --pid 456  # a running app
 
 Each visitor (benchmarks/stclient.py) opens its own WebSocket on one page — visitor i on page
@@ -19,6 +20,10 @@ st.fragment reruns only that fragment, as in a browser. It prints:
   what a fresh visitor sees at the same URL (each visitor sees only its own state);
 - the server's resident memory before, at its peak during, and after the run; with --soak,
   memory after the first minute and at the end (budget: growth within 20 %).
+
+With --cold, nothing is warmed up: a freshly started server gets every visitor's first
+visit within one second (`--arrive`), as when a lecturer shares the link with a class, and
+the run reports those first page loads and every error (budget: none).
 
 Without --url it starts the app itself on loopback (with .streamlit/config.toml, and with
 `runner.postScriptGC` as --gc says); with --replicas N, N replicas behind Debian's nginx
@@ -143,6 +148,44 @@ async def run_load(url: str, pids: list[int], args: argparse.Namespace) -> Resul
     return res
 
 
+async def cold_arrivals(
+    url: str, pages: list[str], visitors: int, within_s: float = 1.0
+) -> tuple[list[float], list[str]]:
+    """`visitors` first visits, page i mod len(pages), all started within `within_s`
+    seconds of each other on a server nobody has visited: (load times in ms, errors)."""
+    rng = random.Random(0)
+    times: list[float] = []
+    errors: list[str] = []
+
+    async def arrive(i: int) -> None:
+        page = pages[i % len(pages)]
+        await asyncio.sleep(rng.uniform(0, within_s))
+        try:
+            async with Visitor.connect(url) as v:
+                run = await _timed(v.open(page))
+                times.append(run.seconds * 1000)
+                errors.extend(f"{page_name(page)} visitor {i}: {e}" for e in run.errors)
+        except Exception as err:
+            errors.append(f"{page_name(page)} visitor {i}: {type(err).__name__}: {err}")
+
+    await asyncio.gather(*(arrive(i) for i in range(visitors)))
+    return times, errors
+
+
+def report_cold(times: list[float], errors: list[str], visitors: int) -> int:
+    """Print the first visits of a cold start; 1 if any failed."""
+    print(f"cold start: {visitors} first visits within 1 s, {len(times)} loaded")
+    if times:
+        print(
+            f"  load p50 {percentile(times, 50):.0f} ms, p95 {percentile(times, 95):.0f} ms, "
+            f"max {max(times):.0f} ms"
+        )
+    print(f"  errors: {len(errors)}")
+    for line in errors[:20]:
+        print("  !", line)
+    return 1 if errors or len(times) < visitors else 0
+
+
 async def warm_up(url: str, pages: list[str]) -> None:
     """One visit per page first, as after a deploy: imports and caches are not measured."""
     for page in pages:
@@ -262,7 +305,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", nargs="*", help="url paths to visit (default: every page)")
     ap.add_argument("--json", type=Path, help="also write the summary here")
     ap.add_argument("--check", action="store_true", help="exit 1 if a budget is missed")
+    ap.add_argument("--cold", action="store_true", help="first visits on a fresh server only")
+    ap.add_argument("--arrive", type=float, default=1.0, help="--cold: arrivals within seconds")
     args = ap.parse_args(argv)
+    if args.cold:
+        if args.url:
+            raise SystemExit("--cold starts its own fresh server; drop --url")
+        with target(args) as (url, _pids):
+            pages = args.pages or app_pages()
+            times, errors = asyncio.run(cold_arrivals(url, pages, args.visitors, args.arrive))
+        failed = report_cold(times, errors, args.visitors)
+        return failed if args.check else 0
     if args.soak:
         args.seconds = max(args.seconds, 600.0)
     with target(args) as (url, pids):
