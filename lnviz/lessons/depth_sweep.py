@@ -1,0 +1,61 @@
+"""Block gradient norms of the first and last block against depth, per placement (the
+"as L grows" view of lnviz.lessons.residual_stack; each depth is one comparison run)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz.errors import LnvizError
+from lnviz.lessons import _transformer_checks as chk
+from lnviz.lessons.residual_stack import PLACEMENTS, TOKENS_DEFAULT, run_placements
+from lnviz.lessons.stack_parts import DEPTH_MAX
+
+__all__ = ["DepthSweep", "depth_sweep"]
+
+
+@dataclass(frozen=True)
+class DepthSweep:
+    """Block gradient norms (StackRun.grad_norm) of the first and last block against depth."""
+
+    depths: np.ndarray  # (k,)
+    width: int
+    tokens: int
+    seed: int
+    first: dict[str, np.ndarray]  # placement -> (k,) grad_norm of block 1
+    last: dict[str, np.ndarray]  # placement -> (k,) grad_norm of block L
+    output_stream_norm: dict[str, np.ndarray]  # placement -> (k,) mean |x_L|
+
+
+def depth_sweep(
+    depths: tuple[int, ...] = (6, 12, 24, 48),
+    width: int = 64,
+    tokens: int = TOKENS_DEFAULT,
+    *,
+    hidden: int | None = None,
+    seed: int = 0,
+    activation: str = "relu",
+    precision: str = "float64",
+) -> DepthSweep:
+    """First- and last-block gradient norms of every placement for each depth (1 to 8 depths).
+
+    >>> sw = depth_sweep((4, 16), width=16, seed=2)
+    >>> sw.last["pre"].shape, bool(sw.last["pre"][1] < sw.last["pre"][0])
+    ((2,), True)
+    """
+    accepted = "1 to 8 depths, each a whole number from 1 to 64"
+    if not isinstance(depths, (list, tuple, np.ndarray)) or not 1 <= len(depths) <= 8:
+        raise LnvizError("depths", depths, accepted)
+    ds = [chk.whole(v, "depths", 1, DEPTH_MAX) for v in depths]
+    first = {p: np.empty(len(ds)) for p in PLACEMENTS}
+    last = {p: np.empty(len(ds)) for p in PLACEMENTS}
+    top = {p: np.empty(len(ds)) for p in PLACEMENTS}
+    for k, L in enumerate(ds):
+        args = (L, width, tokens, hidden, seed, activation, 1e-5, precision, False)
+        runs = run_placements(PLACEMENTS, *args)
+        for run in runs:
+            first[run.placement][k] = run.grad_norm[0]
+            last[run.placement][k] = run.grad_norm[-1]
+            top[run.placement][k] = run.stream_norm[-1]
+    return DepthSweep(np.array(ds), runs[0].width, runs[0].tokens, runs[0].seed, first, last, top)

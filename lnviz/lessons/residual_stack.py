@@ -1,0 +1,326 @@
+"""A stack of residual MLP blocks with layer norm before or after the add, at initialization.
+
+Tokens x_0 (T, d); block l = 1..L has an MLP F_l(a) = phi(a W1_l) W2_l (W1_l (d, H),
+W2_l (H, d), no biases: zero at initialization) and layer norm without gain or bias
+(gain 1 and bias 0 at initialization). Three placements:
+
+    post:    x_l = LN(x_{l-1} + F_l(x_{l-1}))                      y = x_L
+    pre:     x_l = x_{l-1} + F_l(LN(x_{l-1}))                      y = LN(x_L)
+    scaled:  x_l = x_{l-1} + F_l(LN(x_{l-1}) / sqrt(l))            y = LN(x_L)
+
+"scaled" is Pre-LN with the layer-norm output of block l multiplied by 1/sqrt(l) (the
+"LayerNorm Scaling" of Sun et al. 2025, "The Curse of Depth in Large Language Models"): it
+damps what deep blocks add, so the Pre-LN residual stream grows far more slowly.
+
+The loss is loss = (1/T) sum_t r_t . y_t for a fixed random projection r (T, d), so the
+gradient reaching the output, dL/dy = r / T, is the same for every placement and depth.
+
+Weights: every entry of W1_l and W2_l is +a or -a with a = sqrt(2 / (d + H)), signs drawn
+from np.random.default_rng([seed, l]): the variance of Xavier's (Glorot's) initialization
+used by Xiong et al. 2020, stored as one bit per weight. Block l's weights do not depend on
+the depth, so a deeper stack only adds blocks. The forward pass keeps the packed signs
+(3 MB at depth 48, width 256) instead of 200 MB of float64 weights, and the backward pass
+unpacks them again; random signs are also ~20 times faster to draw than normal numbers.
+
+Cost (one core, OPENBLAS_NUM_THREADS=1 as deployed, a shared 2-core machine, min of 5):
+compare_placements at depth 48, width 256, hidden 1024, 8 tokens takes ~90-120 ms in
+float32 and ~200-290 ms in float64; one placement in float32 ~65 ms; with hidden = 2 d,
+all three in float32 ~70 ms. Reading the weights dominates (four passes over 2 x 256 x 1024
+weights per block, plus unpacking the signs twice), so fewer tokens barely help.
+
+What it claims and what this stack shows. Xiong et al. 2020 ("On Layer Normalization in
+the Transformer Architecture", Theorem 1) bound the gradient of the last block's weights at
+initialization: in Post-LN it does not depend on the depth L, in Pre-LN it shrinks like
+1/sqrt(L). The reason, in our words: Post-LN normalizes every block's output again, so the
+last block sees a stream of norm sqrt(d) whatever came before; Pre-LN's stream grows like
+sqrt(L) (each block adds a roughly independent contribution) and the final layer norm
+divides every gradient by that norm. Large gradients near the output are why Post-LN needs
+a learning-rate warm-up. This MLP stack (no attention) reproduces both parts of Theorem 1:
+the Post-LN last-block gradient stays within a few per cent across depths 6..48, and the
+Pre-LN one times |x_L| stays constant (so it falls like 1/|x_L| ~ 1/sqrt(1 + c L)). Across
+blocks of one stack, Post-LN's gradients are flat here (the paper's Figure 3, with
+attention, shows them rising toward the output); Pre-LN's rise toward the input, by about
+|x_L| / |x_l| (the larger early-layer gradients NormFormer, Shleifer et al. 2021, reports).
+"scaled" damps the stream's growth (|x_L| grows like sqrt(log L)) and its block gradients
+fall with the block index like 1/sqrt(l). tests/lessons/test_transformer.py holds these.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz.lessons import _transformer_checks as chk
+from lnviz.lessons.ln_backward import ln_backward, ln_forward
+from lnviz.lessons.stack_parts import (
+    activate,
+    check_sizes,
+    gram_norm,
+    input_scale,
+    packed_signs,
+    signs,
+    stack_inputs,
+    stack_weights,
+    xavier_scale,
+)
+
+__all__ = [
+    "ACTIVATIONS",
+    "PLACEMENTS",
+    "PRECISIONS",
+    "PlacementComparison",
+    "StackRun",
+    "compare_placements",
+    "residual_stack",
+    "stack_inputs",
+    "stack_weights",
+]
+
+PLACEMENTS = ("pre", "post", "scaled")
+PRECISIONS = ("float64", "float32")  # float32: about twice as fast, for the page
+ACTIVATIONS = ("relu", "gelu")  # gelu: the tanh approximation (torch approximate="tanh")
+TOKENS_DEFAULT = 8  # at width 256 the cost barely depends on 1..8 tokens (see Cost above)
+
+
+@dataclass(frozen=True)
+class StackRun:
+    """One placement's forward and backward pass; layer l of the arrays is block l + 1."""
+
+    placement: str  # "pre", "post" or "scaled"
+    activation: str  # "relu" or "gelu"
+    depth: int  # L
+    width: int  # d
+    hidden: int  # H
+    tokens: int  # T
+    seed: int
+    eps: float  # layer norm's eps
+    precision: str  # "float64" or "float32": the dtype of every array below
+    inputs: np.ndarray  # (T, d) x_0 ~ N(0, 1)
+    projection: np.ndarray  # (T, d) r ~ N(0, 1): loss = (1/T) sum(r * y)
+    stream: np.ndarray  # (L + 1, T, d) residual stream x_0 .. x_L
+    block_input: np.ndarray  # (L, T, d) a_l, what F_l reads (x_{l-1} or c_l LN(x_{l-1}))
+    pre_activation: np.ndarray  # (L, T, H) a_l W1_l
+    block_output: np.ndarray  # (L, T, d) F_l(a_l)
+    output: np.ndarray  # (T, d) y
+    loss: float
+    stream_norm: np.ndarray  # (L + 1,) mean over tokens of |x_l|
+    grad_stream: np.ndarray  # (L + 1, T, d) dL/dx_l
+    grad_stream_norm: np.ndarray  # (L + 1,) mean over tokens of |dL/dx_l|
+    grad_w1_norm: np.ndarray  # (L,) Frobenius norm of dL/dW1_l
+    grad_w2_norm: np.ndarray  # (L,) Frobenius norm of dL/dW2_l
+    grad_w1: np.ndarray | None  # (L, d, H) dL/dW1_l when asked for (weight_grads=True)
+    grad_w2: np.ndarray | None  # (L, H, d)
+
+    @property
+    def grad_norm(self) -> np.ndarray:
+        """(L,) the block's weight-gradient norm, sqrt(|dL/dW1|^2 + |dL/dW2|^2)."""
+        return np.hypot(self.grad_w1_norm, self.grad_w2_norm)
+
+
+@dataclass(frozen=True)
+class PlacementComparison:
+    """The three placements on the same inputs, weights and projection."""
+
+    pre: StackRun
+    post: StackRun
+    scaled: StackRun
+
+    def run(self, placement: str) -> StackRun:
+        return getattr(self, chk.choice(placement, "placement", PLACEMENTS))
+
+
+def _run(
+    placements: tuple[str, ...],
+    L: int,
+    d: int,
+    T: int,
+    H: int,
+    seed: int,
+    activation: str,
+    eps: float,
+    weight_grads: bool,
+    dtype: np.dtype,
+) -> list[StackRun]:
+    """Every placement at once: block k's matrix products take all placements' tokens as one
+    (P T, d) matrix, so each weight matrix is read once per pass instead of once per
+    placement. Per-placement steps (where layer norm sits) loop over P <= 3. The weights'
+    scale a multiplies the (small) products, so the weights themselves stay +-1."""
+    P = len(placements)
+    norm_in = [i for i, p in enumerate(placements) if p != "post"]
+    norm_out = [i for i, p in enumerate(placements) if p == "post"]
+    w_scale = xavier_scale(d, H)
+    x0, r = stack_inputs(d, T, seed)
+    stream = np.empty((L + 1, P, T, d), dtype)
+    block_in = np.empty((L, P, T, d), dtype)
+    pre_act = np.empty((L, P, T, H), dtype)
+    block_out = np.empty((L, P, T, d), dtype)
+    xhat_in = np.empty((L, P, T, d), dtype)  # LN(x_{k-1}) where layer norm comes first
+    inv_in = np.empty((L, P, T, 1), dtype)
+    xhat_out = np.empty((L, P, T, d), dtype)  # LN(x_{k-1} + F) where it comes after the add
+    inv_out = np.empty((L, P, T, 1), dtype)
+    packed = [packed_signs(seed, layer, d, H) for layer in range(1, L + 1)]
+    stream[0] = x0
+    for k in range(L):
+        x = stream[k]  # (P, T, d)
+        a = block_in[k]  # (P, T, d)
+        a[:] = x
+        for i in norm_in:
+            xhat_in[k, i], inv_in[k, i] = ln_forward(x[i], eps)
+            a[i] = input_scale(placements[i], k) * xhat_in[k, i]
+        s1, s2 = signs(packed[k], d, H, dtype)
+        h = pre_act[k]  # (P, T, H)
+        np.matmul(a.reshape(P * T, d), s1, out=h.reshape(P * T, H))
+        h *= w_scale  # a_l W1_l
+        phi, _ = activate(h, activation)
+        f = block_out[k]  # (P, T, d)
+        np.matmul(phi.reshape(P * T, H), s2, out=f.reshape(P * T, d))
+        f *= w_scale  # F_l(a_l) = phi(h) W2_l
+        s = x + f  # (P, T, d)
+        for i in norm_out:
+            xhat_out[k, i], inv_out[k, i] = ln_forward(s[i], eps)
+            s[i] = xhat_out[k, i]
+        stream[k + 1] = s
+    y = stream[L].copy()  # (P, T, d)
+    xhat_fin = np.empty((P, T, d), dtype)
+    inv_fin = np.empty((P, T, 1), dtype)
+    for i in norm_in:
+        xhat_fin[i], inv_fin[i] = ln_forward(stream[L, i], eps)
+        y[i] = xhat_fin[i]
+    loss = (y * r).sum(axis=(1, 2), dtype=np.float64) / T  # (P,)
+
+    # backward ---------------------------------------------------------------------------
+    grad_stream = np.empty((L + 1, P, T, d), dtype)
+    gw1 = np.empty((L, P))
+    gw2 = np.empty((L, P))
+    full_w1 = np.empty((L, P, d, H), dtype) if weight_grads else None
+    full_w2 = np.empty((L, P, H, d), dtype) if weight_grads else None
+    g = np.empty((P, T, d), dtype)
+    g[:] = r / T  # dL/dy
+    for i in norm_in:
+        g[i] = ln_backward(g[i], xhat_fin[i], inv_fin[i])
+    grad_stream[L] = g
+    for k in range(L - 1, -1, -1):
+        g_s = g.copy()  # dL/ds, s = x_{k-1} + F(a)
+        for i in norm_out:
+            g_s[i] = ln_backward(g[i], xhat_out[k, i], inv_out[k, i])
+        s1, s2 = signs(packed[k], d, H, dtype)
+        phi, dphi = activate(pre_act[k], activation)
+        gw2[k] = gram_norm(phi, g_s)
+        g_h = (g_s.reshape(P * T, d) @ s2.T).reshape(P, T, H)
+        g_h *= dphi
+        g_h *= w_scale  # dL/d(a W1)
+        gw1[k] = gram_norm(block_in[k], g_h)
+        if full_w1 is not None and full_w2 is not None:
+            full_w2[k] = phi.transpose(0, 2, 1) @ g_s
+            full_w1[k] = block_in[k].transpose(0, 2, 1) @ g_h
+        g_a = (g_h.reshape(P * T, H) @ s1.T).reshape(P, T, d)
+        g_a *= w_scale  # dL/da
+        for i in norm_in:
+            g_a[i] = ln_backward(
+                input_scale(placements[i], k) * g_a[i], xhat_in[k, i], inv_in[k, i]
+            )
+        g = g_s + g_a  # the residual path and the block's path
+        grad_stream[k] = g
+
+    runs = []
+    for i, placement in enumerate(placements):
+        runs.append(
+            StackRun(
+                placement=placement,
+                activation=activation,
+                depth=L,
+                width=d,
+                hidden=H,
+                tokens=T,
+                seed=seed,
+                eps=eps,
+                precision=dtype.name,
+                inputs=x0,
+                projection=r,
+                stream=stream[:, i],
+                block_input=block_in[:, i],
+                pre_activation=pre_act[:, i],
+                block_output=block_out[:, i],
+                output=y[i],
+                loss=float(loss[i]),
+                stream_norm=np.linalg.norm(stream[:, i], axis=-1).mean(axis=-1),
+                grad_stream=grad_stream[:, i],
+                grad_stream_norm=np.linalg.norm(grad_stream[:, i], axis=-1).mean(axis=-1),
+                grad_w1_norm=gw1[:, i].copy(),
+                grad_w2_norm=gw2[:, i].copy(),
+                grad_w1=None if full_w1 is None else full_w1[:, i],
+                grad_w2=None if full_w2 is None else full_w2[:, i],
+            )
+        )
+    return runs
+
+
+def residual_stack(
+    placement: str = "pre",
+    depth: int = 12,
+    width: int = 64,
+    tokens: int = TOKENS_DEFAULT,
+    *,
+    hidden: int | None = None,
+    seed: int = 0,
+    activation: str = "relu",
+    eps: float = 1e-5,
+    precision: str = "float64",
+    weight_grads: bool = False,
+) -> StackRun:
+    """Forward and hand-written backward pass of one placement at initialization.
+
+    depth 1..64, width 4..256, tokens 1..64, hidden 1..1024 (default 4 * width), eps in
+    [0, 1]. weight_grads=True also keeps the full weight gradients (L, d, H) and (L, H, d).
+
+    >>> run = residual_stack("post", depth=6, width=16, seed=3)
+    >>> run.stream.shape, run.grad_w2_norm.shape
+    ((7, 8, 16), (6,))
+    >>> bool(np.allclose(run.stream_norm[1:], 4.0))  # every x_l is LN's output: |x_l| = sqrt(d)
+    True
+    """
+    p = chk.choice(placement, "placement", PLACEMENTS)
+    args = (depth, width, tokens, hidden, seed, activation, eps, precision, weight_grads)
+    return run_placements((p,), *args)[0]
+
+
+def compare_placements(
+    depth: int = 12,
+    width: int = 64,
+    tokens: int = TOKENS_DEFAULT,
+    *,
+    hidden: int | None = None,
+    seed: int = 0,
+    activation: str = "relu",
+    eps: float = 1e-5,
+    precision: str = "float64",
+) -> PlacementComparison:
+    """Pre-LN, Post-LN and the scaled Pre-LN on the same weights, inputs and loss.
+
+    >>> c = compare_placements(depth=24, width=32, seed=0)
+    >>> bool(c.post.grad_norm[-1] > 2 * c.pre.grad_norm[-1])  # Xiong et al.'s contrast
+    True
+    """
+    args = (depth, width, tokens, hidden, seed, activation, eps, precision, False)
+    runs = run_placements(PLACEMENTS, *args)
+    return PlacementComparison(*runs)
+
+
+def run_placements(
+    placements: tuple[str, ...],
+    depth: object,
+    width: object,
+    tokens: object,
+    hidden: object,
+    seed: object,
+    activation: object,
+    eps: object,
+    precision: object,
+    weight_grads: bool,
+) -> list[StackRun]:
+    L, d, T, H, s = check_sizes(depth, width, tokens, hidden, seed)
+    act = chk.choice(activation, "activation", ACTIVATIONS)
+    e = chk.number(eps, "eps", 0.0, 1.0)
+    dtype = np.dtype(chk.choice(precision, "precision", PRECISIONS))
+    return _run(tuple(placements), L, d, T, H, s, act, e, bool(weight_grads), dtype)

@@ -1,0 +1,145 @@
+"""Layer norm's geometry: centring projects onto the plane orthogonal to 1, scaling puts the
+result on a sphere of radius sqrt(d) inside it, and the gain stretches that into an
+ellipsoid.
+
+For a token z in R^d: v = z - mean(z) 1 is the orthogonal projection of z onto the
+hyperplane 1^perp = {x : sum(x) = 0}; q = |v|^2 / d; the core u = v / sqrt(q + eps) has
+
+    |u| = sqrt(d q / (q + eps)) = sqrt(d) * sqrt(q / (q + eps)) <= sqrt(d),
+
+so every core lies in 1^perp on or inside the sphere of radius sqrt(d): on it when eps = 0,
+and eps pulls tokens of small variance q inside (to half the squared radius at q = eps).
+The output y = gamma * u + beta maps that sphere onto the ellipsoid centred at beta with
+semi-axes sqrt(d) |gamma_i| along the coordinate axes (intersected with the image of the
+plane). For d = 3 the plane is 2-D and the sphere a circle; for larger d the figures show
+the coordinates in one fixed 2-D plane inside 1^perp (the first two Helmert directions).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+from lnviz import analyze_core
+from lnviz.errors import LnvizError
+from lnviz.lessons import _transformer_checks as chk
+
+__all__ = ["SphereView", "plane_basis", "sample_tokens", "sphere_view"]
+
+D_MIN, D_MAX, N_MAX = 3, 256, 2000
+
+
+@dataclass(frozen=True)
+class SphereView:
+    """Tokens (n, d) at each stage of layer norm, and their coordinates in a plane of 1^perp."""
+
+    z: np.ndarray  # (n, d) input tokens
+    eps: float
+    gamma: np.ndarray  # (d,) gain
+    beta: np.ndarray  # (d,) bias
+    centred: np.ndarray  # (n, d) v = z - mean(z) 1, in 1^perp
+    q: np.ndarray  # (n,) population variance |v|^2 / d
+    core: np.ndarray  # (n, d) u = v / sqrt(q + eps)
+    radius: np.ndarray  # (n,) |u|
+    predicted_radius: np.ndarray  # (n,) sqrt(d q / (q + eps))
+    sphere_radius: float  # sqrt(d): the radius of every core when eps = 0
+    output: np.ndarray  # (n, d) y = gamma * u + beta
+    basis: np.ndarray  # (d, 2) orthonormal, both columns orthogonal to 1
+    plane_input: np.ndarray  # (n, 2) z @ basis (equal to v @ basis: the basis is in 1^perp)
+    plane_core: np.ndarray  # (n, 2) u @ basis
+    plane_output: np.ndarray  # (n, 2) y @ basis
+    circle: np.ndarray  # (K, d) the radius-sqrt(d) circle in span(basis)
+    ellipse: np.ndarray  # (K, d) gamma * circle + beta: where that circle's outputs land
+    semi_axes: np.ndarray  # (d,) sqrt(d) |gamma|: the gain ellipsoid's semi-axes about beta
+
+    @property
+    def pulled_in(self) -> np.ndarray:
+        """(n,) tokens whose core lies visibly inside the sphere (radius < 99 % of sqrt(d))."""
+        return self.radius < 0.99 * self.sphere_radius
+
+
+def plane_basis(d: int) -> np.ndarray:
+    """Two orthonormal vectors of 1^perp in R^d: (1, -1, 0, ..)/sqrt(2), (1, 1, -2, 0, ..)/sqrt(6).
+
+    >>> b = plane_basis(3)
+    >>> np.allclose(b.T @ b, np.eye(2)), np.allclose(b.sum(axis=0), 0)
+    (True, True)
+    """
+    n = chk.whole(d, "d", D_MIN, D_MAX)
+    basis = np.zeros((n, 2))  # (d, 2)
+    basis[:2, 0] = (1.0, -1.0)
+    basis[:3, 1] = (1.0, 1.0, -2.0)
+    return basis / np.linalg.norm(basis, axis=0)
+
+
+def sample_tokens(n: int = 60, d: int = 3, seed: int = 0) -> np.ndarray:
+    """n random tokens (n, d): a random offset along 1 plus a random direction whose length
+    is log-uniform from 0.01 to 3, so some have a variance far below a typical eps.
+
+    >>> sample_tokens(5, 3, seed=1).shape
+    (5, 3)
+    """
+    k = chk.whole(n, "n", 1, N_MAX)
+    dim = chk.whole(d, "d", D_MIN, D_MAX)
+    rng = np.random.default_rng(chk.seed(seed))
+    direction = rng.standard_normal((k, dim))  # (n, d)
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    length = 10.0 ** rng.uniform(-2.0, np.log10(3.0), size=(k, 1))  # (n, 1)
+    offset = rng.normal(0.0, 1.0, size=(k, 1))  # (n, 1) a shift along 1
+    return offset + length * np.sqrt(dim) * direction
+
+
+def sphere_view(
+    z: ArrayLike,
+    eps: float = 1e-5,
+    gamma: ArrayLike | None = None,
+    beta: ArrayLike | None = None,
+    n_circle: int = 181,
+) -> SphereView:
+    """Each stage of y = gamma * u_eps(z) + beta for tokens z (n, d), d from 3 to 256.
+
+    >>> v = sphere_view(sample_tokens(40, 3, seed=0), eps=0.0)
+    >>> bool(np.allclose(v.radius, np.sqrt(3)))  # eps = 0: every core on the circle
+    True
+    >>> w = sphere_view(sample_tokens(40, 3, seed=0), eps=0.1)
+    >>> bool(np.allclose(w.radius, w.predicted_radius)), int(w.pulled_in.sum()) > 0
+    (True, True)
+    """
+    zs = chk.matrix(z, "z", rows=(1, N_MAX), cols=(D_MIN, D_MAX))
+    d = zs.shape[1]
+    e = chk.number(eps, "eps", 0.0, 100.0)
+    gam = chk.vector(gamma, "gamma", d, 1.0)
+    bet = chk.vector(beta, "beta", d, 0.0)
+    k = chk.whole(n_circle, "n_circle", 3, 2001)
+    core = analyze_core(zs, e)
+    if e == 0.0 and (core.q == 0.0).any():
+        raise LnvizError("z", zs, "with eps = 0 every token must have variance > 0")
+    u = core.core  # (n, d)
+    y = gam * u + bet  # (n, d)
+    basis = plane_basis(d)  # (d, 2)
+    theta = np.linspace(0.0, 2.0 * np.pi, k)  # (K,)
+    circle = np.sqrt(d) * (
+        np.cos(theta)[:, None] * basis[:, 0] + np.sin(theta)[:, None] * basis[:, 1]
+    )
+    return SphereView(
+        z=zs,
+        eps=e,
+        gamma=gam,
+        beta=bet,
+        centred=core.v,
+        q=core.q,
+        core=u,
+        radius=np.linalg.norm(u, axis=1),
+        predicted_radius=np.sqrt(d * core.q / (core.q + e)),
+        sphere_radius=float(np.sqrt(d)),
+        output=y,
+        basis=basis,
+        plane_input=zs @ basis,
+        plane_core=u @ basis,
+        plane_output=y @ basis,
+        circle=circle,
+        ellipse=gam * circle + bet,
+        semi_axes=np.sqrt(d) * np.abs(gam),
+    )

@@ -1,0 +1,160 @@
+"""Layer norm against gamma * tanh(alpha x) + beta (Dynamic Tanh, Zhu et al. 2025).
+
+Zhu et al. observe that in trained transformers the per-element map from a layer norm's
+input to its output, over many tokens, looks like a tanh S-curve, and replace layer norm by
+DyT(x) = gamma * tanh(alpha x) + beta. Here: tokens x_t = s_t z_t (z_t ~ N(0, I_d), a
+per-token scale s_t log-normal), some with outliers in a few fixed channels (as the
+"massive activations" of trained models). Each token is normalized on its own: y_t =
+(x_t - mu_t) / sigma_t. Plotting every element (x_ti, y_ti) gives one straight line of
+slope 1 / sigma_t per token; tokens with an outlier have a large sigma_t, so their ordinary
+elements are squashed toward 0 while the outlier itself lands near sqrt(d / k) (k outlier
+channels): together the cloud bends like an S.
+
+What differs: layer norm acts per token (it needs the token's mean and variance, and maps
+the same x to different y in different tokens), tanh acts per element (one fixed curve,
+no statistics). The fit shows how much of the cloud one curve explains (r2) and what is
+left over (the residual: the spread of the per-token lines).
+
+Fit: alpha on a log grid (then a finer grid around the best), and for each alpha gamma and
+beta by closed-form linear least squares of y on (tanh(alpha x), 1).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz import layer_norm
+from lnviz.lessons import _transformer_checks as chk
+
+__all__ = ["TanhFit", "sample_activations", "tanh_fit"]
+
+TOKENS_MAX, WIDTH_MIN, WIDTH_MAX, FIT_POINTS = 1024, 4, 256, 8_000
+
+
+@dataclass(frozen=True)
+class TanhFit:
+    """Layer norm's per-element scatter and the best gamma * tanh(alpha x) + beta through it."""
+
+    x: np.ndarray  # (T, d) input tokens
+    y: np.ndarray  # (T, d) layer_norm(x), no gain or bias
+    eps: float
+    outlier: np.ndarray  # (T, d) bool: the entries made outliers
+    token_sigma: np.ndarray  # (T,) sqrt(var + eps) of each token: its line has slope 1/sigma
+    alpha: float
+    gamma: float
+    beta: float
+    fitted: np.ndarray  # (T, d) gamma * tanh(alpha x) + beta
+    residual: np.ndarray  # (T, d) y - fitted
+    rms_residual: float
+    r2: float  # 1 - SSE / SST of the tanh fit
+    linear_r2: float  # the same for the best straight line y = a x + b, for contrast
+    alpha_grid: np.ndarray  # (A,) the alphas tried (coarse, then fine)
+    sse_grid: np.ndarray  # (A,) the least-squares error at each
+
+
+def sample_activations(
+    tokens: int = 256,
+    width: int = 64,
+    outlier_fraction: float = 0.1,
+    outlier_scale: float = 20.0,
+    seed: int = 0,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Tokens x (T, d) = s_t z_t and the outlier mask (T, d): a fraction of the tokens
+    carries +-outlier_scale * s_t in channels 0 and 1 (or channel 0 only when d < 8).
+
+    >>> x, mask = sample_activations(10, 8, 0.5, seed=1)
+    >>> x.shape, int(mask.any(axis=1).sum()) > 0
+    ((10, 8), True)
+    """
+    T = chk.whole(tokens, "tokens", 1, TOKENS_MAX)
+    d = chk.whole(width, "width", WIDTH_MIN, WIDTH_MAX)
+    frac = chk.number(outlier_fraction, "outlier_fraction", 0.0, 1.0)
+    big = chk.number(outlier_scale, "outlier_scale", 1.0, 100.0)
+    rng = np.random.default_rng(chk.seed(seed))
+    scale = np.exp(rng.normal(0.0, 0.5, size=(T, 1)))  # (T, 1)
+    x = scale * rng.standard_normal((T, d))  # (T, d)
+    mask = np.zeros((T, d), bool)
+    has = rng.random(T) < frac  # (T,)
+    k = 2 if d >= 8 else 1
+    mask[np.ix_(has, np.arange(k))] = True
+    signs = rng.choice((-1.0, 1.0), size=(T, d))
+    x = np.where(mask, signs * big * scale, x)
+    return x, mask
+
+
+def tanh_fit(
+    tokens: int = 256,
+    width: int = 64,
+    outlier_fraction: float = 0.1,
+    outlier_scale: float = 20.0,
+    seed: int = 0,
+    eps: float = 1e-5,
+) -> TanhFit:
+    """Layer norm of sampled tokens, and gamma * tanh(alpha x) + beta fitted to its scatter.
+
+    >>> f = tanh_fit(tokens=128, width=32, seed=0)
+    >>> bool(f.r2 > f.linear_r2), bool(0 < f.alpha), bool(abs(f.beta) < 0.1)
+    (True, True, True)
+    """
+    x, mask = sample_activations(tokens, width, outlier_fraction, outlier_scale, seed)
+    e = chk.number(eps, "eps", 0.0, 1.0)
+    y = layer_norm(x, x.shape[-1:], eps=e)  # (T, d)
+    sigma = np.sqrt(x.var(axis=1) + e)  # (T,)
+    xf, yf = x.ravel(), y.ravel()  # (N,)
+    step = max(1, xf.size // FIT_POINTS)  # a deterministic subsample for the grid search
+    xs, ys = xf[::step], yf[::step]
+    unit = 1.0 / float(np.median(np.abs(xf)) + 1e-12)  # alpha in units of 1 / typical |x|
+    coarse = unit * np.logspace(-3.0, 2.0, 81)  # (A,)
+    sse_c = _sse(coarse, xs, ys)
+    b = int(np.argmin(sse_c))
+    fine = np.linspace(coarse[max(b - 1, 0)], coarse[min(b + 1, coarse.size - 1)], 41)
+    sse_f = _sse(fine, xs, ys)
+    alpha = float(fine[int(np.argmin(sse_f))])
+    t = np.tanh(alpha * xf)  # (N,) on every point
+    gamma, beta = _line(t, yf)
+    fitted = (gamma * np.tanh(alpha * x) + beta).reshape(x.shape)  # (T, d)
+    resid = y - fitted
+    sst = float(((yf - yf.mean()) ** 2).sum())
+    a_lin, b_lin = _line(xf, yf)
+    sse_lin = float(((yf - a_lin * xf - b_lin) ** 2).sum())
+    grid = np.concatenate([coarse, fine])
+    order = np.argsort(grid, kind="stable")
+    return TanhFit(
+        x=x,
+        y=y,
+        eps=e,
+        outlier=mask,
+        token_sigma=sigma,
+        alpha=alpha,
+        gamma=gamma,
+        beta=beta,
+        fitted=fitted,
+        residual=resid,
+        rms_residual=float(np.sqrt((resid**2).mean())),
+        r2=1.0 - float((resid**2).sum()) / sst,
+        linear_r2=1.0 - sse_lin / sst,
+        alpha_grid=grid[order],
+        sse_grid=np.concatenate([sse_c, sse_f])[order],
+    )
+
+
+def _line(t: np.ndarray, y: np.ndarray) -> tuple[float, float]:
+    """Least squares y ~ g t + b: g = cov(t, y) / var(t), b = mean(y) - g mean(t)."""
+    tc = t - t.mean()
+    var = float(tc @ tc)
+    g = float(tc @ (y - y.mean())) / var if var > 0 else 0.0
+    return g, float(y.mean() - g * t.mean())
+
+
+def _sse(alphas: np.ndarray, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """(A,) the least-squares error of y ~ gamma tanh(alpha x) + beta for each alpha."""
+    t = np.tanh(alphas[:, None] * x[None, :])  # (A, n)
+    tc = t - t.mean(axis=1, keepdims=True)
+    yc = y - y.mean()
+    var = (tc * tc).sum(axis=1)  # (A,)
+    cov = tc @ yc  # (A,)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        explained = np.where(var > 0, cov * cov / var, 0.0)
+    return float(yc @ yc) - explained
