@@ -8,7 +8,7 @@ not found" on the first visit of a deep link after a server start.
 >>> by_path("epsilon").title, by_path("epsilon").script
 ('Epsilon', 'pages/epsilon.py')
 >>> [s for s in SECTIONS]
-['Start', 'Explore', 'In models', 'Engineering', 'Reference']
+['Start', 'Explore', 'In models', 'Inside a transformer', 'Engineering', 'Reference']
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class PageInfo:
         return self.url_path == ""
 
 
-SECTIONS = ("Start", "Explore", "In models", "Engineering", "Reference")
+SECTIONS = ("Start", "Explore", "In models", "Inside a transformer", "Engineering", "Reference")
 
 PAGES: tuple[PageInfo, ...] = (
     PageInfo("", "Home", ":material/home:", "Start", "What layer normalization is."),
@@ -100,6 +100,14 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/stacks:",
         "In models",
         "Batch norm's batch and running statistics against layer norm, which needs neither.",
+    ),
+    PageInfo(
+        "transformer",
+        "Layer norm in a transformer",
+        ":material/account_tree:",
+        "Inside a transformer",
+        "Pre-LN against Post-LN at depth, the residual stream, the sphere, QK-norm and the "
+        "tanh look-alike, computed live.",
     ),
     PageInfo(
         "frameworks",

@@ -15,6 +15,7 @@ URL_PATHS = EXPLORE | {
     "numerics",
     "glossary",
     "examples",
+    "transformer",
 }
 
 
