@@ -59,15 +59,26 @@ def instance_norm(
     """y[n, c] = (x[n, c] - mu[n, c]) / sqrt(var[n, c] + eps) * weight[c] + bias[c].
 
     Statistics over the positions (*) of one channel of one example; x needs a position axis.
+    A channel with variance 0 at eps = 0 gives 0 (then bias[c]), not 0/0, as torch's
+    instance_norm does: its batch-norm kernel sets 1/sqrt(var + eps) to 0 when both are 0.
+    torch reaches that only when its rounded variance of the channel is exactly 0; where its
+    mean rounds away from the constant (float64, e.g. 0.1 repeated 3 times), torch returns
+    that rounding error scaled up (about -1 or 1), here the channel is still exactly 0.
 
     >>> instance_norm([[[1.0, 3.0]]], eps=0.0).tolist()
     [[[-1.0, 1.0]]]
+    >>> instance_norm([[[2.0, 2.0]]], bias=[0.5], eps=0.0).tolist()
+    [[[0.5, 0.5]]]
     """
     arr = as_float_array(x)
     if arr.ndim < 3:
         raise LnvizError("x", arr, "instance_norm needs shape (N, C, L, ...) with position axes")
     n, c = arr.shape[:2]
-    y2 = normalize_rows(_contiguous(arr).reshape(n * c, -1), check_eps(eps)).y  # (N*C, S)
+    e = check_eps(eps)
+    res = normalize_rows(_contiguous(arr).reshape(n * c, -1), e)  # rows (N*C, S)
+    y2 = res.y
+    if e == 0:
+        y2[res.second == 0] = 0.0  # torch: 1/sqrt(var + eps) := 0 when var = eps = 0
     return _per_channel_affine(y2.reshape(arr.shape), weight, bias, arr.dtype)
 
 
@@ -87,6 +98,12 @@ def batch_norm(
     running statistics new = (1 - momentum) * old + momentum * batch, where the batch
     variance is the unbiased one (divisor m - 1). Evaluation normalizes with the running
     statistics, which are then required. Arguments are never modified.
+
+    A deliberate difference from torch: torch.nn.functional.batch_norm refuses eps <= 0 in
+    training (ValueError, torch 2.13); here eps = 0 is accepted, so that a page can show
+    the exact +-1 of a batch of two. A channel with variance 0 then gives 0/0 = NaN, as
+    layer_norm and group_norm do at eps = 0 (torch's lower-level torch.batch_norm, which
+    F.batch_norm guards, would give 0 there, like instance_norm).
 
     >>> y, rm, rv = batch_norm([[1.0], [3.0]], [0.0], [1.0], training=True, eps=0.0)
     >>> y.tolist(), rm.tolist(), rv.tolist()

@@ -187,14 +187,15 @@ def test_channel_norms_preserve_dtype_and_do_not_mutate(dtype) -> None:
 
 def test_eps_zero_zero_variance_groups_exactly_where_expected() -> None:
     x = np.array([[[4.0, 4.0], [1.0, 2.0]], [[4.0, 4.0], [3.0, 5.0]]])  # (N=2, C=2, L=2)
-    inn = lnviz.instance_norm(x, eps=0.0)
-    assert np.isnan(inn[:, 0]).all()
+    inn = lnviz.instance_norm(x, bias=[0.5, 0.0], eps=0.0)
+    np.testing.assert_array_equal(inn[:, 0], 0.5)  # torch's convention: 0, then the bias
     assert np.isfinite(inn[:, 1]).all()
     bn, _, _ = lnviz.batch_norm(x, training=True, eps=0.0)
-    assert np.isnan(bn[:, 0]).all()
+    assert np.isnan(bn[:, 0]).all()  # 0/0 (torch refuses eps = 0 in training)
     assert np.isfinite(bn[:, 1]).all()
-    gn = lnviz.group_norm(x, 2, eps=0.0)
-    np.testing.assert_array_equal(np.isnan(gn), np.isnan(inn))
+    gn = lnviz.group_norm(x, 2, eps=0.0)  # the same groups as instance norm here
+    assert np.isnan(gn[:, 0]).all()  # 0/0, as torch's group_norm
+    assert np.isfinite(gn[:, 1]).all()
     assert np.isfinite(lnviz.group_norm(x, 1, eps=0.0)).all()  # groups with spread are fine
     # with eps > 0 the constant channel is mapped to exactly 0
     np.testing.assert_array_equal(lnviz.instance_norm(x, eps=1e-5)[:, 0], 0.0)

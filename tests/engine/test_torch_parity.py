@@ -275,3 +275,82 @@ def test_float32_far_from_zero_as_accurate_as_torch(torch, F, n) -> None:
     theirs = np.abs(F.layer_norm(_t(torch, x), [n]).numpy() - truth).max()
     assert ours < 5e-3
     assert ours < 4 * theirs + 1e-3
+
+
+# --- eps = 0 on a constant channel or row (torch 2.13, CPU) ----------------------------------
+# Constants whose mean torch computes exactly in float64 (so its variance is exactly 0) and,
+# in float32, every constant tried: there torch's instance_norm returns 0 (then the bias).
+EXACT_CONSTANTS = (0.0, 1.0, -2.5, 0.5, 3.0, 1e6)
+FLOAT32_CONSTANTS = (*EXACT_CONSTANTS, 0.1, 0.3, 1 / 3, -0.2, 1e6 + 0.3)
+
+
+def _constant_channel_cases(dtype):
+    consts = FLOAT32_CONSTANTS if dtype == np.float32 else EXACT_CONSTANTS
+    for c in consts:
+        for n in (2, 3, 5, 7, 16, 33):
+            rng = np.random.default_rng(n)
+            x = rng.standard_normal((2, 3, n)).astype(dtype)  # (N, C, L)
+            x[:, 1] = dtype(c)  # channel 1 constant in every example
+            yield c, n, x
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("affine", [False, True])
+def test_instance_norm_eps_zero_constant_channel_like_torch(torch, F, dtype, affine) -> None:
+    """torch gives 0 (then the bias) where the channel is constant, not NaN."""
+    w = np.array([1.5, -2.0, 0.75], dtype=dtype) if affine else None
+    b = np.array([0.25, 0.5, -1.0], dtype=dtype) if affine else None
+    for c, n, x in _constant_channel_cases(dtype):
+        ours = lnviz.instance_norm(x, w, b, eps=0.0)
+        theirs = F.instance_norm(_t(torch, x), weight=_t(torch, w), bias=_t(torch, b), eps=0.0)
+        theirs = theirs.numpy()
+        assert not np.isnan(theirs).any()
+        np.testing.assert_array_equal(ours[:, 1], theirs[:, 1], err_msg=f"c={c}, n={n}")
+        np.testing.assert_array_equal(ours[:, 1], 0.0 if b is None else b[1])
+        tol = TOL[dtype]
+        np.testing.assert_allclose(ours, theirs, rtol=tol, atol=tol)
+
+
+def test_instance_norm_eps_zero_where_torch_rounds(torch, F) -> None:
+    """float64 0.1 three times: torch's mean rounds, its 'variance' is noise, its output -1.
+
+    The documented difference: lnviz sees the constant exactly and returns 0.
+    """
+    x = np.full((1, 1, 3), 0.1)
+    theirs = F.instance_norm(_t(torch, x), eps=0.0).numpy()
+    ours = lnviz.instance_norm(x, eps=0.0)
+    assert np.all(np.abs(theirs) > 0.5)  # torch: rounding error divided by its square root
+    np.testing.assert_array_equal(ours, 0.0)
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_batch_norm_training_eps_zero_is_a_documented_difference(torch, F, dtype) -> None:
+    """torch refuses eps = 0 in training; lnviz accepts it: NaN on a constant channel only."""
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((4, 3, 5)).astype(dtype)  # (N, C, L)
+    x[:, 1] = dtype(0.5)
+    with pytest.raises(ValueError, match="eps must be positive during training"):
+        F.batch_norm(_t(torch, x), None, None, training=True, eps=0.0)
+    y, _, _ = lnviz.batch_norm(x, training=True, eps=0.0)
+    assert np.isnan(y[:, 1]).all()
+    # the other channels are torch's own kernel at eps = 0 (which sets 0 for channel 1)
+    aten = torch.batch_norm(_t(torch, x), None, None, None, None, True, 0.1, 0.0, False)
+    np.testing.assert_array_equal(aten.numpy()[:, 1], 0.0)
+    keep = [0, 2]
+    tol = TOL[dtype]
+    np.testing.assert_allclose(y[:, keep], aten.numpy()[:, keep], rtol=tol, atol=tol)
+    assert "deliberate difference" in lnviz.batch_norm.__doc__
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+def test_group_and_layer_norm_eps_zero_constant_nan_like_torch(torch, F, dtype) -> None:
+    """Unlike instance_norm, torch's group_norm and layer_norm give 0/0 = NaN there."""
+    for c, n, x in _constant_channel_cases(dtype):
+        gn = lnviz.group_norm(x, 3, eps=0.0)
+        tgn = F.group_norm(_t(torch, x), 3, eps=0.0).numpy()
+        np.testing.assert_array_equal(np.isnan(gn), np.isnan(tgn), err_msg=f"c={c}, n={n}")
+        assert np.isnan(gn[:, 1]).all()
+        ln = lnviz.layer_norm(x, n, eps=0.0)
+        tln = F.layer_norm(_t(torch, x), [n], eps=0.0).numpy()
+        np.testing.assert_array_equal(np.isnan(ln), np.isnan(tln), err_msg=f"c={c}, n={n}")
+        assert np.isnan(ln[:, 1]).all()
