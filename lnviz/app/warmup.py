@@ -13,9 +13,11 @@ that the lock is free and costs nothing.
 from __future__ import annotations
 
 import importlib
+import logging
 import pkgutil
 import threading
 
+_LOG = logging.getLogger(__name__)
 _LOCK = threading.Lock()
 _done = False
 
@@ -38,7 +40,11 @@ LIBRARIES = (
 def _lnviz_modules() -> list[str]:
     import lnviz
 
-    return [m.name for m in pkgutil.walk_packages(lnviz.__path__, "lnviz.")]
+    return [m.name for m in pkgutil.walk_packages(lnviz.__path__, "lnviz.", onerror=_skip)]
+
+
+def _skip(name: str) -> None:
+    _LOG.warning("warm-up could not import %s", name)
 
 
 def _exercise() -> None:
@@ -64,6 +70,9 @@ def import_once() -> None:
         if _done:
             return
         for name in (*LIBRARIES, *_lnviz_modules()):
-            importlib.import_module(name)
+            try:
+                importlib.import_module(name)
+            except Exception:  # a page that needs it raises the error itself, visibly
+                _LOG.exception("warm-up could not import %s", name)
         _exercise()
         _done = True
