@@ -1,14 +1,17 @@
-"""Worked examples: every numbered claim of the seeds, checked live against the engine.
+"""Worked examples: every claim of the two source documents, checked live against the engine.
 
-A Claim holds what the seed states (expected values as data, see lnviz.content.claims_catalog) and
-how to ask the engine for the same quantity now. `evaluate` runs the engine call and
-compares: a check agrees when max |computed - expected| <= tol (absolute). A check whose
-engine call fails, returns the wrong shape or a non-finite value is a disagreement, never
-an exception, so a broken engine shows up on the Worked examples page as a failure.
+A Claim holds the expected values as data (see lnviz.content.claims_catalog), which source
+documents state it (see lnviz.content.sources) and, per number, how the app computes the
+same quantity by an independent route now (finite differences, a measured variance, a
+least-squares solve, the engine's core of another input). A Check is `stated` when a
+source writes that very number; otherwise it is one of the app's own further checks.
+`evaluate` runs the route and compares: a check agrees when max |computed - expected| <=
+tol (absolute). A route that fails, returns the wrong shape or a non-finite value is a
+disagreement, never an exception, so a broken engine shows on the Worked examples page.
 
 >>> r = evaluate(claim_by_id("C3"))
->>> r.agrees, [c.agrees for c in r.checks]
-(True, [True, True])
+>>> r.agrees, [c.agrees for c in r.checks], [c.stated.source for c in r.claim.checks]
+(True, [True, True], ['note', 'note'])
 >>> s = summarize(evaluate_all())
 >>> s.checks_agree == s.checks, s.claims_agree == s.claims
 (True, True)
@@ -27,6 +30,7 @@ import numpy as np
 
 from lnviz.content.claims_catalog import CLAIM_DATA
 from lnviz.content.glossary import Link, link
+from lnviz.content.sources import SOURCES
 
 __all__ = [
     "CATALOG",
@@ -35,6 +39,7 @@ __all__ = [
     "CheckResult",
     "Claim",
     "ClaimResult",
+    "Stated",
     "Summary",
     "check",
     "claim_by_id",
@@ -45,8 +50,8 @@ __all__ = [
 ]
 
 CSV_COLUMNS = (
-    *("claim", "page", "title", "check", "closed form", "expected", "engine now"),
-    *("max error", "tolerance", "agrees", "link"),
+    *("page", "claim", "check", "stated by", "closed form", "expected", "route"),
+    *("computed now", "max error", "tolerance", "agrees", "link"),
 )
 
 # The lesson: pages in teaching order, each with a heading and a note for the teacher.
@@ -65,40 +70,69 @@ SECTIONS: tuple[tuple[str, str, str], ...] = (
 
 
 @dataclass(frozen=True)
+class Stated:
+    """Where a source document writes a number: its key, an excerpt, the number's spelling.
+
+    `context` is a verbatim excerpt of the source's text (whitespace as in the file) and
+    `number` the part of it that writes the number; tests find both in the text.
+    """
+
+    source: str  # key of lnviz.content.sources.SOURCES
+    context: str
+    number: str
+
+
+@dataclass(frozen=True)
 class Check:
-    """One number (or vector, or matrix) the seed states, and the engine call that computes it."""
+    """One number (or vector, or matrix), its closed form and the route that computes it."""
 
     label: str  # what is measured
-    expected: tuple[float, ...]  # flattened expected values
+    expected: tuple[float, ...]  # flattened expected values, from the closed form
     shape: tuple[int, ...]  # shape of the expected array; () for a scalar
-    exact: str  # closed form as the seed writes it, e.g. "(−1, 0, 1)/√2"
-    compute: Callable[[], Any]  # live engine call
+    exact: str  # closed form, e.g. "(−1, 0, 1)/√2"
+    compute: Callable[[], Any]  # the independent route, run live
     tol: float  # absolute tolerance
+    route: str  # how `compute` gets its value, in words, e.g. "finite differences of the core"
+    stated: Stated | None  # where a source writes this number; None for the app's own check
 
     @property
     def expected_array(self) -> np.ndarray:
         return np.array(self.expected, dtype=np.float64).reshape(self.shape)
 
 
-def check(label: str, expected: Any, exact: str, compute: Callable[[], Any], tol: float) -> Check:
+def check(
+    label: str,
+    expected: Any,
+    exact: str,
+    compute: Callable[[], Any],
+    tol: float,
+    route: str,
+    stated: tuple[str, str, str] | None = None,
+) -> Check:
     """A Check from expected values of any nesting (scalar, vector, matrix).
 
-    >>> check("q", 2 / 3, "2/3", lambda: 0.6666666666666666, 1e-12).shape
+    >>> check("q", 2 / 3, "2/3", lambda: 0.6666666666666666, 1e-12, "numpy.var").shape
     ()
     """
     arr = np.asarray(expected, dtype=np.float64)
     if not np.isfinite(arr).all() or not (math.isfinite(tol) and tol >= 0):
         raise ValueError(f"check {label!r}: expected values and tolerance must be finite")
-    return Check(label, tuple(arr.ravel().tolist()), arr.shape, exact, compute, float(tol))
+    if not route.strip():
+        raise ValueError(f"check {label!r}: say how the value is computed (route)")
+    where = None if stated is None else Stated(*stated)
+    return Check(
+        label, tuple(arr.ravel().tolist()), arr.shape, exact, compute, float(tol), route, where
+    )
 
 
 @dataclass(frozen=True)
 class Claim:
-    """A claim of the seeds with its checks and the page states that show it."""
+    """A claim with the documents that state it, its checks and the page states that show it."""
 
-    id: str  # the checklist's id, e.g. "C3"
+    id: str  # the checklist's id, e.g. "C3" (internal, never shown)
     page: str  # url_path of the page that shows it
     title: str
+    sources: tuple[str, ...]  # keys of the source documents that state it; () for the app's own
     statement: str  # in this project's words
     links: tuple[Link, ...]
     checks: tuple[Check, ...]
@@ -107,6 +141,14 @@ class Claim:
     def anchor(self) -> str:
         """A slug for the claim, e.g. 'c7-output'."""
         return "-".join("".join(ch if ch.isalnum() else " " for ch in self.id.lower()).split())
+
+    @property
+    def stated_checks(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.stated is not None)
+
+    @property
+    def own_checks(self) -> tuple[Check, ...]:
+        return tuple(c for c in self.checks if c.stated is None)
 
 
 @dataclass(frozen=True)
@@ -138,12 +180,13 @@ def _link(page: str, row: tuple) -> Link:
 
 def _build() -> tuple[Claim, ...]:
     claims = []
-    for cid, page, title, statement, links, checks in CLAIM_DATA:
+    for cid, page, title, sources, statement, links, checks in CLAIM_DATA:
         claims.append(
             Claim(
                 id=cid,
                 page=page,
                 title=title,
+                sources=tuple(sources),
                 statement=" ".join(statement.split()),
                 links=tuple(_link(page, row) for row in links),
                 checks=tuple(check(*row) for row in checks),
@@ -169,12 +212,12 @@ def _run(chk: Check) -> CheckResult:
     try:
         got = np.asarray(chk.compute(), dtype=np.float64)  # shape of want, if all is well
     except Exception as err:  # a broken engine must show as a failure, not crash the page
-        return CheckResult(chk, None, math.inf, False, f"the engine raised {type(err).__name__}")
+        return CheckResult(chk, None, math.inf, False, f"the route raised {type(err).__name__}")
     if got.shape != want.shape:
-        problem = f"the engine returned shape {got.shape}, expected {want.shape}"
+        problem = f"the route returned shape {got.shape}, expected {want.shape}"
         return CheckResult(chk, got, math.inf, False, problem)
     if not np.isfinite(got).all():
-        return CheckResult(chk, got, math.inf, False, "the engine returned a non-finite value")
+        return CheckResult(chk, got, math.inf, False, "the route returned a non-finite value")
     err = float(np.abs(got - want).max()) if want.size else 0.0
     return CheckResult(chk, got, err, err <= chk.tol, "")
 
@@ -212,30 +255,33 @@ def summarize(results: tuple[ClaimResult, ...]) -> Summary:
 
 
 def _numbers(arr: np.ndarray | None) -> str:
-    """Every value to 17 significant digits; rows of a matrix separated by ';'."""
+    """Every value to 15 significant digits (no float noise such as 0.33333333333333337),
+    ASCII minus so that spreadsheets read them; rows of a matrix separated by ';'."""
     if arr is None:
         return ""
     if arr.ndim < 2:
-        return " ".join(f"{v:.17g}" for v in np.atleast_1d(arr))
+        return " ".join(f"{v:.15g}" for v in np.atleast_1d(arr))
     return "; ".join(_numbers(row) for row in arr)
 
 
 def to_csv(results: tuple[ClaimResult, ...]) -> str:
-    """One row per check: claim, page, what, closed form, expected, engine now, error, link.
+    """One row per check: page, claim, what, who states it, closed form, route, error, link.
 
-    >>> to_csv(evaluate_all()).splitlines()[0]
-    'claim,page,title,check,closed form,expected,engine now,max error,tolerance,agrees,link'
+    >>> to_csv(evaluate_all()).splitlines()[0].split(",")[:7]
+    ['page', 'claim', 'check', 'stated by', 'closed form', 'expected', 'route']
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for r in results:
         for c in r.checks:
+            chk = c.check
+            who = SOURCES[chk.stated.source].short if chk.stated else "the app's own check"
             writer.writerow(
                 (
-                    *(r.claim.id, r.claim.page, r.claim.title, c.check.label, c.check.exact),
-                    *(_numbers(c.check.expected_array), _numbers(c.computed)),
-                    *(f"{c.error:.3g}", f"{c.check.tol:g}", "yes" if c.agrees else "NO"),
+                    *(r.claim.page, r.claim.title, chk.label, who, chk.exact),
+                    *(_numbers(chk.expected_array), chk.route, _numbers(c.computed)),
+                    *(f"{c.error:.3g}", f"{chk.tol:g}", "yes" if c.agrees else "NO"),
                     r.claim.links[0].href if r.claim.links else "",
                 )
             )

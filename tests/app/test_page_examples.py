@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from urllib.parse import parse_qsl
 
 import numpy as np
@@ -15,6 +16,7 @@ from tests.deep_links import assert_link_opens, via_router
 
 N_CHECKS = sum(len(c.checks) for c in claims.CATALOG)
 N_CLAIMS = len(claims.CATALOG)
+N_STATED = sum(len(c.stated_checks) for c in claims.CATALOG)
 LINKS = {(t.page, t.query): t for c in claims.CATALOG for t in c.links}
 
 # What each claim's first link must show on its page: the state is the claim's state.
@@ -61,14 +63,36 @@ def test_default_shows_every_card_agreeing() -> None:
     assert_clean(at)
     assert metric(at, "checks that agree") == f"{N_CHECKS} of {N_CHECKS}"
     assert metric(at, "claims that agree") == f"{N_CLAIMS} of {N_CLAIMS}"
-    assert "reproduces every worked number" in at.success[0].value
-    assert card_titles(at) == [f"#### {c.id} · {c.title}" for c in claims.CATALOG]
+    assert metric(at, "numbers the sources write") == str(N_STATED)
+    assert f"the {N_STATED} numbers the source documents write" in at.success[0].value
+    assert card_titles(at) == [f"#### {c.title}" for c in claims.CATALOG]
     page_text = texts(at)
     assert page_text.count("**agrees**") == N_CHECKS
     assert "DISAGREES" not in page_text and not at.error
     assert [h.value for h in at.header] == [h for _, h, _ in claims.SECTIONS]
-    assert "the notes: (−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)" in page_text
+    assert "the note by Codex writes: (−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)" in page_text
     assert [b.label for b in at.get("download_button")] == ["Download every check as CSV"]
+
+
+def test_the_sources_are_credited_only_with_their_own_numbers() -> None:
+    """A number a source never writes is shown as the app's own check, with its route."""
+    page_text = texts(via_router("examples"))
+    assert page_text.count(" writes: ") == N_STATED
+    assert "“Layer normalisation”" in page_text and "the note by Codex" in page_text
+    # h′(1) = 1/3 is the app's number: a closed form and a finite-difference route
+    assert "closed form: 1/3 = 0.333333 · finite differences of the core's third" in page_text
+    assert "writes: 1/3 = 0.333333 · finite" not in page_text
+    assert page_text.count("**The app's own checks**") == sum(
+        bool(c.own_checks) for c in claims.CATALOG
+    )
+
+
+def test_no_private_labels_or_claim_ids_on_the_page() -> None:
+    page_text = texts(via_router("examples"))
+    for label in ("the notes", "(seed)", "Seed toy", "seed's", "seeds'", "the seed"):
+        assert label.lower() not in page_text.lower(), label
+    ids = {c.id.split(" ")[0] for c in claims.CATALOG}
+    assert not [w for w in re.findall(r"\b[A-Z]\d{1,2}\b", page_text) if w in ids]
 
 
 def test_links_on_the_cards_carry_each_claims_state() -> None:
@@ -87,12 +111,14 @@ def test_a_broken_engine_shows_failure_marks(monkeypatch: pytest.MonkeyPatch) ->
     failed_checks = sum(not c.agrees for r in broken for c in r.checks)
     assert failed_checks >= 4  # C3 twice, C9 and C10 use normalized_core
     assert metric(at, "checks that agree") == f"{N_CHECKS - failed_checks} of {N_CHECKS}"
-    assert metric(at, "largest error") == "1.0e−02"
-    assert at.error and "C3" in at.error[0].value and not at.success
+    assert metric(at, "largest error") == "1e-2"
+    c3 = claims.claim_by_id("C3").title
+    assert at.error and c3 in at.error[0].value and not at.success
+    assert "C3" not in at.error[0].value
     page_text = texts(at)
     assert page_text.count("DISAGREES") == failed_checks
-    assert page_text.count("the engine disagrees") == len(broken)
-    assert "engine now: **(−0.99, 0.01, 1.01)**" in page_text
+    assert page_text.count("a check disagrees") == len(broken)
+    assert "the engine's core: **(−0.99, 0.01, 1.01)**" in page_text
 
 
 def test_an_engine_that_raises_is_a_failure_not_a_traceback(
@@ -104,8 +130,8 @@ def test_an_engine_that_raises_is_a_failure_not_a_traceback(
     monkeypatch.setattr(lnviz, "normalized_core", boom)
     at = via_router("examples", {"section": "Epsilon"})
     assert_clean(at)
-    assert "the engine raised RuntimeError" in texts(at)
-    assert "engine now: **—**" in texts(at)
+    assert "the route raised RuntimeError" in texts(at)
+    assert "the engine's core: **—**" in texts(at)
 
 
 def test_only_disagreements_toggle(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -115,13 +141,13 @@ def test_only_disagreements_toggle(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(at.info) == len(claims.SECTIONS)  # "Every claim of this section agrees."
     monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: np.zeros(np.shape(z)))
     at = via_router("examples", {"fails": "true"})
-    ids = [t.split(" · ")[0][5:] for t in card_titles(at)]
-    assert ids == [r.claim.id for r in claims.evaluate_all() if not r.agrees]
+    titles = [t[5:] for t in card_titles(at)]
+    assert titles == [r.claim.title for r in claims.evaluate_all() if not r.agrees]
 
 
 @pytest.mark.parametrize(("page", "label"), [("epsilon", "Epsilon"), ("invariance", "Invariances")])
 def test_section_choice_from_the_url_and_the_radio(page: str, label: str) -> None:
-    expected = [f"#### {c.id} · {c.title}" for c in claims.CATALOG if c.page == page]
+    expected = [f"#### {c.title}" for c in claims.CATALOG if c.page == page]
     at = via_router("examples", {"section": label})
     assert_clean(at)
     assert not at.warning
@@ -164,8 +190,8 @@ def test_presentation_mode_shows_the_same_cards() -> None:
 def test_repeated_keys_use_the_last() -> None:
     at = via_router("examples", [("section", "Epsilon"), ("section", "Weighted centering")])
     assert_clean(at)
-    assert all("· " in t for t in card_titles(at))
-    assert {t.split(" · ")[0][5] for t in card_titles(at)} == {"W"}
+    weighted = [f"#### {c.title}" for c in claims.CATALOG if c.page == "weighted-centering"]
+    assert card_titles(at) == weighted
 
 
 def test_every_claim_has_a_shown_state() -> None:

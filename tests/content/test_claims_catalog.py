@@ -45,7 +45,7 @@ def test_catalog_entry_agrees_with_the_engine(claim: claims.Claim) -> None:
         assert res.error <= res.check.tol
     assert result.agrees
     assert claim.statement and claim.title and claim.links and claim.checks
-    assert all(c.tol <= 1e-9 for c in claim.checks), "tolerances stay at rounding level"
+    assert all(c.tol <= 1e-9 for c in claim.checks), "tolerances stay near rounding level"
 
 
 @pytest.mark.parametrize(
@@ -97,9 +97,14 @@ def test_a_failing_engine_is_a_disagreement_not_an_exception(
 
 def test_check_refuses_non_finite_expected_values() -> None:
     with pytest.raises(ValueError, match="finite"):
-        claims.check("x", [1.0, math.nan], "?", lambda: [1.0, 1.0], 1e-12)
+        claims.check("x", [1.0, math.nan], "?", lambda: [1.0, 1.0], 1e-12, "numpy")
     with pytest.raises(ValueError, match="finite"):
-        claims.check("x", 1.0, "1", lambda: 1.0, -1.0)
+        claims.check("x", 1.0, "1", lambda: 1.0, -1.0, "numpy")
+
+
+def test_check_refuses_a_check_without_a_route() -> None:
+    with pytest.raises(ValueError, match="route"):
+        claims.check("x", 1.0, "1", lambda: 1.0, 0.0, "  ")
 
 
 def test_anchor_slugs() -> None:
@@ -108,15 +113,26 @@ def test_anchor_slugs() -> None:
         claims.claim_by_id("C99")
 
 
+def test_csv_numbers_carry_no_float_noise() -> None:
+    """1/3 computed as 0.33333333333333337 is written 0.333333333333333, not with noise."""
+    text = claims.to_csv(claims.evaluate_all())
+    assert "0.33333333333333" in text
+    assert not re.search(r"\d{16,}", text), re.search(r"\d{16,}", text)
+
+
 def test_csv_has_a_row_per_check_and_marks_failures(monkeypatch: pytest.MonkeyPatch) -> None:
     text = claims.to_csv(claims.evaluate_all())
     rows = list(csv.DictReader(io.StringIO(text)))
     assert len(rows) == sum(len(c.checks) for c in claims.CATALOG)
     assert list(rows[0]) == list(claims.CSV_COLUMNS)
     assert {r["agrees"] for r in rows} == {"yes"}
-    c3 = [r for r in rows if r["claim"] == "C3"]
+    title = claims.claim_by_id("C3").title
+    c3 = [r for r in rows if r["claim"] == title]
     assert c3[0]["link"] == "epsilon?z=1,2,3&eps=1/3"
-    assert [float(v) for v in c3[0]["engine now"].split()] == [-1.0, 0.0, 1.0]
+    assert [float(v) for v in c3[0]["computed now"].split()] == [-1.0, 0.0, 1.0]
+    assert c3[0]["stated by"] == "the note by Codex" and c3[0]["route"] == "the engine's core"
+    c8 = claims.claim_by_id("C8").title
+    assert {r["stated by"] for r in rows if r["claim"] == c8} >= {"the app's own check"}
     monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: np.zeros(3))
     broken = list(csv.DictReader(io.StringIO(claims.to_csv(claims.evaluate_all()))))
-    assert {r["agrees"] for r in broken if r["claim"] == "C3"} == {"NO"}
+    assert {r["agrees"] for r in broken if r["claim"] == title} == {"NO"}

@@ -1,0 +1,55 @@
+"""The two source documents the worked examples quote, named as a visitor can look them up.
+
+One document is a glossary entry titled "Layer normalisation" on a finance-learning site; the
+other is a mathematical note that carries no title, signed "Codex @codex", about ε in layer
+normalization, the centering matrix and weighted centering. Pages name them with `cite`;
+`file` is where a test finds each text (the shared folder beside the repository).
+
+>>> cite("glossary")
+'the glossary entry “Layer normalisation” (a finance-learning site)'
+>>> SOURCES["note"].short
+'the note by Codex'
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["SOURCES", "Source", "cite"]
+
+
+@dataclass(frozen=True)
+class Source:
+    """One source document: how pages name it, and the text file tests read it from."""
+
+    key: str  # internal, never shown
+    name: str  # how pages name it in a sentence
+    short: str  # a shorter name for repeated mentions
+    file: str  # file name in shared/seeds/, for tests
+    title: str | None  # the document's own title, if it has one
+    marker: str  # a phrase of the text that identifies it (its title or its signature)
+
+
+SOURCES: dict[str, Source] = {
+    "note": Source(
+        key="note",
+        name="the untitled note by Codex on ε in layer normalization and weighted centering",
+        short="the note by Codex",
+        file="000_522ba19b43693dcc.txt",
+        title=None,
+        marker="Codex @codex",
+    ),
+    "glossary": Source(
+        key="glossary",
+        name="the glossary entry “Layer normalisation” (a finance-learning site)",
+        short="“Layer normalisation”",
+        file="002_5498d1f427f400b4.txt",
+        title="Layer normalisation",
+        marker="Layer normalisation",
+    ),
+}
+
+
+def cite(key: str) -> str:
+    """The name of a source for a sentence (KeyError for an unknown key)."""
+    return SOURCES[key].name
