@@ -8,6 +8,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.text import short as num
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -20,17 +21,16 @@ from lnviz.figures._style import (
     hline,
     layout,
     legend_below,
-    num,
     r,
 )
 from lnviz.lessons.framework_diff import (
-    DIAGNOSIS_STEPS,
     Comparison,
+    Diagnosis,
     RunningStats,
     VarianceError,
     pair_label,
 )
-from lnviz.lessons.frameworks import FRAMEWORK_NAMES, LAYOUT_AXES, channel_axis
+from lnviz.lessons.frameworks import LAYOUT_AXES, channel_axis, framework_label
 
 _FLOOR = 1e-17  # log axes: exact agreement is drawn at this height
 
@@ -52,7 +52,8 @@ def delta_figure(comp: Comparison, a: str, b: str) -> go.Figure:
         hovertemplate=f"row %{{y}}, {ch} %{{x}}<br>Δ = %{{z:.3e}}<extra></extra>",
     )
     rows_label = "token (b, t)" if comp.layout == "btf" else "pixel (n, h, w)"
-    layout(fig, title=f"{pair_label(a, b)}, entry by entry", x=f"{ch} (channel)", y=rows_label)
+    title = f"{pair_label(a, b, comp.backend)}, entry by entry"
+    layout(fig, title=title, x=f"{ch} (channel)", y=rows_label)
     fig.update_yaxes(autorange="reversed")
     return fig.figure()
 
@@ -68,26 +69,27 @@ def delta_alt(comp: Comparison, a: str, b: str) -> str:
         where = f", largest at row {i}, channel {j}"
     nan = f" {bad} entries are NaN (no number)." if bad else ""
     return (
-        f"Heatmap of {pair_label(a, b)} for {comp.scheme} norm on a {d.shape[0]} × {d.shape[1]} "
-        f"grid (rows: example and position; columns: channels). Largest |Δ| = {peak}{where}; "
+        f"Heatmap of {pair_label(a, b, comp.backend)} for {comp.scheme} norm on a "
+        f"{d.shape[0]} × {d.shape[1]} grid (rows: example and position; columns: channels). "
+        f"Largest |Δ| = {peak}{where}; "
         f"median |Δ| = {num(float(np.median(finite))) if finite.size else 'undefined'}.{nan}"
     )
 
 
-def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
+def diagnosis_figure(diag: Diagnosis) -> go.Figure:
     """max |y - y_PyTorch| for Keras and Flax as each convention is aligned in turn."""
     fig = FigureSpec()
     for step, color in zip(range(3), (RED, ORANGE, GREEN), strict=True):
-        ys = [diag[f][step] for f in ("keras", "flax")]
+        ys = [diag.of(f)[step] for f in ("keras", "flax")]
         fig.add_bar(
-            x=[FRAMEWORK_NAMES[f] for f in ("keras", "flax")],
+            x=[framework_label(f, diag.backend) for f in ("keras", "flax")],
             y=[_floor(v) for v in ys],
-            name=DIAGNOSIS_STEPS[step],
+            name=diag.labels[step],
             marker_color=color,
-            hovertemplate="%{x}: max |Δ| = %{y:.3g}<extra>" + DIAGNOSIS_STEPS[step] + "</extra>",
+            hovertemplate="%{x}: max |Δ| = %{y:.3g}<extra>" + diag.labels[step] + "</extra>",
         )
     layout(fig, title="Max |Δ| from PyTorch", x="", y="", height=400)
-    shown = [_floor(v) for f in ("keras", "flax") for v in diag[f]]
+    shown = [_floor(v) for f in ("keras", "flax") for v in diag.of(f)]
     shown = [v for v in shown if v is not None] or [1.0]
     lo, hi = math.log10(min(shown)), math.log10(max(shown))
     fig.update_yaxes(type="log", exponentformat="power", title_text="max |Δ| (log scale)",
@@ -96,13 +98,13 @@ def diagnosis_figure(diag: dict[str, tuple]) -> go.Figure:
     return fig.figure()
 
 
-def diagnosis_alt(diag: dict[str, tuple]) -> str:
+def diagnosis_alt(diag: Diagnosis) -> str:
     parts = []
     for f in ("keras", "flax"):
-        a, b, c = diag[f]
+        a, b, c = diag.of(f)
         parts.append(
-            f"{FRAMEWORK_NAMES[f]}: {num(a)} with its own defaults, {num(b)} with PyTorch's ε, "
-            f"{num(c)} with PyTorch's ε and the two-pass variance"
+            f"{framework_label(f, diag.backend)}: {num(a)} with its own defaults, {num(b)} with "
+            f"PyTorch's ε, {num(c)} with PyTorch's ε and the two-pass variance"
         )
     return "Grouped bar chart on a log scale of the largest output difference from PyTorch. " + (
         "; ".join(parts) + "."
@@ -157,8 +159,8 @@ def variance_error_figure(v: VarianceError) -> go.Figure:
     """Relative variance error against |mean| / sd, with the page's input marked."""
     fig = FigureSpec()
     for ys, name, color in (
-        (v.fast32, "E[x²] − E[x]², float32 (Keras, Flax defaults)", RED),
-        (v.twopass32, "two-pass, float32 (PyTorch)", BLUE),
+        (v.fast32, "E[x²] − E[x]², float32 (Flax's default; Keras's moments on NumPy, torch)", RED),
+        (v.twopass32, "two-pass, float32 (as accurate as PyTorch's kernels)", BLUE),
         (v.fast64, "E[x²] − E[x]², float64", GRAY),
     ):
         fig.add_scatter(x=r(v.ratio), y=r(ys), mode="lines+markers", name=name,

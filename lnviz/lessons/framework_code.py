@@ -13,28 +13,36 @@ from dataclasses import dataclass
 from lnviz.errors import LnvizError
 from lnviz.lessons.frameworks import (
     CONVENTIONS,
+    DEFAULT_BACKEND,
     FRAMEWORK_NAMES,
     FRAMEWORKS,
+    KERAS_BACKEND_NAMES,
     LAYOUT_AXES,
     LAYOUTS,
     SCHEMES,
+    VERSIONS,
+    arithmetic,
     channel_axis,
     effective_eps,
 )
 
 __all__ = [
     "CHANNELS_LAST_NOTE",
+    "DefaultsTable",
     "Snippet",
-    "defaults_rows",
+    "defaults_table",
     "param_shape",
+    "params_text",
     "reduced_axes",
     "snippet",
     "snippets",
+    "versioned_name",
 ]
 
 _IMPORTS = {
     "pytorch": "import torch\nfrom torch import nn",
-    "keras": "import keras\nfrom keras import layers",
+    "keras": 'import os\n\nos.environ["KERAS_BACKEND"] = "{backend}"  # before importing keras\n'
+    "import keras\nfrom keras import layers",
     "flax": "import jax\nimport jax.numpy as jnp\nfrom flax import linen as nn",
 }
 _STAND_IN = {
@@ -44,14 +52,16 @@ _STAND_IN = {
 }
 # Measured here with PyTorch 2.13 on CPU: F.group_norm on a permuted NHWC float32 tensor
 # (channels-last strides) with mean 1000 and unit spread is off by about 0.26, the
-# contiguous copy by about 1e-4; instance and batch norm showed no such gap.
-# tests/test_frameworks.py re-measures it. pytorch/pytorch#54293 discusses the one-pass
-# mean/variance of the CPU GroupNorm kernel.
+# contiguous copy by about 1e-4; instance and batch norm showed no such gap. At mean 3000
+# the channels-last variances come out as whole numbers, the mark of E[x^2] - E[x]^2 at
+# float32 spacing 1. tests/lessons/test_frameworks.py re-measures both.
+# pytorch/pytorch#54293 discusses the one-pass statistics of the CPU GroupNorm kernel.
 CHANNELS_LAST_NOTE = (
-    "PyTorch's CPU GroupNorm on a channels-last float32 tensor (for example one permuted from "
-    "NHWC) computed its statistics with a large error far from zero in our measurement with "
-    "PyTorch 2.13 (about 0.26 at mean 1000, against 1e-4 for a contiguous copy), so the "
-    "generated code calls .contiguous() first."
+    "PyTorch's CPU GroupNorm computes the statistics of a channels-last float32 tensor (for "
+    "example one permuted from NHWC) as E[x²] − E[x]², clamped at 0, instead of its Welford "
+    "pass. Measured with PyTorch 2.13: about 0.26 off at mean 1000, against 1e-4 for a "
+    "contiguous copy; at mean 3000 the variances come out as whole numbers. So the generated "
+    "code calls .contiguous() first."
 )
 _TO_FIRST = {"btf": ".transpose(1, 2)", "nhwc": ".permute(0, 3, 1, 2)", "nchw": ""}
 _FROM_FIRST = {"btf": ".transpose(1, 2)", "nhwc": ".permute(0, 2, 3, 1)", "nchw": ""}
@@ -85,7 +95,9 @@ def _call(target: str, func: str, args: list[str], width: int = 52) -> str:
     return f"{target} = {func}(\n{inner})"
 
 
-def _defaults_args(framework: str, scheme: str, match: bool) -> tuple[list[str], str]:
+def _defaults_args(
+    framework: str, scheme: str, match: bool, backend: str = DEFAULT_BACKEND
+) -> tuple[list[str], str]:
     """(arguments, comment): PyTorch's epsilon (and momentum) when matching, else a note."""
     own = CONVENTIONS[framework, scheme]
     if not match:
@@ -102,6 +114,8 @@ def _defaults_args(framework: str, scheme: str, match: bool) -> tuple[list[str],
     if framework == "flax" and scheme != "rms":
         args.append("use_fast_variance=False")
         note += "; two-pass variance"
+    if framework == "keras" and arithmetic("keras", scheme, backend).fast_variance:
+        note += "\n# E[x²] − E[x]² on this backend: no argument changes it"
     return args, note
 
 
@@ -134,7 +148,7 @@ def _pytorch(scheme: str, layout: str, shape: tuple[int, ...], groups: int) -> s
     return f"{head}\n# channels must be dim 1\ny = norm(x{_TO_FIRST[layout]}){_FROM_FIRST[layout]}"
 
 
-def _keras(scheme: str, layout: str, groups: int, match: bool) -> str:
+def _keras(scheme: str, layout: str, groups: int, match: bool, backend: str) -> str:
     image = layout != "btf"
     if scheme in ("layer", "rms"):
         axis = "[1, 2, 3]" if image else "-1"
@@ -150,7 +164,7 @@ def _keras(scheme: str, layout: str, groups: int, match: bool) -> str:
         args.insert(0, f"groups={groups}")
     elif scheme == "instance":
         args.insert(0, "groups=-1")  # one group per channel
-    extra, note = _defaults_args("keras", scheme, match)
+    extra, note = _defaults_args("keras", scheme, match, backend)
     call = "norm(x, training=True)" if scheme == "batch" else "norm(x)"
     return f"{note}\n{_call('norm', 'layers.' + cls, args + extra)}\ny = {call}"
 
@@ -196,11 +210,12 @@ def snippet(
     *,
     groups: int = 1,
     match: bool = False,
+    backend: str = DEFAULT_BACKEND,
 ) -> Snippet:
     """The code that applies `scheme` to a `layout` tensor of `shape` in `framework`.
 
     match=True writes PyTorch's epsilon (and, for Flax, the two-pass variance) explicitly,
-    which is how a port reproduces PyTorch's numbers.
+    which is how a port reproduces PyTorch's numbers. Keras's code selects `backend`.
 
     >>> print(snippet("pytorch", "layer", "btf", (2, 4, 8)).body)
     norm = nn.LayerNorm(normalized_shape=8)
@@ -219,52 +234,105 @@ def snippet(
     if framework == "pytorch":
         body = _pytorch(scheme, layout, tuple(shape), groups)
     elif framework == "keras":
-        body = _keras(scheme, layout, groups, match)
+        arithmetic("keras", scheme, backend)  # checks the backend
+        body = _keras(scheme, layout, groups, match, backend)
     else:
         body = _flax(scheme, layout, groups, match)
     stand_in = f"{_shape_comment(layout, shape)}: use your own\n"
     stand_in += _STAND_IN[framework].format(shape=tuple(shape))
-    header = f"# {FRAMEWORK_NAMES[framework]}"
-    return Snippet(framework, f"{header}\n{_IMPORTS[framework]}", stand_in, body)
+    header = f"# {versioned_name(framework, backend)}"
+    imports = _IMPORTS[framework].replace("{backend}", backend)
+    return Snippet(framework, f"{header}\n{imports}", stand_in, body)
 
 
 def snippets(
-    scheme: str, layout: str, shape: tuple[int, ...], *, groups: int = 1, match: bool = False
+    scheme: str,
+    layout: str,
+    shape: tuple[int, ...],
+    *,
+    groups: int = 1,
+    match: bool = False,
+    backend: str = DEFAULT_BACKEND,
 ) -> dict[str, Snippet]:
     """snippet() for every framework, keyed like FRAMEWORKS.
 
     >>> list(snippets("rms", "nhwc", (1, 2, 2, 3)))
     ['pytorch', 'keras', 'flax']
     """
-    return {f: snippet(f, scheme, layout, shape, groups=groups, match=match) for f in FRAMEWORKS}
-
-
-def defaults_rows(scheme: str) -> dict[str, list[str]]:
-    """The defaults table of a scheme, as columns of display text (one entry per framework).
-
-    >>> defaults_rows("layer")["ε"]
-    ['1e-05', '0.001', '1e-06']
-    """
-    eps, var, mom, rvar = [], [], [], []
-    for f in FRAMEWORKS:
-        conv, bn = CONVENTIONS[f, scheme], CONVENTIONS[f, "batch"]
-        e = f"{effective_eps(conv):.9g}"
-        eps.append(e + " (float32's machine ε)" if conv.eps is None else e)
-        if scheme == "rms":
-            var.append("mean of x² (no centring)")
-        elif conv.fast_variance:
-            var.append("E[x²] − E[x]²" + (", clipped at 0" if conv.clip_variance else ""))
-        else:
-            var.append("two-pass E[(x − μ)²]")
-        mom.append(f"{bn.momentum:g}, the weight of the {bn.momentum_weights}")
-        rvar.append(bn.running_var)
     return {
-        "framework": [FRAMEWORK_NAMES[f] for f in FRAMEWORKS],
-        "ε": eps,
-        "variance": var,
-        "batch norm momentum": mom,
-        "running variance": rvar,
+        f: snippet(f, scheme, layout, shape, groups=groups, match=match, backend=backend)
+        for f in FRAMEWORKS
     }
+
+
+def versioned_name(framework: str, backend: str = DEFAULT_BACKEND) -> str:
+    """The framework, the version checked and, for Keras, the backend.
+
+    >>> versioned_name("keras", "torch"), versioned_name("flax")
+    ('Keras 3.15.1, torch backend', 'Flax linen 0.12.8')
+    """
+    if framework == "keras":
+        return f"Keras {VERSIONS['keras']}, {KERAS_BACKEND_NAMES[backend]} backend"
+    return f"{FRAMEWORK_NAMES[framework]} {VERSIONS[framework]}"
+
+
+@dataclass(frozen=True)
+class DefaultsTable:
+    """What each framework's layer for one scheme creates and keeps by default.
+
+    One tuple per column, one entry per framework (in FRAMEWORKS order). The batch-norm
+    columns are empty for every other scheme: they have no running statistics.
+    """
+
+    scheme: str
+    framework: tuple[str, ...]  # name, version checked, Keras backend
+    layer: tuple[str, ...]  # class name
+    parameters: tuple[str, ...]  # e.g. "weight (8,)"; "none"
+    eps: tuple[float, ...]  # the epsilon added for float32 input
+    eps_machine: tuple[bool, ...]  # eps is float32's machine epsilon (PyTorch RMSNorm)
+    statistic: tuple[str, ...]  # the variance algorithm, or RMS norm's mean of x²
+    momentum: tuple[float, ...] = ()  # batch norm only
+    momentum_weights: tuple[str, ...] = ()  # "new batch" or "old value"
+    running_variance: tuple[str, ...] = ()  # "unbiased" or "biased"
+
+
+def params_text(framework: str, scheme: str, layout: str, shape: tuple[int, ...]) -> str:
+    """The parameters the generated layer creates, with their shape.
+
+    >>> params_text("keras", "rms", "btf", (2, 4, 8)), params_text("pytorch", "instance", "btf",
+    ...                                                               (2, 4, 8))
+    ('scale (8,)', 'none')
+    """
+    ps = param_shape(framework, scheme, layout, shape)
+    names = CONVENTIONS[framework, scheme].params
+    return ", ".join(f"{p} {ps}" for p in names) if ps else "none"
+
+
+def defaults_table(
+    scheme: str, layout: str, shape: tuple[int, ...], backend: str = DEFAULT_BACKEND
+) -> DefaultsTable:
+    """The defaults table of a scheme on a `layout` tensor of `shape` (Keras on `backend`).
+
+    >>> t = defaults_table("layer", "btf", (2, 4, 8))
+    >>> t.eps, t.momentum, t.statistic[1]
+    ((1e-05, 0.001, 1e-06), (), 'two-pass (jnp.var)')
+    >>> defaults_table("batch", "btf", (2, 4, 8)).momentum
+    (0.1, 0.99, 0.99)
+    """
+    convs = [CONVENTIONS[f, scheme] for f in FRAMEWORKS]
+    batch = scheme == "batch"
+    return DefaultsTable(
+        scheme,
+        tuple(versioned_name(f, backend) for f in FRAMEWORKS),
+        tuple(c.layer for c in convs),
+        tuple(params_text(f, scheme, layout, shape) for f in FRAMEWORKS),
+        tuple(effective_eps(c) for c in convs),
+        tuple(c.eps is None for c in convs),
+        tuple(arithmetic(f, scheme, backend).variance for f in FRAMEWORKS),
+        tuple(float(c.momentum or 0) for c in convs) if batch else (),
+        tuple(c.momentum_weights for c in convs) if batch else (),
+        tuple(c.running_var for c in convs) if batch else (),
+    )
 
 
 def reduced_axes(scheme: str, layout: str) -> str:

@@ -15,22 +15,27 @@ import numpy as np
 from lnviz.errors import LnvizError
 from lnviz.lessons.frameworks import (
     CONVENTIONS,
-    FRAMEWORK_NAMES,
+    DEFAULT_BACKEND,
     FRAMEWORKS,
     Run,
     canonical,
     channel_axis,
     effective_eps,
     emulate,
+    framework_label,
     torch_reference,
 )
 
 __all__ = [
     "DIAGNOSIS_STEPS",
     "PAIRS",
+    "Analysis",
     "Comparison",
+    "Diagnosis",
     "RunningStats",
+    "Setup",
     "VarianceError",
+    "analyse",
     "compare",
     "diagnose",
     "display",
@@ -72,6 +77,7 @@ class Comparison:
     layout: str
     groups: int
     match: bool
+    backend: str  # Keras's backend
     x: np.ndarray  # layout shape, float32
     outputs: dict[str, np.ndarray]  # framework -> layout shape; PyTorch's via lnviz kernels
     runs: dict[str, Run]  # framework -> emulation with its statistics
@@ -87,11 +93,18 @@ class Comparison:
 
 
 def compare(
-    x: np.ndarray, scheme: str, layout: str, *, groups: int = 1, match: bool = False
+    x: np.ndarray,
+    scheme: str,
+    layout: str,
+    *,
+    groups: int = 1,
+    match: bool = False,
+    backend: str = DEFAULT_BACKEND,
 ) -> Comparison:
-    """Each framework's layer on x; match=True gives Keras and Flax PyTorch's ε (and Flax
-    the two-pass variance), as the matched code does. Keras keeps E[x^2] - E[x]^2: no
-    argument of its layers turns that off.
+    """Each framework's layer on x, Keras's on `backend`; match=True gives Keras and Flax
+    PyTorch's ε (and Flax the two-pass variance), as the matched code does. On the NumPy
+    and torch backends Keras keeps E[x^2] - E[x]^2 (no argument turns it off); on JAX and
+    TensorFlow it is two-pass already.
 
     >>> x = sample_input((2, 3, 8), 0.0, 1.0, 0)
     >>> c = compare(x, "layer", "btf")
@@ -103,33 +116,59 @@ def compare(
         if match and f != "pytorch":
             e = effective_eps(CONVENTIONS["pytorch", scheme], x.dtype)
             fast = None if f == "keras" else False
-            runs[f] = emulate(x, scheme, layout, f, groups=groups, eps=e, fast_variance=fast)
+            runs[f] = emulate(x, scheme, layout, f, groups=groups, eps=e, fast_variance=fast,
+                              backend=backend)  # fmt: skip
         else:
-            runs[f] = emulate(x, scheme, layout, f, groups=groups)
+            runs[f] = emulate(x, scheme, layout, f, groups=groups, backend=backend)
     outputs = {f: runs[f].output for f in FRAMEWORKS}
     outputs["pytorch"] = torch_reference(x, scheme, layout, groups=groups)
-    return Comparison(scheme, layout, groups, match, x, outputs, runs)
+    return Comparison(scheme, layout, groups, match, backend, x, outputs, runs)
 
 
-def diagnose(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) -> dict[str, tuple]:
+@dataclass(frozen=True)
+class Diagnosis:
+    """max |y - y_PyTorch| at each step of DIAGNOSIS_STEPS, for Keras and Flax."""
+
+    scheme: str
+    backend: str  # Keras's backend
+    keras: tuple[float, float, float]
+    flax: tuple[float, float, float]
+
+    @property
+    def labels(self) -> tuple[str, str, str]:
+        """The three steps; RMS norm has no variance, so its last step aligns nothing new."""
+        if self.scheme == "rms":
+            return (*DIAGNOSIS_STEPS[:2], "PyTorch's ε (RMS norm: no variance to align)")
+        return DIAGNOSIS_STEPS
+
+    def of(self, framework: str) -> tuple[float, float, float]:
+        """The three gaps of "keras" or "flax"."""
+        return self.keras if framework == "keras" else self.flax
+
+
+def diagnose(
+    x: np.ndarray, scheme: str, layout: str, *, groups: int = 1, backend: str = DEFAULT_BACKEND
+) -> Diagnosis:
     """max |y_f - y_PyTorch| for Keras and Flax: own defaults, then PyTorch's ε, then also
     the two-pass variance. Whatever is left at the last step is rounding.
 
     >>> d = diagnose(sample_input((2, 3, 8), 0.0, 1.0, 0), "layer", "btf")
-    >>> d["keras"][0] > 100 * d["keras"][2]
+    >>> d.keras[0] > 100 * d.keras[2]
     True
     """
     ref = torch_reference(x, scheme, layout, groups=groups)
     e = effective_eps(CONVENTIONS["pytorch", scheme], x.dtype)
-    out: dict[str, tuple] = {}
+    out = []
     for f in ("keras", "flax"):
         steps = (
-            emulate(x, scheme, layout, f, groups=groups),
-            emulate(x, scheme, layout, f, groups=groups, eps=e),
-            emulate(x, scheme, layout, f, groups=groups, eps=e, fast_variance=False),
-        )
-        out[f] = tuple(_max_abs(r.output, ref) for r in steps)
-    return out
+            emulate(x, scheme, layout, f, groups=groups, backend=backend),
+            emulate(x, scheme, layout, f, groups=groups, eps=e, backend=backend),
+            emulate(x, scheme, layout, f, groups=groups, eps=e, fast_variance=False,
+                    backend=backend),
+        )  # fmt: skip
+        a, b, c = (_max_abs(r.output, ref) for r in steps)
+        out.append((a, b, c))
+    return Diagnosis(scheme, backend, out[0], out[1])
 
 
 def _max_abs(a: np.ndarray, b: np.ndarray) -> float:
@@ -208,8 +247,8 @@ class VarianceError:
     """Relative error of the variance of n values with mean/sd = ratio, by method."""
 
     ratio: np.ndarray  # (K,) |mean| / standard deviation
-    fast32: np.ndarray  # (K,) E[x^2] - E[x]^2 in float32 (Keras, Flax defaults)
-    twopass32: np.ndarray  # (K,) E[(x - E[x])^2] in float32 (PyTorch)
+    fast32: np.ndarray  # (K,) E[x^2] - E[x]^2 in float32 (Flax; Keras on NumPy, torch)
+    twopass32: np.ndarray  # (K,) E[(x - E[x])^2] in float32 (as accurate as PyTorch's)
     fast64: np.ndarray  # (K,) E[x^2] - E[x]^2 in float64
     input_ratio: float  # the page's input: max |mean| / sd over statistic groups
     input_error: float  # the page's input: max relative error of Flax's variance
@@ -250,10 +289,52 @@ def variance_error(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) 
     )
 
 
-def pair_label(a: str, b: str) -> str:
-    """The display name of a difference.
+def pair_label(a: str, b: str, backend: str = DEFAULT_BACKEND) -> str:
+    """The display name of a difference (Keras named with its backend).
 
     >>> pair_label("keras", "pytorch")
-    'Keras 3 − PyTorch'
+    'Keras 3 (JAX) − PyTorch'
     """
-    return f"{FRAMEWORK_NAMES[a]} − {FRAMEWORK_NAMES[b]}"
+    return f"{framework_label(a, backend)} − {framework_label(b, backend)}"
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Everything the framework page computes from: the input and the port's choices."""
+
+    shape: tuple[int, ...]  # in the layout's axis order
+    layout: str
+    scheme: str
+    groups: int  # group norm's G
+    loc: float  # mean of the input
+    spread: float  # its standard deviation
+    seed: int  # random seed of the input
+    match: bool  # Keras and Flax written with PyTorch's ε
+    backend: str = DEFAULT_BACKEND  # Keras's backend
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The page's results for one Setup: outputs, the diagnosis, the variance error."""
+
+    setup: Setup
+    comparison: Comparison
+    diagnosis: Diagnosis
+    variance_error: VarianceError
+
+
+def analyse(setup: Setup) -> Analysis:
+    """Draw the input of `setup` and run compare, diagnose and variance_error on it.
+
+    >>> a = analyse(Setup((2, 3, 8), "btf", "layer", 1, 0.0, 1.0, 0, False))
+    >>> a.comparison.x.shape, len(a.diagnosis.keras)
+    ((2, 3, 8), 3)
+    """
+    s = setup
+    x = sample_input(s.shape, s.loc, s.spread, s.seed)
+    return Analysis(
+        s,
+        compare(x, s.scheme, s.layout, groups=s.groups, match=s.match, backend=s.backend),
+        diagnose(x, s.scheme, s.layout, groups=s.groups, backend=s.backend),
+        variance_error(x, s.scheme, s.layout, groups=s.groups),
+    )

@@ -2,27 +2,34 @@
 
 Why: a model ported between PyTorch, Keras 3 and Flax linen can disagree in the third digit
 although every layer "is the same"; the causes are defaults (epsilon, momentum), estimators
-(unbiased running variance) and arithmetic (variance as E[x^2] - E[x]^2 in float32).
+(unbiased running variance) and arithmetic (variance as E[x^2] - E[x]^2 in float32: Flax's
+default, and Keras's on its NumPy and torch backends).
 
-Every default below was checked against the framework's own source (2025 versions):
+Every default and algorithm below was checked against PyTorch 2.13.0 (installed), Keras
+3.15.1 and Flax 0.12.8; docs/frameworks-checked.md lists the files read and what was run.
 
-- PyTorch 2.13, installed here: inspect.signature and docstrings of torch.nn.LayerNorm
-  (eps=1e-5, elementwise_affine=True, bias=True), GroupNorm(num_groups, num_channels,
-  eps=1e-5, affine=True), RMSNorm(eps=None: "machine epsilon of the computation type",
-  float32 for fp16/bf16/fp32 inputs), BatchNorm1d/2d(eps=1e-5, momentum=0.1; running
-  variance "via the unbiased estimator"; new = (1 - momentum) * old + momentum * batch),
-  InstanceNorm1d/2d(eps=1e-5, affine=False, track_running_stats=False).
-- Keras 3, keras-team/keras keras/src/layers/normalization/*.py: LayerNormalization(axis=-1,
-  epsilon=1e-3; gamma and beta span the `axis` dims), GroupNormalization(groups=32, axis=-1,
-  epsilon=1e-3; gamma (C,); groups=-1 gives instance norm), RMSNormalization(axis=-1,
-  epsilon=1e-6; scale only), BatchNormalization(axis=-1, momentum=0.99, epsilon=1e-3;
-  moving = moving * momentum + batch * (1 - momentum), batch variance from ops.moments).
-  ops.moments in keras/src/backend/{numpy,torch}/nn.py is mean(x^2) - mean(x)^2, unclipped
-  (the JAX backend clips it at 0). The TensorFlow backend was NOT checked.
-- Flax linen, google/flax flax/linen/normalization.py: LayerNorm(epsilon=1e-6,
-  reduction_axes=-1, feature_axes=-1, use_fast_variance=True), RMSNorm(epsilon=1e-6, scale
-  only), GroupNorm(num_groups=32, epsilon=1e-6; channels always the last axis),
-  InstanceNorm(epsilon=1e-6, feature_axes=-1, scale and bias), BatchNorm(axis=-1,
+- PyTorch 2.13: inspect.signature and docstrings of torch.nn.LayerNorm (eps=1e-5,
+  elementwise_affine=True, bias=True), GroupNorm(num_groups, num_channels, eps=1e-5,
+  affine=True), RMSNorm(eps=None: "machine epsilon of the computation type", float32 for
+  fp16/bf16/fp32 inputs), BatchNorm1d/2d(eps=1e-5, momentum=0.1; running variance "via the
+  unbiased estimator"; new = (1 - momentum) * old + momentum * batch), InstanceNorm1d/2d(
+  eps=1e-5, affine=False). CPU kernels: layer norm takes Welford moments (RowwiseMoments in
+  moments_utils.h, shipped with 2.13); group norm Welford for contiguous input and
+  E[x^2] - E[x]^2 clamped at 0 for channels-last input; batch and instance norm two-pass
+  with float64 sums (batch_norm_kernel.cpp).
+- Keras 3.15.1, keras/src/layers/normalization/*.py: LayerNormalization(axis=-1,
+  epsilon=1e-3), GroupNormalization(groups=32, axis=-1, epsilon=1e-3; groups=-1 gives
+  instance norm), RMSNormalization(axis=-1, epsilon=1e-6; scale only),
+  BatchNormalization(axis=-1, momentum=0.99, epsilon=1e-3; moving = moving * momentum +
+  batch * (1 - momentum), biased batch variance). ops.moments differs per backend
+  (keras/src/backend/*/nn.py): two-pass on JAX (jnp.var) and TensorFlow (tf.nn.moments);
+  mean(x^2) - mean(x)^2, not clipped, on torch and NumPy. On the torch backend
+  LayerNormalization calls torch.nn.functional.layer_norm and RMSNormalization
+  F.rms_norm; torch's batch_normalization subtracts the mean first, every other path
+  evaluates x * inv + (-mu * inv).
+- Flax 0.12.8, flax/linen/normalization.py: LayerNorm(epsilon=1e-6, use_fast_variance=True),
+  RMSNorm(epsilon=1e-6, scale only), GroupNorm(num_groups=32, epsilon=1e-6; channels always
+  the last axis), InstanceNorm(epsilon=1e-6, scale and bias), BatchNorm(axis=-1,
   momentum=0.99, epsilon=1e-5; running var from the biased batch variance). _compute_stats
   promotes to at least float32 and, with use_fast_variance, takes max(0, E[x^2] - E[x]^2).
 """
@@ -41,17 +48,24 @@ from lnviz.functional import default_rms_eps, layer_norm, rms_norm
 
 __all__ = [
     "CONVENTIONS",
+    "DEFAULT_BACKEND",
     "FRAMEWORKS",
     "FRAMEWORK_NAMES",
+    "KERAS_BACKENDS",
+    "KERAS_BACKEND_NAMES",
     "LAYOUTS",
     "LAYOUT_AXES",
     "SCHEMES",
+    "VERSIONS",
+    "Arithmetic",
     "Convention",
     "Run",
+    "arithmetic",
     "canonical",
     "channel_axis",
     "effective_eps",
     "emulate",
+    "framework_label",
     "torch_reference",
     "uncanonical",
     "values_per_channel",
@@ -59,29 +73,53 @@ __all__ = [
 
 FRAMEWORKS = ("pytorch", "keras", "flax")
 FRAMEWORK_NAMES = {"pytorch": "PyTorch", "keras": "Keras 3", "flax": "Flax linen"}
+VERSIONS = {"pytorch": "2.13", "keras": "3.15.1", "flax": "0.12.8"}  # the versions checked
+KERAS_BACKENDS = ("jax", "tensorflow", "torch", "numpy")
+KERAS_BACKEND_NAMES = {"jax": "JAX", "tensorflow": "TensorFlow", "torch": "torch",
+                       "numpy": "NumPy"}  # fmt: skip
+DEFAULT_BACKEND = "jax"
 SCHEMES = ("layer", "rms", "group", "instance", "batch")
 LAYOUTS = ("btf", "nchw", "nhwc")
 LAYOUT_AXES = {"btf": ("B", "T", "F"), "nchw": ("N", "C", "H", "W"), "nhwc": ("N", "H", "W", "C")}
 
 
+def framework_label(framework: str, backend: str = DEFAULT_BACKEND) -> str:
+    """A framework's display name; Keras's names the backend its numbers are for.
+
+    >>> framework_label("keras", "numpy"), framework_label("flax")
+    ('Keras 3 (NumPy)', 'Flax linen')
+    """
+    if framework != "keras":
+        return FRAMEWORK_NAMES[framework]
+    return f"{FRAMEWORK_NAMES[framework]} ({KERAS_BACKEND_NAMES[_backend(backend)]})"
+
+
 @dataclass(frozen=True)
 class Convention:
-    """What one framework's layer does when every argument keeps its default."""
+    """What one framework's layer is and keeps when every argument has its default."""
 
     framework: str
     scheme: str
     layer: str  # class name as written in code
     eps: float | None  # None: PyTorch RMSNorm's machine epsilon of the compute type
     params: tuple[str, ...]  # parameters created by default, e.g. ("weight", "bias")
-    fast_variance: bool  # variance as E[x^2] - E[x]^2 (irrelevant for RMS)
-    clip_variance: bool  # a negative fast variance is clipped to 0
     momentum: float | None = None  # batch norm only
     momentum_weights: str = ""  # "new batch" or "old value"
     running_var: str = ""  # "unbiased" or "biased"
 
 
+@dataclass(frozen=True)
+class Arithmetic:
+    """How a framework computes one scheme on float32 CPU input (Keras: on one backend)."""
+
+    variance: str  # what the framework's source computes, in words
+    fast_variance: bool  # emulated as E[x^2] - E[x]^2; else two-pass (also for Welford)
+    clip_variance: bool  # a negative fast variance is raised to 0
+    scale_first: bool  # output x * inv + (-mu * inv); else (x - mu) * inv
+
+
 def _table() -> dict[tuple[str, str], Convention]:
-    pt = {  # PyTorch: two-pass variance in the kernels lnviz mirrors
+    pt = {
         "layer": ("LayerNorm", 1e-5, ("weight", "bias")),
         "rms": ("RMSNorm", None, ("weight",)),
         "group": ("GroupNorm", 1e-5, ("weight", "bias")),
@@ -102,22 +140,65 @@ def _table() -> dict[tuple[str, str], Convention]:
         "instance": ("InstanceNorm", 1e-6, ("scale", "bias")),
         "batch": ("BatchNorm", 1e-5, ("scale", "bias")),
     }
+    running = {
+        "pytorch": (0.1, "new batch", "unbiased"),
+        "keras": (0.99, "old value", "biased"),
+        "flax": (0.99, "old value", "biased"),
+    }
     out: dict[tuple[str, str], Convention] = {}
-    for s in SCHEMES:
-        bn = s == "batch"
-        out["pytorch", s] = Convention(
-            "pytorch", s, *pt[s], False, False, *((0.1, "new batch", "unbiased") if bn else ())
-        )
-        out["keras", s] = Convention(
-            "keras", s, *ks[s], True, False, *((0.99, "old value", "biased") if bn else ())
-        )
-        out["flax", s] = Convention(
-            "flax", s, *fx[s], True, True, *((0.99, "old value", "biased") if bn else ())
-        )
+    for f, spec in (("pytorch", pt), ("keras", ks), ("flax", fx)):
+        for s in SCHEMES:
+            out[f, s] = Convention(f, s, *spec[s], *(running[f] if s == "batch" else ()))
     return out
 
 
 CONVENTIONS: dict[tuple[str, str], Convention] = _table()
+
+_MEAN_SQUARE = "mean of x² (no mean subtracted)"
+_FAST = "E[x²] − E[x]², not clamped"
+_PT_VARIANCE = {  # PyTorch 2.13 CPU kernels
+    "layer": "Welford (blocks merged pairwise)",
+    "rms": _MEAN_SQUARE,
+    "group": "Welford; for channels-last input E[x²] − E[x]², clamped at 0",
+    "instance": "two-pass, sums in float64 (the batch-norm kernel)",
+    "batch": "two-pass, sums in float64",
+}
+_KERAS_TWO_PASS = {"jax": "two-pass (jnp.var)", "tensorflow": "two-pass (tf.nn.moments)"}
+
+
+def _backend(backend: str) -> str:
+    if backend not in KERAS_BACKENDS:
+        raise LnvizError("backend", backend, "one of " + ", ".join(KERAS_BACKENDS))
+    return backend
+
+
+def arithmetic(framework: str, scheme: str, backend: str = DEFAULT_BACKEND) -> Arithmetic:
+    """The variance algorithm and output form of `framework` for `scheme`.
+
+    lnviz's emulation of PyTorch is two-pass and subtracts first; PyTorch's own kernels are
+    Welford (layer, group) or two-pass (batch, instance): equally accurate, other last bits.
+
+    >>> arithmetic("keras", "layer", "numpy").fast_variance, arithmetic("keras", "layer").variance
+    (True, 'two-pass (jnp.var)')
+    >>> arithmetic("keras", "layer", "torch").variance
+    "PyTorch's kernel (F.layer_norm): Welford"
+    """
+    if (framework, scheme) not in CONVENTIONS:
+        raise LnvizError("framework/scheme", (framework, scheme), "a known framework and scheme")
+    if framework == "pytorch":
+        return Arithmetic(_PT_VARIANCE[scheme], False, False, False)
+    if framework == "flax":
+        text = _MEAN_SQUARE if scheme == "rms" else "E[x²] − E[x]², clamped at 0"
+        return Arithmetic(text, True, True, False)
+    b = _backend(backend)
+    if scheme == "rms":
+        return Arithmetic(_MEAN_SQUARE + (" (F.rms_norm)" if b == "torch" else ""), False, False,
+                          False)  # fmt: skip
+    if b in _KERAS_TWO_PASS:
+        return Arithmetic(_KERAS_TWO_PASS[b], False, False, True)
+    if b == "torch" and scheme == "layer":
+        return Arithmetic("PyTorch's kernel (F.layer_norm): Welford", False, False, False)
+    return Arithmetic(_FAST, True, False, not (b == "torch" and scheme == "batch"))
 
 
 def effective_eps(conv: Convention, dtype: DTypeLike = np.float32) -> float:
@@ -236,13 +317,15 @@ def emulate(
     groups: int = 1,
     eps: float | None = None,
     fast_variance: bool | None = None,
+    backend: str = DEFAULT_BACKEND,
 ) -> Run:
     """What `framework`'s layer computes on x, in x's dtype (float32 as deployed).
 
     mu = E[x]; var = E[(x - mu)^2] (two-pass) or E[x^2] - mu^2 (fast; Flax clips it at 0);
-    y = (x - mu) / sqrt(var + eps). Keras evaluates y = x * inv + (-mu * inv) with
-    inv = 1 / sqrt(var + eps), as its layers do. eps and fast_variance default to the
-    framework's own conventions; pass them to see a matched port.
+    y = (x - mu) * inv, or y = x * inv + (-mu * inv) where the framework scales first (Keras
+    outside its torch kernels), with inv = 1 / sqrt(var + eps). eps and fast_variance
+    default to the framework's own conventions (Keras's on `backend`); pass them to see a
+    matched port.
 
     >>> x = np.array([[[1.0, 2.0, 3.0]]], dtype=np.float32)
     >>> emulate(x, "layer", "btf", "keras").eps
@@ -253,9 +336,9 @@ def emulate(
     if framework not in FRAMEWORKS:
         raise LnvizError("framework", framework, "one of " + ", ".join(FRAMEWORKS))
     _check(scheme, layout, x, groups)
-    conv = CONVENTIONS[framework, scheme]
+    conv, how_ = CONVENTIONS[framework, scheme], arithmetic(framework, scheme, backend)
     e = effective_eps(conv, x.dtype) if eps is None else float(eps)
-    fast = conv.fast_variance if fast_variance is None else bool(fast_variance)
+    fast = how_.fast_variance if fast_variance is None else bool(fast_variance)
     xc = canonical(x, layout)  # (N, P, C)
     rows, how = _rows(xc, scheme, layout, groups)  # (M, K)
     rows = np.ascontiguousarray(rows)
@@ -267,13 +350,13 @@ def emulate(
             mu = np.mean(rows, axis=1)  # (M,)
             if fast:
                 var = np.mean(rows * rows, axis=1) - mu * mu  # (M,) cancels when |mu| >> sd
-                if conv.clip_variance:
+                if how_.clip_variance:
                     var = np.maximum(var, 0)
             else:
                 d = rows - mu[:, None]  # (M, K)
                 var = np.mean(d * d, axis=1)  # (M,)
         inv = (1 / np.sqrt(var + rows.dtype.type(e))).astype(rows.dtype)  # (M,)
-        if framework == "keras":
+        if how_.scale_first:
             y = rows * inv[:, None] + (-mu * inv)[:, None]  # (M, K)
         else:
             y = (rows - mu[:, None]) * inv[:, None]  # (M, K)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.apptest_helpers import assert_clean, figures, page, texts, values
@@ -12,7 +14,18 @@ def metric(at, label: str) -> str:
 
 
 def max_delta(at, pair: str) -> float:
-    return float(metric(at, f"max |{pair}|").replace("NaN", "nan"))
+    return float(metric(at, f"max |{pair}|").replace("NaN", "nan").replace("−", "-"))
+
+
+def table(at, heading: str) -> dict:
+    """The dataframe whose first column is `heading`, as {column: [values]}."""
+    df = next(d.value for d in at.dataframe if d.value.columns[0] == heading)
+    return {c: list(df[c]) for c in df.columns}
+
+
+def notes(at) -> str:
+    """The 'what to notice' lists of the page."""
+    return "\n".join(m.value for m in at.markdown if m.value.startswith("- "))
 
 
 def codes(at) -> list[str]:
@@ -36,9 +49,12 @@ def test_default_state() -> None:
     assert "nn.LayerNorm(normalized_shape=8)" in pt
     assert "layers.LayerNormalization(axis=-1)" in keras
     assert "nn.LayerNorm(\n    reduction_axes=-1,\n    feature_axes=-1,\n)" in flax
-    assert 1e-3 < max_delta(at, "Keras 3 − PyTorch") < 1e-2  # the third digit
+    assert 1e-3 < max_delta(at, "Keras 3 (JAX) − PyTorch") < 1e-2  # the third digit
     assert max_delta(at, "Flax linen − PyTorch") < 1e-4
-    assert "1e-05" in texts(at) and "0.001" in texts(at)  # the defaults table
+    defaults = table(at, "framework")
+    assert defaults["default ε"] == ["1e-05", "0.001", "1e-06"]
+    assert defaults["framework"] == ["PyTorch 2.13", "Keras 3.15.1, JAX backend",
+                                     "Flax linen 0.12.8"]  # fmt: skip
 
 
 @pytest.mark.parametrize("key", PRESETS)
@@ -52,17 +68,22 @@ def test_every_preset_runs_clean(key: str) -> None:
 def test_epsilon_preset_makes_keras_shrink_the_output() -> None:
     at = page("frameworks")
     at.button(key="fw-presets-0").click().run()
-    assert max_delta(at, "Keras 3 − PyTorch") > 0.1
+    assert max_delta(at, "Keras 3 (JAX) − PyTorch") > 0.1
     assert 1e-3 < max_delta(at, "Flax linen − PyTorch") < 0.1
 
 
 def test_large_mean_preset_shows_fast_variance_loss() -> None:
     at = page("frameworks")
     at.button(key="fw-presets-1").click().run()
+    assert at.radio(key="backend").value == "numpy"  # the backend whose variance is one-pass
     assert max_delta(at, "Flax linen − PyTorch") > 0.01
     at.checkbox(key="match").check().run()  # PyTorch's eps does not rescue Keras here
-    assert max_delta(at, "Keras 3 − PyTorch") > 0.01
+    assert max_delta(at, "Keras 3 (NumPy) − PyTorch") > 0.01
     assert max_delta(at, "Flax linen − PyTorch") < 1e-3  # two-pass variance does
+    assert "on the NumPy backend has no switch" in notes(at)
+    at.radio(key="backend").set_value("jax").run()  # JAX's jnp.var is two-pass
+    assert max_delta(at, "Keras 3 (JAX) − PyTorch") < 1e-3
+    assert "has no switch" not in notes(at)
 
 
 def test_channels_last_group_norm_preset() -> None:
@@ -96,6 +117,7 @@ def test_batch_norm_preset_shows_running_statistics() -> None:
     [
         ("radio", "scheme", "rms"),
         ("radio", "layout", "nchw"),
+        ("radio", "backend", "numpy"),
         ("number_input", "n", 3),
         ("number_input", "h", 6),
         ("number_input", "c", 12),
@@ -170,8 +192,96 @@ def test_batch_with_one_value_per_channel_falls_back_with_a_message() -> None:
 
 
 def test_keras_nan_far_from_zero_is_reported_not_raised() -> None:
+    at = page("frameworks", {"loc": "10000", "sd": "0.001", "backend": "NumPy"})
+    assert_clean(at)
+    assert metric(at, "max |Keras 3 (NumPy) − PyTorch|") == "NaN"
+    assert any("Keras 3 (NumPy) produced NaN" in w.value for w in at.warning)
+    assert len(figures(at)) == 3
+
+
+def test_keras_on_jax_gives_no_nan_far_from_zero() -> None:
+    """jnp.var is two-pass: the same input that breaks the NumPy backend stays finite."""
     at = page("frameworks", {"loc": "10000", "sd": "0.001"})
     assert_clean(at)
-    assert metric(at, "max |Keras 3 − PyTorch|") == "NaN"
-    assert any("Keras produced NaN" in w.value for w in at.warning)
-    assert len(figures(at)) == 3
+    assert metric(at, "max |Keras 3 (JAX) − PyTorch|") != "NaN"
+    assert not at.warning
+
+
+# ---- issue 14: every framework statement per backend, scheme and version ----------------
+
+
+@pytest.mark.parametrize(
+    ("backend", "scheme", "keras_variance"),
+    [
+        ("JAX", "layer", "two-pass (jnp.var)"),
+        ("TensorFlow", "batch", "two-pass (tf.nn.moments)"),
+        ("torch", "layer", "PyTorch's kernel (F.layer_norm): Welford"),
+        ("torch", "group", "E[x²] − E[x]², not clamped"),
+        ("NumPy", "layer", "E[x²] − E[x]², not clamped"),
+    ],
+)
+def test_defaults_table_names_keras_variance_per_backend(backend, scheme, keras_variance) -> None:
+    at = page("frameworks", {"backend": backend, "scheme": scheme, "n": "2", "h": "4"})
+    assert_clean(at)
+    assert table(at, "framework")["variance"][1] == keras_variance
+
+
+@pytest.mark.parametrize(
+    ("scheme", "pytorch_variance"),
+    [
+        ("layer", "Welford (blocks merged pairwise)"),
+        ("group", "Welford; for channels-last input E[x²] − E[x]², clamped at 0"),
+        ("instance", "two-pass, sums in float64 (the batch-norm kernel)"),
+        ("batch", "two-pass, sums in float64"),
+    ],
+)
+def test_defaults_table_names_pytorchs_cpu_kernel(scheme, pytorch_variance) -> None:
+    at = page("frameworks", {"scheme": scheme})
+    assert table(at, "framework")["variance"][0] == pytorch_variance
+
+
+def test_defaults_table_columns_follow_the_scheme() -> None:
+    """Momentum and running variance are batch norm's; RMS norm has no variance at all."""
+    layer = table(page("frameworks"), "framework")
+    assert "momentum" not in layer and "running variance fed" not in layer
+    batch = table(page("frameworks", {"scheme": "batch"}), "framework")
+    assert batch["default ε"] == ["1e-05", "0.001", "1e-05"]  # Flax BatchNorm: 1e-5
+    assert batch["momentum"][0] == "0.1, the weight of the new batch"
+    assert batch["momentum"][2] == "0.99, the weight of the old value"
+    assert batch["running variance fed"] == ["unbiased", "biased", "biased"]
+    rms = table(page("frameworks", {"scheme": "RMS"}), "framework")
+    assert "variance" not in rms and "momentum" not in rms
+    assert rms["statistic"] == ["mean of x² (no mean subtracted)"] * 3
+    assert rms["default ε"] == ["1.2e-07 (float32's machine ε)", "1e-06", "1e-06"]
+    assert rms["parameters created"] == ["weight (8,)", "scale (8,)", "scale (8,)"]
+
+
+def test_notes_follow_the_scheme_and_the_state() -> None:
+    at = page("frameworks", {"scheme": "RMS"})
+    text = notes(at)
+    assert "√(E[x²] + ε)" in text and "σ²" not in text
+    assert "two-pass variance then" not in text and "nothing beyond rounding" not in text
+    at = page("frameworks")
+    assert "Make the spread smaller" in notes(at)
+    at.button(key="fw-presets-0").click().run()  # the 'ε matters' preset is shown...
+    assert "Make the spread smaller" not in notes(at)  # ...so it is not offered again
+    at.button(key="fw-presets-1").click().run()
+    assert "'large mean' preset" not in notes(at)
+
+
+def test_no_keras_statement_without_its_backend() -> None:
+    """Nothing on the page attributes E[x²] − E[x]² to Keras in general."""
+    at = page("frameworks")
+    body = texts(at) + notes(at)
+    assert "Keras's own E[x²]" not in body and "Keras, Flax defaults" not in body
+    assert 'os.environ["KERAS_BACKEND"] = "jax"' in codes(at)[1]  # the code names it too
+    for f in figures(at):
+        for trace in f["data"]:
+            assert "Keras, Flax" not in str(trace.get("name", ""))
+
+
+def test_no_private_labels() -> None:
+    at = page("frameworks", {"scheme": "batch"})
+    body = texts(at) + notes(at)
+    assert "the notes" not in body.lower() and "(seed)" not in body.lower()
+    assert not re.search(r"\b[CW]\d+\b", body)
