@@ -5,7 +5,10 @@ import streamlit as st
 import lnviz
 from lnviz.app import ui
 from lnviz.axes import SCHEME_INFO, divisors, statistics_agree, with_entries
+from lnviz.content import axes_text
+from lnviz.content.text import short
 from lnviz.figures import axes as figs
+from lnviz.lessons import axes_tables
 from lnviz.params import parse_entries
 
 MAX_B, MAX_T, MAX_F = 8, 16, 32  # at most 4096 entries: light to compute, draw and send
@@ -15,23 +18,28 @@ SHORT = {"layer_all": "layer-all", "rms": "RMS"}  # radio labels, also the URL v
 
 @st.cache_data(max_entries=256, show_spinner=False)
 def reductions(
-    shape: tuple[int, int, int], seed: int, edits: tuple, groups: int, eps: float
+    shape: tuple[int, int, int],
+    seed: int,
+    edits: tuple[tuple[int, int, int, float], ...],
+    groups: int,
+    eps: float,
 ) -> dict[str, lnviz.Reduction]:
-    """Every scheme on the seeded, edited tensor (pure: cached per state)."""
+    """Every scheme on the random tensor of `seed`, with the typed edits (cached per state)."""
     x = with_entries(lnviz.sample_tensor(shape, seed), edits)
     return lnviz.compare_schemes(x, num_groups=groups, eps=eps)
 
 
 ui.page_intro(
     "Reduction axes: who shares a mean and a variance?",
-    r"""Every normalization in this family computes a mean and a variance and uses them to
-standardize some entries. The schemes differ only in **which** entries are pooled into one
-statistic group. For a hidden-state tensor with axes (batch, token, feature), token-wise layer
-normalization pools the $d$ features of one token:""",
+    r"""Every normalization in this family computes statistics over some entries and uses
+them to rescale those entries: a mean and a variance, or for RMS norm a mean square alone.
+The schemes differ only in **which** entries are pooled into one statistic group. For a
+hidden-state tensor with axes (batch, token, feature), token-wise layer normalization pools
+the $F$ features of one token:""",
 )
 st.latex(
-    r"\mu_{bt}=\frac1d\sum_{f}x_{btf},\qquad"
-    r"\sigma^2_{bt}=\frac1d\sum_{f}(x_{btf}-\mu_{bt})^2"
+    r"\mu_{bt}=\frac1F\sum_{f}x_{btf},\qquad"
+    r"\sigma^2_{bt}=\frac1F\sum_{f}(x_{btf}-\mu_{bt})^2"
 )
 st.latex(r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f")
 
@@ -63,23 +71,20 @@ with st.container(border=True):
     with c4:
         seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
     scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=SHORT)
-    pooled = SCHEME_INFO[scheme][1]
-    st.caption(
-        f"**{SCHEME_LABELS[scheme]}**: each mean and variance is taken over the "
-        f"{' and '.join(pooled)} {'axis' if len(pooled) == 1 else 'axes'}, separately for "
-        "every other index."
-    )
+    caption = st.empty()  # filled in below, once the scheme shown is known
     c5, c6 = st.columns(2)
     with c5:
         groups = ui.int_choice(
-            "groups (group norm)",
+            "feature groups G (group norm)",
             divisors(fsz),
             key="groups",
             default=2 if fsz % 2 == 0 else 1,
-            help="Group norm splits the features into this many groups; it must divide F.",
+            help="Group norm splits the features into G groups; G must divide F.",
         )
     with c6:
-        eps = ui.eps_slider(default=1e-5, help="Added to each group's variance.")
+        eps = ui.eps_slider(
+            axes_text.eps_label_text(scheme), default=1e-5, help=axes_text.eps_help(scheme)
+        )
     edits = ui.text_field(
         "Edit entries (b,t,f=value; …)",
         "",
@@ -99,8 +104,9 @@ if scheme not in results:
     )
     scheme = "layer"
 red = results[scheme]
+caption.caption(axes_text.scheme_caption(red))
 if not red.finite:
-    st.warning("Some group has zero variance and ε = 0 … the output is not finite.")
+    st.warning(axes_text.nonfinite_warning(red))
 
 
 @st.fragment
@@ -123,33 +129,26 @@ def cube_section(red: lnviz.Reduction) -> None:
         m1, m2 = st.columns(2)
         m1.metric("statistic groups", red.group_count)
         m2.metric("entries per group", red.group_size)
-        m1.metric(f"group {g}: mean", "— (none)" if not red.centered else ui.fmt(red.mean[g]))
-        m2.metric(
-            f"group {g}: {'mean square' if not red.centered else 'variance'}", ui.fmt(red.second[g])
-        )
-        m1.metric("γ shape", str(red.param_shape))
-        m2.metric("β shape", str(red.param_shape))
+        second = f"group {g}: {axes_tables.second_name(red)}"
+        if red.centered:  # RMS norm has no mean and no β
+            m1.metric(f"group {g}: mean", ui.fmt(red.mean[g]))
+            m2.metric(second, ui.fmt(red.second[g]))
+            m1.metric("γ shape", str(red.param_shape))
+            m2.metric("β shape", str(red.param_shape))
+        else:
+            m1.metric(second, ui.fmt(red.second[g]))
+            m2.metric("γ shape", str(red.param_shape))
         st.markdown(
             f"**Pooled over:** {' and '.join(red.reduce_axes)}  \n"
-            f"**Parameters along:** {' and '.join(red.param_axes)}  \n"
+            f"**Parameters:** {axes_tables.parameters_text(red)}, along "
+            f"{' and '.join(red.param_axes)}  \n"
             f"x{list(entry)} = {ui.fmt(red.x[entry], 4)} → "
             f"y{list(entry)} = {ui.fmt(red.output[entry], 6)}"
         )
 
 
 cube_section(red)
-ui.notice(
-    [
-        "Token-wise layer norm: each (batch, token) row is its own group; other examples in "
-        "the batch never enter its statistics.",
-        "Batch norm: each feature column is one group across every example and token, so an "
-        "output depends on the rest of the batch.",
-        "Instance norm pools the tokens of one feature in one example; group norm pools a "
-        "block of features over all tokens of one example.",
-        "RMS norm uses the same groups as token-wise layer norm but subtracts no mean: it "
-        "divides by the root mean square.",
-    ]
-)
+ui.notice(list(axes_text.scheme_notes(red)))
 
 st.subheader("Unfolded: rows are (batch, token), columns are features")
 cols = st.columns(3)
@@ -158,19 +157,24 @@ for col, which in zip(cols, ("labels", "input", "output"), strict=True):
         ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
 
 st.subheader("Per-group statistics")
-table = figs.group_table(red)
-st.dataframe(table, hide_index=True, width="stretch", height=min(400, 40 + 35 * len(table)))
+table = axes_tables.group_table(red)
+st.dataframe(
+    axes_text.display_columns(table.columns()),
+    hide_index=True,
+    width="stretch",
+    height=min(400, 40 + 35 * red.group_count),
+)
 left, right = st.columns(2)
 left.download_button(
     "Download the tensor (every entry) as CSV",
-    figs.entry_table(red).to_csv(index=False),
+    axes_tables.csv_text(axes_tables.entry_table(red).columns()),
     file_name=f"lnviz-tensor-{scheme}.csv",
     mime="text/csv",
     icon=":material/download:",
 )
 right.download_button(
     "Download groups as CSV",
-    table.to_csv(index=False),
+    axes_tables.csv_text(table.columns()),
     file_name=f"lnviz-groups-{scheme}.csv",
     mime="text/csv",
     icon=":material/download:",
@@ -178,17 +182,7 @@ right.download_button(
 
 st.subheader("Every scheme on the same tensor")
 ui.chart(figs.SCHEMES, results, key="schemes")
-st.dataframe(
-    {
-        "scheme": [SCHEME_LABELS[k] for k in results],
-        "pooled over": [" + ".join(v.reduce_axes) for v in results.values()],
-        "groups": [v.group_count for v in results.values()],
-        "entries per group": [v.group_size for v in results.values()],
-        "γ, β shape": [str(v.param_shape) for v in results.values()],
-    },
-    hide_index=True,
-    width="stretch",
-)
+st.dataframe(axes_tables.scheme_table(results).columns(), hide_index=True, width="stretch")
 
 st.subheader("Statistics and parameters are separate choices")
 agree = statistics_agree(
@@ -197,7 +191,7 @@ agree = statistics_agree(
 )
 c1, c2, c3 = st.columns(3)
 c1.metric("same statistic groups", "yes" if agree.same_groups else "no")
-c2.metric("largest gap in means", ui.fmt(agree.max_mean_gap, 12))
+c2.metric("largest gap in means", short(agree.max_mean_gap))
 c3.metric("same γ shape", "yes" if agree.same_param_shape else "no")
 st.markdown(
     f"""Layer norm over (token, feature) and group norm with a single group pool exactly the

@@ -1,16 +1,17 @@
-"""Figures and tables of the reduction-axes page: which entries share one statistic."""
+"""Figures of the reduction-axes page: which entries share one statistic."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
 import numpy as np
-import pandas as pd
 import plotly.graph_objects as go
 
 from lnviz.axes import SCHEME_INFO, Reduction
+from lnviz.content.axes_text import output_name
+from lnviz.content.text import short
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, layout, num, r
+from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, layout, r
 
 AXES = ("batch", "token", "feature")
 
@@ -152,7 +153,7 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
             "colorbar": {"thickness": 12},
             "hovertemplate": "%{y}, feature %{x}: %{z}<br>group %{customdata}<extra></extra>",
         }
-        title = "Input x" if which == "input" else "Output y = γ·core + β"
+        title = "Input x" if which == "input" else f"Output {output_name(red)}"
     fig = FigureSpec().add_trace("heatmap", trace)
     layout(
         fig,
@@ -177,7 +178,7 @@ def unfolded_alt(red: Reduction, which: str) -> str:
     values = red.x if which == "input" else red.output
     return (
         f"Heatmap of the {which} values, {bsz * tsz} rows (batch, token) by {fsz} features, "
-        f"ranging from {num(float(np.nanmin(values)))} to {num(float(np.nanmax(values)))}."
+        f"ranging from {short(float(np.nanmin(values)))} to {short(float(np.nanmax(values)))}."
     )
 
 
@@ -221,40 +222,6 @@ def schemes_alt(reductions: Mapping[str, Reduction]) -> str:
         for k, v in reductions.items()
     )
     return "Six small grids comparing the statistic groups of each scheme. " + parts + "."
-
-
-def group_table(red: Reduction) -> pd.DataFrame:
-    """One row per statistic group: where it starts, its size, mean and variance."""
-    anchors = red.anchors
-    second = "mean square" if not red.centered else "variance"
-    return pd.DataFrame(
-        {
-            "group": np.arange(red.group_count),
-            "first entry (b, t, f)": [f"({b}, {t}, {f})" for b, t, f in anchors],
-            "entries": np.bincount(red.labels.ravel(), minlength=red.group_count),
-            "mean": red.mean if red.centered else np.full(red.group_count, np.nan),
-            second: red.second,
-        }
-    )
-
-
-def entry_table(red: Reduction) -> pd.DataFrame:
-    """One row per entry of the tensor: its indices, group, input, statistics and output."""
-    b, t, f = np.indices(red.x.shape)  # (B, T, F) each
-    labels = red.labels.ravel()  # (B*T*F,)
-    return pd.DataFrame(
-        {
-            "batch": b.ravel(),
-            "token": t.ravel(),
-            "feature": f.ravel(),
-            "group": labels,
-            "x": red.x.ravel(),
-            "group mean": red.mean[labels] if red.centered else np.nan,
-            "group mean square" if not red.centered else "group variance": red.second[labels],
-            "core": red.core.ravel(),
-            "output": red.output.ravel(),
-        }
-    )
 
 
 # Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).

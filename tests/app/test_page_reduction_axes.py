@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import lnviz
@@ -136,3 +138,76 @@ def test_hostile_urls_show_a_message(query: dict[str, str]) -> None:
     at = page("reduction-axes", query)
     assert_clean(at)
     assert at.warning or at.error
+
+
+# --- text true for the scheme shown (issue 14: items 3, 4 and 7) ------------------------------
+
+
+def metric_labels(at) -> list[str]:
+    return [m.label for m in at.metric]
+
+
+def test_rms_shows_no_mean_no_variance_and_no_beta() -> None:
+    at = page("reduction-axes", {"scheme": "RMS"})
+    assert_clean(at)
+    assert "group 0: mean square" in metric_labels(at)
+    assert "group 0: mean" not in metric_labels(at)
+    assert "β shape" not in metric_labels(at)
+    caption = " ".join(str(c.value) for c in at.caption)
+    assert "mean square" in caption and "mean and variance" not in caption
+    groups = at.dataframe[0].value
+    assert "mean" not in groups.columns and "variance" not in groups.columns
+    assert "mean square" in groups.columns
+    schemes = at.dataframe[1].value
+    params = dict(zip(schemes["scheme"], schemes["parameters"], strict=True))
+    assert params["RMS norm, token-wise"] == "γ: (6,), no β"
+    slider = at.select_slider(key="eps")
+    assert slider.label == "ε (added to the mean square)"
+    assert "machine epsilon" in slider.help
+    assert figures(at)[3]["layout"]["title"]["text"] == "Output y = γ·core"
+    assert "there is no β" in texts(at)
+
+
+def test_layer_norm_shows_mean_variance_and_beta() -> None:
+    at = page("reduction-axes")
+    assert {"group 0: mean", "group 0: variance", "β shape"} <= set(metric_labels(at))
+    assert at.select_slider(key="eps").label == "ε (added to the variance)"
+    assert figures(at)[3]["layout"]["title"]["text"] == "Output y = γ·core + β"
+
+
+def test_batch_eps_help_names_each_frameworks_default() -> None:
+    at = page("reduction-axes", {"scheme": "batch"})
+    assert "PyTorch 1e-05, Keras 3 0.001, Flax linen 1e-05" in at.select_slider(key="eps").help
+
+
+@pytest.mark.parametrize("scheme", ["layer", "batch", "layer-all", "instance", "group", "RMS"])
+def test_bullets_follow_the_scheme(scheme: str) -> None:
+    at = page("reduction-axes", {"scheme": scheme})
+    notes = texts(at)
+    groups = metric(at, "statistic groups")
+    assert f"{groups} groups" in notes  # the bullets count this scheme's groups
+    assert ("depends on the rest of the batch" in notes) is (scheme == "batch")
+    assert ("there is no β" in notes) is (scheme == "RMS")
+
+
+def test_group_bullets_describe_the_state_shown() -> None:
+    one = texts(page("reduction-axes", {"scheme": "group", "groups": "1"}))
+    assert "Here G = 1" in one and "G = 1 would" not in one
+
+
+@pytest.mark.parametrize("scheme", ["layer", "RMS", "group"])
+def test_group_table_numbers_have_no_float_noise(scheme: str) -> None:
+    at = page("reduction-axes", {"scheme": scheme})
+    table = at.dataframe[0].value
+    for name in table.columns[3:]:  # the statistics
+        for cell in table[name]:
+            assert isinstance(cell, str), (name, cell)
+            assert re.fullmatch(r"−?\d+(\.\d{1,6})?", cell), (name, cell)
+
+
+def test_one_symbol_for_the_feature_count() -> None:
+    """F is the number of features in the controls, so the formula divides by F, not d."""
+    at = page("reduction-axes")
+    latex = " ".join(str(e.value) for e in at.latex)
+    assert r"\frac1F" in latex and r"\frac1d" not in latex
+    assert at.select_slider(key="groups").label == "feature groups G (group norm)"

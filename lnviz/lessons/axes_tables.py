@@ -1,0 +1,209 @@
+"""Tables of the reduction-axes page: one row per statistic group, per entry, per scheme.
+
+Each table is a frozen dataclass with one tuple per column; `columns()` names them in the
+order shown. Numbers stay numbers (the page formats them; `csv_text` writes them exactly).
+RMS norm has no mean: its tables have no mean column, and its second statistic is the
+mean square instead of the variance.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz.axes import SCHEME_INFO, Reduction
+
+__all__ = [
+    "EntryTable",
+    "GroupTable",
+    "SchemeTable",
+    "csv_text",
+    "entry_table",
+    "group_table",
+    "parameters_text",
+    "scheme_table",
+    "second_name",
+]
+
+Column = tuple[object, ...]
+
+
+def second_name(red: Reduction) -> str:
+    """The name of a scheme's second statistic: 'variance', or 'mean square' for RMS norm.
+
+    >>> x = np.arange(8.0).reshape(1, 2, 4)
+    >>> from lnviz.axes import reduce_tensor
+    >>> second_name(reduce_tensor(x, "rms")), second_name(reduce_tensor(x, "layer"))
+    ('mean square', 'variance')
+    """
+    return "variance" if red.centered else "mean square"
+
+
+def parameters_text(red: Reduction) -> str:
+    """The learned parameters and their shape: 'γ, β: (6,)', or 'γ: (6,), no β' for RMS norm.
+
+    >>> from lnviz.axes import reduce_tensor
+    >>> x = np.zeros((1, 2, 3))
+    >>> parameters_text(reduce_tensor(x, "layer_all")), parameters_text(reduce_tensor(x, "rms"))
+    ('γ, β: (2, 3)', 'γ: (3,), no β')
+    """
+    shape = str(red.param_shape)
+    return f"γ, β: {shape}" if red.centered else f"γ: {shape}, no β"
+
+
+@dataclass(frozen=True)
+class GroupTable:
+    """One row per statistic group: its number, first entry, size and statistics."""
+
+    group: tuple[int, ...]
+    first_entry: tuple[str, ...]  # "(b, t, f)" of the group's first entry in C order
+    entries: tuple[int, ...]
+    mean: tuple[float, ...] | None  # None for RMS norm, which subtracts no mean
+    second: tuple[float, ...]  # variance, or mean square for RMS norm
+    second_name: str
+
+    def columns(self) -> dict[str, Column]:
+        out: dict[str, Column] = {
+            "group": self.group,
+            "first entry (b, t, f)": self.first_entry,
+            "entries": self.entries,
+        }
+        if self.mean is not None:
+            out["mean"] = self.mean
+        out[self.second_name] = self.second
+        return out
+
+
+def group_table(red: Reduction) -> GroupTable:
+    """Each statistic group of a reduction: where it starts, how many entries, its statistics.
+
+    >>> from lnviz.axes import reduce_tensor
+    >>> t = group_table(reduce_tensor(np.arange(8.0).reshape(1, 2, 4), "layer"))
+    >>> t.first_entry, t.entries, t.mean, t.second
+    (('(0, 0, 0)', '(0, 1, 0)'), (4, 4), (1.5, 5.5), (1.25, 1.25))
+    """
+    counts = np.bincount(red.labels.ravel(), minlength=red.group_count)  # (G,)
+    return GroupTable(
+        group=tuple(range(red.group_count)),
+        first_entry=tuple(f"({b}, {t}, {f})" for b, t, f in red.anchors.tolist()),
+        entries=tuple(int(n) for n in counts),
+        mean=tuple(float(m) for m in red.mean) if red.centered else None,
+        second=tuple(float(s) for s in red.second),
+        second_name=second_name(red),
+    )
+
+
+@dataclass(frozen=True)
+class EntryTable:
+    """One row per entry of the tensor: indices, group, input, statistics, core and output."""
+
+    batch: tuple[int, ...]
+    token: tuple[int, ...]
+    feature: tuple[int, ...]
+    group: tuple[int, ...]
+    x: tuple[float, ...]
+    group_mean: tuple[float, ...] | None  # None for RMS norm
+    group_second: tuple[float, ...]  # the group's variance, or mean square for RMS norm
+    core: tuple[float, ...]
+    output: tuple[float, ...]
+    second_name: str
+
+    def columns(self) -> dict[str, Column]:
+        out: dict[str, Column] = {
+            "batch": self.batch,
+            "token": self.token,
+            "feature": self.feature,
+            "group": self.group,
+            "x": self.x,
+        }
+        if self.group_mean is not None:
+            out["group mean"] = self.group_mean
+        out[f"group {self.second_name}"] = self.group_second
+        out["core"] = self.core
+        out["output"] = self.output
+        return out
+
+
+def _floats(a: np.ndarray) -> tuple[float, ...]:
+    return tuple(float(v) for v in np.asarray(a, dtype=np.float64).ravel())
+
+
+def entry_table(red: Reduction) -> EntryTable:
+    """Every entry of the tensor in C order (batch, then token, then feature).
+
+    >>> from lnviz.axes import reduce_tensor
+    >>> t = entry_table(reduce_tensor(np.array([[[1.0, 3.0]]]), "rms", eps=0.0))
+    >>> t.group_mean is None, t.group_second, list(t.columns())[-3:]
+    (True, (5.0, 5.0), ['group mean square', 'core', 'output'])
+    """
+    b, t, f = np.indices(red.x.shape)  # (B, T, F) each
+    labels = red.labels.ravel()  # (B*T*F,)
+    return EntryTable(
+        batch=tuple(int(v) for v in b.ravel()),
+        token=tuple(int(v) for v in t.ravel()),
+        feature=tuple(int(v) for v in f.ravel()),
+        group=tuple(int(v) for v in labels),
+        x=_floats(red.x),
+        group_mean=_floats(red.mean[labels]) if red.centered else None,
+        group_second=_floats(red.second[labels]),
+        core=_floats(red.core),
+        output=_floats(red.output),
+        second_name=second_name(red),
+    )
+
+
+@dataclass(frozen=True)
+class SchemeTable:
+    """One row per scheme on the same tensor: what it pools, how many groups, its parameters."""
+
+    scheme: tuple[str, ...]  # display names
+    pooled_over: tuple[str, ...]
+    groups: tuple[int, ...]
+    entries_per_group: tuple[int, ...]
+    parameters: tuple[str, ...]
+
+    def columns(self) -> dict[str, Column]:
+        return {
+            "scheme": self.scheme,
+            "pooled over": self.pooled_over,
+            "groups": self.groups,
+            "entries per group": self.entries_per_group,
+            "parameters": self.parameters,
+        }
+
+
+def scheme_table(reductions: Mapping[str, Reduction]) -> SchemeTable:
+    """The schemes of compare_schemes side by side.
+
+    >>> from lnviz.axes import compare_schemes
+    >>> t = scheme_table(compare_schemes(np.zeros((1, 2, 4)) + np.arange(4.0), num_groups=2))
+    >>> t.groups, t.parameters[-1]
+    ((4, 2, 1, 4, 2, 2), 'γ: (4,), no β')
+    """
+    reds = list(reductions.values())
+    return SchemeTable(
+        scheme=tuple(SCHEME_INFO[k][0] for k in reductions),
+        pooled_over=tuple(" + ".join(r.reduce_axes) for r in reds),
+        groups=tuple(r.group_count for r in reds),
+        entries_per_group=tuple(r.group_size for r in reds),
+        parameters=tuple(parameters_text(r) for r in reds),
+    )
+
+
+def csv_text(columns: Mapping[str, Sequence[object]]) -> str:
+    """Columns as CSV text, floats written exactly (repr), so a reader gets the same numbers.
+
+    >>> print(csv_text({"a": (1, 2), "b": (0.1, 1 / 3)}), end="")
+    a,b
+    1,0.1
+    2,0.3333333333333333
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(list(columns))
+    writer.writerows(zip(*columns.values(), strict=True))
+    return out.getvalue()
