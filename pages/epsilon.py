@@ -1,13 +1,14 @@
 """Epsilon: what the constant added to the variance changes, and what it protects."""
 
-import math
 
 import numpy as np
 import streamlit as st
 
 import lnviz
 from lnviz.app import ui
+from lnviz.content import epsilon_notes as notes
 from lnviz.figures import epsilon as figs
+from lnviz.lessons import explorers
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
@@ -27,16 +28,19 @@ st.markdown(
 
 ui.presets(
     {
-        "ε = 1/3 (seed)": {"eps": 1 / 3, "z": "1, 2, 3"},
-        "ε = 4/3 (seed)": {"eps": 4 / 3, "z": "1, 2, 3"},
+        "ε = 1/3, z = (1, 2, 3)": {"eps": 1 / 3, "z": "1, 2, 3"},
+        "ε = 4/3, z = (1, 2, 3)": {"eps": 4 / 3, "z": "1, 2, 3"},
         "Tiny ε = 1e-6": {"eps": 1e-6},
-        "Constant input": {"z": "2, 2, 2", "eps": 0.01},
+        notes.CONSTANT_PRESET: {"z": "2, 2, 2", "eps": 0.01},
     },
     key="eps-presets",
 )
 c1, c2 = st.columns([3, 2])
 with c1:
-    eps = ui.eps_slider(help="Log scale from 10⁻⁶ to 10; 1/3 and 4/3 are the seed's values.")
+    eps = ui.eps_slider(
+        help="Log scale from 10⁻⁶ to 10. With z = (1, 2, 3), ε = 1/3 and 4/3 give cores with "
+        "closed forms."
+    )
 with c2:
     z = ui.vector_input(
         "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
@@ -50,14 +54,7 @@ m2.metric("variance q", ui.fmt(float(core.q)))
 m3.metric("core variance q/(q+ε)", ui.fmt(float(core.core_var)))
 m4.metric("ε", ui.eps_label(eps))
 st.markdown(f"$u_\\varepsilon(z)$ = **{ui.fmt_vec(core.core, 6)}**")
-ui.notice(
-    [
-        "With z = (1, 2, 3) (q = 2/3), ε = 1/3 gives exactly (−1, 0, 1) and ε = 4/3 gives "
-        "(−1, 0, 1)/√2 ≈ (−0.7071, 0, 0.7071): the same input, a different core.",
-        "The core always has mean 0, but its variance is q/(q+ε), never exactly 1.",
-        "A constant z has v = 0, so its core is 0 for every ε > 0.",
-    ]
-)
+ui.notice(notes.core_notes(core))
 
 
 @st.fragment
@@ -69,24 +66,15 @@ def family_section(eps: float) -> None:
         r"$h'_\varepsilon(t)=\varepsilon/(2t^2/3+\varepsilon)^{3/2}$."
     )
     current = lnviz.epsilon_family(eps)
-    others = [lnviz.epsilon_family(e) for e in COMPARE_EPS if not np.isclose(e, eps)]
+    others = explorers.compare_families(eps, COMPARE_EPS)
     left, right = st.columns(2)
     with left:
         ui.chart(figs.H, current, others, key="h")
     with right:
         ui.chart(figs.DH, current, others, key="dh")
     scrub_eps = tuple(ui.eps_options())
-    target = max(eps, scrub_eps[0])  # the page's ε, or the smallest the scrubber has
-    start = int(np.argmin([abs(math.log(e / target)) for e in scrub_eps]))
-    ui.chart(figs.SCRUB, scrub_eps, start, key="scrub")
-    ui.notice(
-        [
-            "Far from t = 0 every curve approaches ±√(3/2) ≈ ±1.2247, whatever ε is.",
-            f"The slope at t = 0 is ε^(−1/2) = {ui.fmt(current.peak_slope, 3)}: smaller ε, "
-            "steeper jump through a nearly constant input.",
-            "Larger ε makes the transition wider and gentler.",
-        ]
-    )
+    ui.chart(figs.SCRUB, scrub_eps, explorers.scrub_start(eps, scrub_eps), key="scrub")
+    ui.notice(notes.family_notes(current))
 
 
 @st.fragment
@@ -95,13 +83,7 @@ def variance_section(core: lnviz.Core) -> None:
     ratio = lnviz.core_variance_ratio(RATIO_GRID)
     q_over_eps = float(core.q) / core.eps
     ui.chart(figs.VARIANCE, RATIO_GRID, ratio, q_over_eps, key="variance")
-    ui.notice(
-        [
-            "At q = ε the core has variance exactly 1/2.",
-            "It approaches 1 only when q is many times ε, and 0 when q is much smaller.",
-            "Gain and bias act after this, so the final output can have any variance.",
-        ]
-    )
+    ui.notice(notes.variance_notes(core))
 
 
 @st.fragment
@@ -114,21 +96,14 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
     a = ui.choice_slider(
         "a (scale factor)", SCALE_OPTIONS, key="a", default=10.0, fmt=lambda v: f"{v:g}"
     )
-    s = lnviz.scaling_identity(z, eps, a)
-    exact = lnviz.scaling_identity(z, 0.0, a) if float(np.ptp(z)) > 0 else None
+    check = explorers.scaling_check(z, eps, a)
+    s, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALING, s, key="scaling")
     c1, c2, c3 = st.columns(3)
     c1.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
     c2.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
     c3.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
-    ui.notice(
-        [
-            "For ε > 0 and a non-constant z the core changes unless a = 1.",
-            "The identity u_ε(az) = u_(ε/a²)(z) holds to rounding for every a.",
-            "With ε = 0 the change is zero (to rounding): exact invariance, the form in which "
-            "the original argument was made.",
-        ]
-    )
+    ui.notice(notes.scaling_notes(check))
 
 
 @st.fragment
@@ -145,38 +120,24 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
         ui.chart(figs.JACOBIAN, spec, key="jacobian")
     with right:
         ui.chart(figs.EIGEN, spec, key="eigen")
+    table = explorers.jacobian_table(spec)
     st.dataframe(
-        {
-            "direction": [d.label for d in spec.directions],
-            "multiplicity": [d.basis.shape[1] for d in spec.directions],
-            "formula": [d.formula_text for d in spec.directions],
-            "from the formula": [d.value for d in spec.directions],
-            "measured vᵀJv": [float(d.measured[0]) for d in spec.directions],
-        },
+        table.as_dict(),
         hide_index=True,
         width="stretch",
         column_config={
-            "from the formula": st.column_config.NumberColumn(format="%.6f"),
-            "measured vᵀJv": st.column_config.NumberColumn(format="%.6f"),
+            name: st.column_config.NumberColumn(format="%.6f") for name in table.names[3:]
         },
     )
+    st.caption("b: a unit vector of the eigenspace; bᵀJb measures its eigenvalue on the matrix.")
     c1, c2, c3 = st.columns(3)
     c1.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))
     c2.metric("bound ε^(−1/2)", ui.fmt(spec.core_bound, 6))
     c3.metric("bound attained?", "yes" if spec.attained else "no")
-    if spec.attained:
-        st.success(
-            "Constant input: the Jacobian is P/√ε and its norm equals the bound ε^(−1/2).",
-            icon=":material/check_circle:",
-        )
-    ui.notice(
-        [
-            "The common offset 𝟏 is always sent to 0: shifting every coordinate changes nothing.",
-            "The radial direction v has the small eigenvalue ε/(q+ε)^(3/2); "
-            "the directions orthogonal to 𝟏 and v get (q+ε)^(−1/2).",
-            "No eigenvalue exceeds ε^(−1/2); try the 'Constant input' preset to reach it.",
-        ]
-    )
+    reached = notes.bound_message(spec)
+    if reached is not None:
+        st.success(reached, icon=":material/check_circle:")
+    ui.notice(notes.jacobian_notes(spec))
 
 
 family_section(eps)

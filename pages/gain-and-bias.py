@@ -1,33 +1,17 @@
 """Gain and bias: what the learned affine step does after the normalized core."""
 
+from dataclasses import asdict
+
 import numpy as np
 import streamlit as st
 
 import lnviz
 from lnviz.app import ui
+from lnviz.content import affine_notes as notes
 from lnviz.figures import affine as figs
+from lnviz.lessons import explorers
 
-Z_DEFAULT, GAMMA_DEFAULT, BETA_DEFAULT = "1, 2, 3", "1, 2, 1", "0, 1, 0"  # the seed's toy
-
-
-def show(x: float) -> str:
-    """A number with six decimals, followed by its closed form when that says more."""
-    form = figs.exact(x)
-    text = ui.fmt(x, 6)
-    return f"{text} = {form}" if form and ("/" in form or "√" in form) else text
-
-
-def exact_help(x: float) -> str | None:
-    """Tooltip with the closed form of a metric, when there is one."""
-    form = figs.exact(x)
-    return f"exactly {form}" if form else None
-
-
-def show_vec(values: np.ndarray) -> str:
-    """Six-decimal entries, followed by closed forms such as (−√(3/2), 0, √(3/2)) if found."""
-    form = figs.exact_vec(values)
-    text = ui.fmt_vec(values, 6)
-    return f"{text} = {form}" if form else text
+Z_DEFAULT, GAMMA_DEFAULT, BETA_DEFAULT = "1, 2, 3", "1, 2, 1", "0, 1, 0"  # worked example
 
 
 def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray | None:
@@ -59,19 +43,19 @@ st.markdown(
 
 ui.presets(
     {
-        "Seed toy (ε = 0)": {
+        "Worked example (ε = 0)": {
             "z": Z_DEFAULT,
             "gamma": GAMMA_DEFAULT,
             "beta": BETA_DEFAULT,
             "eps": 0.0,
         },
-        "Same toy, ε = 1/3": {
+        notes.WORKED_EPS_PRESET: {
             "z": Z_DEFAULT,
             "gamma": GAMMA_DEFAULT,
             "beta": BETA_DEFAULT,
             "eps": 1 / 3,
         },
-        "No affine (γ = 1, β = 0)": {
+        notes.PLAIN_PRESET: {
             "z": Z_DEFAULT,
             "gamma": "1, 1, 1",
             "beta": "0, 0, 0",
@@ -108,14 +92,14 @@ with c3:
 eps = ui.eps_slider(
     default=0.0,
     allow_zero=True,
-    help="0 or a log scale from 10⁻⁶ to 10. The seed's toy uses ε = 0 so the arithmetic is "
-    "exact; real implementations use ε > 0 (often 10⁻⁵).",
+    help="0 or a log scale from 10⁻⁶ to 10. The worked example uses ε = 0 so its numbers have "
+    "closed forms; real implementations use ε > 0 (PyTorch's layer norm: 10⁻⁵ by default).",
 )
 gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
 beta = matched(beta_raw, "β", z.size, "β = 0")
 
 res = lnviz.affine_stages(z, gamma, beta, eps)
-core = lnviz.analyze_core(z, eps)
+check = explorers.affine_check(res)
 
 st.subheader("Three stages: input → core → output")
 if not res.defined:
@@ -132,33 +116,15 @@ st.caption(
     "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
 )
 if res.defined:
-    st.dataframe(
-        {
-            "stage": [s.name for s in res.stages],
-            "mean": [show(s.mean) for s in res.stages],
-            "variance": [show(s.var) for s in res.stages],
-        },
-        hide_index=True,
-        width="stretch",
-    )
-    st.markdown(
-        "\n".join(f"- **{s.name}** = {show_vec(s.values)}" for s in res.stages),
-    )
+    st.dataframe(asdict(notes.stage_table(res)), hide_index=True, width="stretch")
+    st.markdown(notes.stage_lines(res))
 if res.constant_input and res.defined:
     st.success(
         f"Constant input: the centred vector is 0, so the core is 0 and the output is exactly "
         f"β = {ui.fmt_vec(res.output.values, 6)}.",
         icon=":material/check_circle:",
     )
-ui.notice(
-    [
-        "In the seed's toy (z = (1, 2, 3), ε = 0) the core is (−√(3/2), 0, √(3/2)). Its middle "
-        "entry is 0, so the gain 2 there has nothing to multiply; the bias 1 lifts it to 1.",
-        "The gain stretches each coordinate by its own factor and the bias moves it by its own "
-        "amount, so the output is no longer centred on 0.",
-        "A constant z has no direction left after centring: with ε > 0 the output is β itself.",
-    ]
-)
+ui.notice(notes.stage_notes(res, check))
 
 st.subheader("“Normalized” does not mean mean 0 and variance 1")
 st.markdown(
@@ -169,27 +135,18 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
 if res.defined:
     ui.chart(figs.MOMENTS, res, key="moments")
     m1, m2, m3, m4 = st.columns(4)
-    m1.metric("output mean", ui.fmt(res.output.mean, 6), help=exact_help(res.output.mean))
-    m2.metric("output variance", ui.fmt(res.output.var, 6), help=exact_help(res.output.var))
+    out = res.output
+    m1.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
+    m2.metric("output variance", ui.fmt(out.var, 6), help=notes.exact_help(out.var))
     m3.metric("core variance", ui.fmt(res.core.var, 6), help="measured from the core's values")
-    m4.metric(
-        "q/(q+ε)", ui.fmt(float(core.core_var), 6), help="the formula for the core's variance"
-    )
+    m4.metric("q/(q+ε)", ui.fmt(check.core_var, 6), help="the formula for the core's variance")
 else:
     st.info(
         "Nothing to measure yet: at ε = 0 a constant input has no core. Pick ε > 0 or make "
         "the coordinates of z differ.",
         icon=":material/info:",
     )
-ui.notice(
-    [
-        "The seed's toy ends with mean 1/3 and variance 11/9 — a normalized layer whose "
-        "output is neither centred nor of unit variance.",
-        "Set γ = 1 and β = 0 (preset) to see the core alone: mean 0 and, at ε = 0, variance 1.",
-        "With ε > 0 even the core falls short of variance 1: at ε = 1/3 and z = (1, 2, 3), "
-        "q = 2/3 and the core's variance is 2/3. Measured and formula agree.",
-    ]
-)
+ui.notice(notes.moment_notes(res, check))
 
 st.subheader("How sensitive is the output to z?")
 st.markdown(
@@ -198,11 +155,15 @@ multiplies that by its largest entry in absolute value. So for any two inputs"""
 )
 st.latex(r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 .")
 b1, b2 = st.columns(2)
-b1.metric("core bound ε^(−1/2)", ui.fmt(res.core_lipschitz, 6), help=exact_help(res.core_lipschitz))
+b1.metric(
+    "core bound ε^(−1/2)",
+    ui.fmt(res.core_lipschitz, 6),
+    help=notes.exact_help(res.core_lipschitz),
+)
 b2.metric(
     "output bound max|γᵢ|·ε^(−1/2)",
     ui.fmt(res.output_lipschitz, 6),
-    help=exact_help(res.output_lipschitz),
+    help=notes.exact_help(res.output_lipschitz),
 )
 if eps == 0:
     st.info(
@@ -210,10 +171,4 @@ if eps == 0:
         "between far-apart values for an arbitrarily small change of z.",
         icon=":material/all_inclusive:",
     )
-ui.notice(
-    [
-        "Doubling the largest |γᵢ| doubles the output bound; β shifts the output and never "
-        "changes its sensitivity.",
-        "Smaller ε allows a steeper core; the Epsilon page shows where the bound is reached.",
-    ]
-)
+ui.notice(notes.sensitivity_notes())

@@ -5,21 +5,15 @@ import streamlit as st
 
 import lnviz
 from lnviz.app import ui
-from lnviz.figures import affine as exact_forms
+from lnviz.content import invariance_notes as notes
+from lnviz.content.closed_forms import vector_with_exact
 from lnviz.figures import invariance as figs
-from lnviz.lessons import symmetry
+from lnviz.lessons import explorers, symmetry
 
 SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # c
 SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
 BIAS_SHIFT_OPTIONS = (-10.0, -1.0, 0.0, 1.0, 5.0, 10.0, 100.0)  # c added to b
-S_DEFAULT = "0, 0, 1"  # with z = (1, 2, 3) this gives the seed's (1, 2, 4)
-
-
-def show_vec(values: np.ndarray) -> str:
-    """Six decimals, followed by a closed form such as (−4, −1, 5)/√17 entries when found."""
-    form = exact_forms.exact_vec(values)
-    text = ui.fmt_vec(values, 6)
-    return f"{text} = {form}" if form else text
+S_DEFAULT = "0, 0, 1"  # with z = (1, 2, 3) this gives the worked example's (1, 2, 4)
 
 
 def undefined_note(what: str) -> None:
@@ -47,9 +41,9 @@ st.markdown(
 
 ui.presets(
     {
-        "Seed: (1, 2, 3) vs (101, 102, 103)": {"z": "1, 2, 3", "c": 100.0, "eps": 1 / 3},
-        "Seed: (1, 2, 4)": {"z": "1, 2, 3", "s": S_DEFAULT, "eps": 1 / 3},
-        "Scaling at ε = 0 (exact)": {"z": "1, 2, 3", "a": 10.0, "eps": 0.0},
+        "(1, 2, 3) vs (101, 102, 103)": {"z": "1, 2, 3", "c": 100.0, "eps": 1 / 3},
+        "(1, 2, 3) → (1, 2, 4)": {"z": "1, 2, 3", "s": S_DEFAULT, "eps": 1 / 3},
+        notes.EXACT_SCALING_PRESET: {"z": "1, 2, 3", "a": 10.0, "eps": 0.0},
         "Scaling at ε = 1 (broken)": {"z": "1, 2, 3", "a": 10.0, "eps": 1.0},
     },
     key="inv-presets",
@@ -62,7 +56,7 @@ with c1:
 with c2:
     eps = ui.eps_slider(
         allow_zero=True,
-        help="0 or a log scale from 10⁻⁶ to 10; the seed's shift examples use 1/3.",
+        help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
     )
 defined = lnviz.analyze_core(z, eps).finite
 
@@ -78,15 +72,9 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
-        f"$u_\\varepsilon$ = **{show_vec(sym.ln_moved)}**."
+        f"$u_\\varepsilon$ = **{vector_with_exact(sym.ln_moved)}**."
     )
-    ui.notice(
-        [
-            "The seed's pair (1, 2, 3) and (101, 102, 103) at ε = 1/3 both give (−1, 0, 1).",
-            "The change is 0 for every c and every ε, not just approximately: the mean absorbs "
-            "the shift and the variance never sees it.",
-        ]
-    )
+    ui.notice(notes.common_shift_notes(explorers.shift_check(sym)))
     return sym
 
 
@@ -123,16 +111,10 @@ the first part and keeps the second, so only a shift with all entries equal is i
     m2.metric("common part of s (removed)", ui.fmt(split.c, 6))
     st.markdown(
         f"z + s = {ui.fmt_vec(sym.moved, 6)} gives $u_\\varepsilon(z+s)$ = "
-        f"**{show_vec(sym.ln_moved)}**. The part of s that is kept: {show_vec(split.rest)}."
+        f"**{vector_with_exact(sym.ln_moved)}**. The part of s that is kept: "
+        f"{vector_with_exact(split.rest)}."
     )
-    ui.notice(
-        [
-            "The seed moves only the last coordinate: (1, 2, 3) → (1, 2, 4) at ε = 1/3 gives "
-            "(−4, −1, 5)/√17 instead of (−1, 0, 1).",
-            "Try s with equal entries (e.g. 7, 7, 7): the change drops to 0, because then the "
-            "kept part is zero.",
-        ]
-    )
+    ui.notice(notes.unequal_shift_notes(explorers.shift_check(sym)))
 
 
 def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
@@ -142,33 +124,23 @@ def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         r"\qquad a>0"
     )
     st.markdown(
-        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so the core changes
-unless $a=1$. Only at $\varepsilon=0$ does the factor $a$ cancel exactly."""
+        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so for
+$\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
+does the factor $a$ cancel exactly."""
     )
     a = ui.choice_slider("a (scale factor)", SCALE_OPTIONS, key="a", default=10.0)
     sym = symmetry.scale(z, a, eps)
     if not sym.ln_defined:
         undefined_note("z")
         return sym
-    ident = lnviz.scaling_identity(z, eps, a)
-    exact = symmetry.scale(z, a, 0.0)
+    check = explorers.scaling_check(z, eps, a)
+    ident, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALE, sym, ident, key="scale")
     m1, m2, m3 = st.columns(3)
     m1.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
-    m2.metric(
-        "same a at ε = 0",
-        ui.fmt(exact.ln_change, 12) if exact.ln_defined else "undefined",
-    )
-    m3.metric("identity error |u_ε(az) − u_ε/a²(z)|", ui.fmt(ident.identity_error, 12))
-    ui.notice(
-        [
-            "For ε > 0 and a ≠ 1 the core moves; large a shrinks the effective ε towards 0, "
-            "small a inflates it and flattens the core.",
-            "The identity u_ε(az) = u_ε/a²(z) holds to rounding for every a (crosses on the "
-            "orange bars).",
-            "At ε = 0 the change is 0 up to rounding: the exact invariance holds only there.",
-        ]
-    )
+    m2.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))
+    m3.metric("identity error |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(ident.identity_error, 12))
+    ui.notice(notes.scaling_notes(check))
     return sym
 
 
@@ -176,9 +148,9 @@ def rms_section(shift: symmetry.Symmetry, scaled: symmetry.Symmetry) -> None:
     st.subheader("4 · RMS norm for contrast")
     st.markdown(
         r"""RMS norm skips the centring: $\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$
-with $m=\tfrac1d\sum_i z_i^2$. Without the mean subtraction nothing absorbs a common shift;
-the scaling behaviour is the same as for layer norm. The chart uses c and a from sections 1
-and 3."""
+with $m=\tfrac1d\sum_i z_i^2$, the mean square. Without the centring nothing absorbs a common
+shift; scaling acts as for layer norm, turning $\varepsilon$ into $\varepsilon/a^2$. The chart
+uses c and a from sections 1 and 3."""
     )
     if not (shift.ln_defined and scaled.ln_defined and shift.rms_defined):
         st.info(
@@ -186,23 +158,9 @@ and 3."""
             icon=":material/info:",
         )
     ui.chart(figs.CONTRAST, shift, scaled, key="contrast")
-    st.dataframe(
-        {
-            "input": ["z", "z + c", "a·z"],
-            "layer norm": [ui.fmt_vec(v, 4) for v in (shift.ln, shift.ln_moved, scaled.ln_moved)],
-            "RMS norm": [ui.fmt_vec(v, 4) for v in (shift.rms, shift.rms_moved, scaled.rms_moved)],
-        },
-        hide_index=True,
-        width="stretch",
-    )
-    ui.notice(
-        [
-            "Common shift: layer norm's bar is 0, RMS norm's is not — its mean square grows "
-            "with c, so large c pushes every output coordinate towards the same value.",
-            "Scaling: for ε > 0 both change (by different amounts), and both are exact at "
-            "ε = 0 (try the preset).",
-        ]
-    )
+    both = explorers.contrast(shift, scaled)
+    st.dataframe(notes.contrast_table(both).as_dict(), hide_index=True, width="stretch")
+    ui.notice(notes.rms_notes(both))
 
 
 @st.fragment
@@ -249,25 +207,10 @@ without any effect on the normalized output, for **every** input $x$:"""
             "Δx (shift of the raw input x)", "1, 0, 0", key="dx", length=n, lo=-100, hi=100
         )
     red = lnviz.affine_redundancy(layer.w, layer.b, layer.xs, c=cb, r=rv, s=sv, eps=eps)
-    split = symmetry.split_shift(red.added_by_input_shift)
+    check = explorers.redundancy_check(red)
     with st.expander("The layer: W, b and the inputs x", icon=":material/table:"):
-        st.dataframe(
-            {
-                "row": [f"z{i + 1}" for i in range(layer.b.size)],
-                **{f"W col {j + 1}": layer.w[:, j] for j in range(n)},
-                "b": layer.b,
-            },
-            hide_index=True,
-            width="stretch",
-        )
-        st.dataframe(
-            {
-                "entry": [f"x[{j + 1}]" for j in range(n)],
-                **{f"x{i + 1}": row for i, row in enumerate(layer.xs)},
-            },
-            hide_index=True,
-            width="stretch",
-        )
+        for table in explorers.layer_tables(layer):
+            st.dataframe(table.as_dict(), hide_index=True, width="stretch")
     m1, m2, m3 = st.columns(3)
     m1.metric("max change, b + c", ui.fmt(red.bias_change, 12))
     m2.metric("max change, W + 1rᵀ", ui.fmt(red.weight_change, 12))
@@ -276,21 +219,9 @@ without any effect on the normalized output, for **every** input $x$:"""
     with left:
         ui.chart(figs.REDUNDANCY, red, cb, rv, sv, key="redundancy")
     with right:
-        ui.chart(figs.WS, split, key="ws")
-    st.markdown(
-        f"W Δx = **{ui.fmt_vec(split.s, 4)}**: its common part {ui.fmt(split.c, 4)} is removed, "
-        f"the rest {ui.fmt_vec(split.rest, 4)} reaches the output."
-    )
-    ui.notice(
-        [
-            "Green circles and teal crosses sit on the diagonal: b + c and W + 1rᵀ change "
-            "nothing, for all five inputs at once.",
-            "Red diamonds leave the diagonal: a raw-input shift is not absorbed, because W Δx "
-            "has unequal entries.",
-            "So a network with layer norm after W x + b cannot learn anything through the "
-            "common part of b or of W's rows — those directions are redundant.",
-        ]
-    )
+        ui.chart(figs.WS, check.split, key="ws")
+    st.markdown(notes.ws_line(check))
+    ui.notice(notes.redundancy_notes(check))
 
 
 if defined:

@@ -1,83 +1,32 @@
 """Figures of the gain-and-bias page: the three stages z -> u -> y and their moments.
 
-`exact` and `exact_vec` only recognise a closed form for display (1/3, √(3/2), −4/√17);
-they never feed a number back into the mathematics.
+Numbers are written by lnviz.content.text: a closed form (1/3, √(3/2)) only where it is
+certain (lnviz.content.closed_forms), else a short decimal, so a tiny nonzero mean is never
+labelled 0.
 """
 
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.closed_forms import exact
+from lnviz.content.text import short, short_vector
 from lnviz.core import AffineStages, Stage
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, num, r, vec
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, r
 
 STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
-_MAX_DEN = 64  # largest denominator recognised as "exact"
-
-
-def _fraction(x: float) -> Fraction | None:
-    frac = Fraction(x).limit_denominator(_MAX_DEN)
-    return frac if math.isclose(float(frac), x, rel_tol=1e-10, abs_tol=1e-12) else None
-
-
-def _frac_text(f: Fraction) -> str:
-    return str(f.numerator) if f.denominator == 1 else f"{f.numerator}/{f.denominator}"
-
-
-def _isqrt(n: int) -> int | None:
-    root = math.isqrt(n)
-    return root if root * root == n else None
-
-
-def exact(x: float) -> str | None:
-    """A short closed form of x (p/q or ±√(p/q) with small q), or None if none fits.
-
-    >>> exact(1 / 3), exact(11 / 9), exact(-(1.5**0.5)), exact(-4 / 17**0.5), exact(0.1234567)
-    ('1/3', '11/9', '−√(3/2)', '−4/√17', None)
-    """
-    if not math.isfinite(x):
-        return None
-    sign = "−" if x < 0 else ""
-    f = _fraction(abs(x))
-    if f is not None:
-        return sign + _frac_text(f) if f != 0 else "0"
-    sq = _fraction(x * x)
-    if sq is None:
-        return None
-    p, q = sq.numerator, sq.denominator
-    rp, rq = _isqrt(p), _isqrt(q)
-    if rp is not None:  # √(p/q) = rp / √q
-        return f"{sign}{rp}/√{q}"
-    if rq is not None:  # √(p/q) = √p / rq
-        return f"{sign}√{p}" + ("" if rq == 1 else f"/{rq}")
-    return f"{sign}√({p}/{q})"
-
-
-def exact_vec(v: np.ndarray) -> str | None:
-    """Closed forms of every entry, or None unless all have one and some are not integers.
-
-    >>> exact_vec(np.array([-(1.5**0.5), 1.0, 1.5**0.5]))
-    '(−√(3/2), 1, √(3/2))'
-    >>> exact_vec(np.array([1.0, 2.0])) is None  # the decimals already say it
-    True
-    """
-    forms = [exact(float(x)) for x in np.asarray(v).ravel()]
-    if any(f is None for f in forms) or not any("/" in f or "√" in f for f in forms if f):
-        return None
-    return "(" + ", ".join(f for f in forms if f) + ")"
 
 
 def stage_title(stage: Stage) -> str:
     """'core u: mean 0, variance 1' with closed forms where they exist."""
     if not math.isfinite(stage.mean):
         return f"{stage.name}: undefined"
-    mean = exact(stage.mean) or num(stage.mean)
-    var = exact(stage.var) or num(stage.var)
+    mean = exact(stage.mean) or short(stage.mean)
+    var = exact(stage.var) or short(stage.var)
     return f"{stage.name} · mean {mean} · variance {var}"
 
 
@@ -121,7 +70,7 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
         y=r(stage.values, 7),
         marker_color=color,
         name=stage.name,
-        text=[num(float(v), 3) for v in stage.values],
+        text=[short(float(v), 3) for v in stage.values],
         textposition="outside",
         cliponaxis=False,
         hovertemplate=f"{stage.name}, coordinate %{{x}}: %{{y}}<extra></extra>",
@@ -149,18 +98,19 @@ def stage_alt(res: AffineStages, index: int) -> str:
     s = res.stages[index]
     where = f"stage {index + 1} of 3 (input, core, output)"
     if index > 0:  # the input does not depend on ε, and its alt text must not either
-        where += f" at ε = {num(res.eps)}"
+        where += f" at ε = {short(res.eps)}"
     if not math.isfinite(s.mean):
         return f"Empty panel, {where}: {s.name} is undefined because ε = 0 and z is constant."
     extra = (
-        f" Gains {vec(res.gamma)} and biases {vec(res.beta)} map the core to this output."
+        f" Gains {short_vector(res.gamma)} and biases {short_vector(res.beta)} map the core to "
+        "this output."
         if index == 2
         else ""
     )
     return (
-        f"Bar chart, {where}: {s.name} = {vec(s.values)}, with a dashed line at the mean "
-        f"{num(s.mean)} and a shaded band of one standard deviation around it; population "
-        f"variance {num(s.var)}.{extra}"
+        f"Bar chart, {where}: {s.name} = {short_vector(s.values)}, with a dashed line at the mean "
+        f"{short(s.mean)} and a shaded band of one standard deviation around it; population "
+        f"variance {short(s.var)}.{extra}"
     )
 
 
@@ -175,7 +125,7 @@ def moments_figure(res: AffineStages) -> go.Figure:
         y=r(np.array(means), 7),
         name="mean",
         marker_color=BLUE,
-        text=[exact(m) or num(m) for m in means],
+        text=[exact(m) or short(m) for m in means],
         textposition="outside",
         cliponaxis=False,
     )
@@ -184,7 +134,7 @@ def moments_figure(res: AffineStages) -> go.Figure:
         y=r(np.array(variances), 7),
         name="variance",
         marker_color=GREEN,
-        text=[exact(v) or num(v) for v in variances],
+        text=[exact(v) or short(v) for v in variances],
         textposition="outside",
         cliponaxis=False,
     )
@@ -200,9 +150,9 @@ def moments_figure(res: AffineStages) -> go.Figure:
 
 def moments_alt(res: AffineStages) -> str:
     return (
-        f"Grouped bars of mean and population variance. Core: mean {num(res.core.mean)}, "
-        f"variance {num(res.core.var)}. Output: mean {num(res.output.mean)}, variance "
-        f"{num(res.output.var)}. A dotted line marks variance 1."
+        f"Grouped bars of mean and population variance. Core: mean {short(res.core.mean)}, "
+        f"variance {short(res.core.var)}. Output: mean {short(res.output.mean)}, variance "
+        f"{short(res.output.var)}. A dotted line marks variance 1."
     )
 
 

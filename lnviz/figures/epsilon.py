@@ -8,6 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.text import eps_label, short, short_vector
 from lnviz.core import Scaling
 from lnviz.family import Family, epsilon_family
 from lnviz.figures._spec import Chart, FigureSpec
@@ -21,15 +22,9 @@ from lnviz.figures._style import (
     layout,
     legend_below,
     matrix_heatmap,
-    num,
     r,
-    vec,
 )
 from lnviz.jacobian import Spectrum
-
-
-def _label(eps: float) -> str:
-    return {1 / 3: "1/3", 4 / 3: "4/3"}.get(eps, f"{eps:.2g}")
 
 
 def _faint(fig: FigureSpec, others: Sequence[Family], field: str) -> None:
@@ -39,7 +34,7 @@ def _faint(fig: FigureSpec, others: Sequence[Family], field: str) -> None:
             x=r(fam.t),
             y=r(getattr(fam, field)),
             mode="lines",
-            name=f"ε = {_label(fam.eps)}",
+            name=f"ε = {eps_label(fam.eps)}",
             line={"color": GRAY, "width": 1},
             opacity=0.45,
             hoverinfo="skip",
@@ -55,7 +50,7 @@ def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
         x=r(current.t),
         y=r(current.h),
         mode="lines",
-        name=f"h_ε(t), ε = {_label(current.eps)}",
+        name=f"h_ε(t), ε = {eps_label(current.eps)}",
         line={"color": BLUE, "width": 3},
     )
     for sign in (1, -1):
@@ -84,13 +79,13 @@ def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
 
 
 def h_alt(current: Family, others: Sequence[Family]) -> str:
-    rest = ", ".join(_label(f.eps) for f in others)
+    rest = ", ".join(eps_label(f.eps) for f in others)
     i = int(np.searchsorted(current.t, 1.0))
     return (
-        f"Line chart of h_ε(t) = t / sqrt(2t²/3 + ε) for t from {num(current.t[0])} to "
-        f"{num(current.t[-1])} at ε = {_label(current.eps)}, rising through 0 at t = 0 "
-        f"(h at t = 1 is {num(float(current.h[i]))}) and levelling off towards the dashed lines "
-        f"at ±{num(current.asymptote)}. Faint comparison curves for ε = {rest}."
+        f"Line chart of h_ε(t) = t / sqrt(2t²/3 + ε) for t from {short(current.t[0])} to "
+        f"{short(current.t[-1])} at ε = {eps_label(current.eps)}, rising through 0 at t = 0 "
+        f"(h at t = 1 is {short(float(current.h[i]))}) and levelling off towards the dashed lines "
+        f"at ±{short(current.asymptote)}. Faint comparison curves for ε = {rest}."
     )
 
 
@@ -102,14 +97,14 @@ def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
         x=r(current.t),
         y=r(current.dh),
         mode="lines",
-        name=f"h′_ε(t), ε = {_label(current.eps)}",
+        name=f"h′_ε(t), ε = {eps_label(current.eps)}",
         line={"color": ORANGE, "width": 3},
     )
     fig.add_scatter(
         x=[0.0],
         y=[current.peak_slope],
         mode="markers+text",
-        text=[f"peak ε^(−1/2)<br>= {num(current.peak_slope)}"],  # two short lines: fits a phone
+        text=[f"peak ε^(−1/2)<br>= {short(current.peak_slope)}"],  # two short lines: fits a phone
         textposition="top right",
         cliponaxis=False,
         marker={"color": ORANGE, "size": 9},
@@ -122,10 +117,10 @@ def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
 
 def dh_alt(current: Family, others: Sequence[Family]) -> str:
     return (
-        f"Line chart, log vertical axis, of the slope h′_ε(t) at ε = {_label(current.eps)}: "
-        f"a single peak of height ε^(−1/2) = {num(current.peak_slope)} at t = 0, falling to "
-        f"{num(float(current.dh[-1]))} at t = {num(current.t[-1])}. "
-        f"Faint curves for ε = {', '.join(_label(f.eps) for f in others)}."
+        f"Line chart, log vertical axis, of the slope h′_ε(t) at ε = {eps_label(current.eps)}: "
+        f"a single peak of height ε^(−1/2) = {short(current.peak_slope)} at t = 0, falling to "
+        f"{short(float(current.dh[-1]))} at t = {short(current.t[-1])}. "
+        f"Faint curves for ε = {', '.join(eps_label(f.eps) for f in others)}."
     )
 
 
@@ -166,8 +161,8 @@ def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float
 
 def variance_alt(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float) -> str:
     where = (
-        f"The current input, with q/ε = {num(q_over_eps)}, sits at "
-        f"{num(q_over_eps / (q_over_eps + 1))}."
+        f"The current input, with q/ε = {short(q_over_eps)}, sits at "
+        f"{short(q_over_eps / (q_over_eps + 1))}."
         if q_over_eps > 0
         else "The current input is constant (q = 0), so its core variance is 0."
     )
@@ -183,7 +178,7 @@ def scaling_figure(s: Scaling) -> go.Figure:
     idx = [f"coordinate {i + 1}" for i in range(s.core_z.size)]
     fig = FigureSpec()
     fig.add_bar(x=idx, y=r(s.core_z), name="u_ε(z)", marker_color=BLUE)
-    fig.add_bar(x=idx, y=r(s.core_az), name=f"u_ε(a·z), a = {num(s.a)}", marker_color=ORANGE)
+    fig.add_bar(x=idx, y=r(s.core_az), name=f"u_ε(a·z), a = {short(s.a)}", marker_color=ORANGE)
     fig.add_scatter(
         x=idx,
         y=r(s.core_rescaled_eps),
@@ -198,9 +193,10 @@ def scaling_figure(s: Scaling) -> go.Figure:
 
 def scaling_alt(s: Scaling) -> str:
     return (
-        f"Grouped bars of u_ε(z) = {vec(s.core_z)} and u_ε(a·z) = {vec(s.core_az)} for "
-        f"a = {num(s.a)}, ε = {num(s.eps)}; they differ by up to {num(s.change)}. Crosses mark "
-        f"u_(ε/a²)(z), which coincides with u_ε(a·z) up to {num(s.identity_error)}."
+        f"Grouped bars of u_ε(z) = {short_vector(s.core_z)} and u_ε(a·z) = "
+        f"{short_vector(s.core_az)} for a = {short(s.a)}, ε = {short(s.eps)}; they differ by "
+        f"up to {short(s.change)}. Crosses mark u_(ε/a²)(z), which coincides with u_ε(a·z) up "
+        f"to {short(s.identity_error)}."
     )
 
 
@@ -208,7 +204,7 @@ def jacobian_figure(spec: Spectrum) -> go.Figure:
     """Heatmap of Du_eps(z), symmetric colour scale around 0, values written in cells."""
     lim = float(np.abs(spec.matrix).max()) or 1.0
     small = spec.matrix.shape[0] <= 8  # entries written in the cells
-    text = [[num(v, 3) for v in row] for row in spec.matrix] if small else None
+    text = [[short(v, 3) for v in row] for row in spec.matrix] if small else None
     fig = matrix_heatmap(spec.matrix, text, lim, colorbar={"title": {"text": "∂u_i/∂z_j"}})
     layout(fig, title="Jacobian Du_ε(z)", x="input coordinate j", y="output coordinate i")
     return fig.figure()
@@ -217,9 +213,10 @@ def jacobian_figure(spec: Spectrum) -> go.Figure:
 def jacobian_alt(spec: Spectrum) -> str:
     return (
         f"Heatmap of the {spec.matrix.shape[0]}×{spec.matrix.shape[0]} Jacobian at z = "
-        f"{vec(spec.z)}, ε = {num(spec.eps)}: diagonal entries "
-        f"{vec(np.diag(spec.matrix), 3)}, entries from {num(float(spec.matrix.min()), 3)} to "
-        f"{num(float(spec.matrix.max()), 3)}, symmetric about the diagonal."
+        f"{short_vector(spec.z)}, ε = {short(spec.eps)}: diagonal entries "
+        f"{short_vector(np.diag(spec.matrix), 3)}, entries from "
+        f"{short(float(spec.matrix.min()), 3)} to {short(float(spec.matrix.max()), 3)}, "
+        "symmetric about the diagonal."
     )
 
 
@@ -234,12 +231,12 @@ def eigen_figure(spec: Spectrum) -> go.Figure:
             y=[direction.value],
             name=direction.label,
             marker_color=colors[direction.label],
-            text=[num(direction.value)],
+            text=[short(direction.value)],
             textposition="outside",
             showlegend=False,
         )
     if np.isfinite(spec.core_bound):
-        label = f"bound ε^(−1/2) = {num(spec.core_bound)}"
+        label = f"bound ε^(−1/2) = {short(spec.core_bound)}"
         hline(fig, spec.core_bound, {"dash": "dash", "color": RED}, label)
     layout(fig, title="Eigenvalues of Du_ε(z)", x="eigen-direction", y="eigenvalue")
     top = max(spec.core_bound if np.isfinite(spec.core_bound) else 0, spec.operator_norm)
@@ -249,12 +246,12 @@ def eigen_figure(spec: Spectrum) -> go.Figure:
 
 def eigen_alt(spec: Spectrum) -> str:
     parts = "; ".join(
-        f"{d.label}: {num(d.value)} (multiplicity {d.basis.shape[1]})" for d in spec.directions
+        f"{d.label}: {short(d.value)} (multiplicity {d.basis.shape[1]})" for d in spec.directions
     )
     return (
         f"Bar chart of the Jacobian's eigenvalues by direction — {parts} — against the "
-        f"dashed bound ε^(−1/2) = {num(spec.core_bound)}; operator norm "
-        f"{num(spec.operator_norm)}."
+        f"dashed bound ε^(−1/2) = {short(spec.core_bound)}; operator norm "
+        f"{short(spec.operator_norm)}."
     )
 
 
@@ -278,7 +275,7 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
         )  # fmt: skip
     fig.frames = [
         {
-            "name": _label(f.eps),
+            "name": eps_label(f.eps),
             "data": [{"type": "scatter", "y": _f32(f.h)}, {"type": "scatter", "y": _f32(f.dh)}],
             "traces": [0, 1],
         }
@@ -286,10 +283,10 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
     ]
     steps = [
         {
-            "label": _label(f.eps),
+            "label": eps_label(f.eps),
             "method": "animate",
             "args": [
-                [_label(f.eps)],
+                [eps_label(f.eps)],
                 {
                     "mode": "immediate",
                     "frame": {"duration": 0, "redraw": False},
@@ -329,8 +326,8 @@ def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
 def scrub_alt(eps_values: Sequence[float], start: int) -> str:
     return (
         f"Two line charts with a slider under them that runs in the browser: h_ε(t) and its "
-        f"slope h′_ε(t) for ε from {_label(eps_values[0])} to {_label(eps_values[-1])} "
-        f"({len(eps_values)} values), showing ε = {_label(eps_values[start])} first. "
+        f"slope h′_ε(t) for ε from {eps_label(eps_values[0])} to {eps_label(eps_values[-1])} "
+        f"({len(eps_values)} values), showing ε = {eps_label(eps_values[start])} first. "
         "Small ε gives a steep step through t = 0 and a tall, narrow slope peak; large ε a "
         "gentle ramp."
     )

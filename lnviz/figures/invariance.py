@@ -7,6 +7,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.text import short, short_vector
 from lnviz.core import Scaling
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
@@ -20,11 +21,10 @@ from lnviz.figures._style import (
     hline,
     layout,
     legend_below,
-    num,
     r,
-    vec,
 )
 from lnviz.invariance import Redundancy
+from lnviz.lessons.explorers import redundancy_check
 from lnviz.lessons.symmetry import Split, Symmetry
 
 _WHAT = {  # how each change is written in labels
@@ -39,7 +39,7 @@ def _coords(d: int) -> list[str]:
 
 
 def _bar_text(values: np.ndarray) -> list[str]:
-    return [num(float(v), 4) for v in values]
+    return [short(float(v), 4) for v in values]
 
 
 def _zero_line(fig: FigureSpec) -> None:
@@ -75,7 +75,7 @@ def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
     name = "layer norm" if norm == "ln" else "RMS norm"
     layout(
         fig,
-        title=f"{name} before and after {what}: largest change {num(change, 3)}",
+        title=f"{name} before and after {what}: largest change {short(change, 3)}",
         x="",
         y=f"{f} value",
         height=340,
@@ -90,9 +90,10 @@ def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
     change = sym.ln_change if norm == "ln" else sym.rms_change
     name = "layer norm" if norm == "ln" else "RMS norm"
     return (
-        f"Grouped bars per coordinate at ε = {num(sym.eps)}: {name} of z = {vec(sym.z)} is "
-        f"{vec(before)}; of the changed input it is {vec(after)}. "
-        f"The largest change is {num(change)}."
+        f"Grouped bars per coordinate at ε = {short(sym.eps)}: {name} of z = "
+        f"{short_vector(sym.z)} is {short_vector(before)}; of the changed input it is "
+        f"{short_vector(after)}. "
+        f"The largest change is {short(change)}."
     )
 
 
@@ -104,7 +105,7 @@ def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
     fig.add_bar(
         x=idx,
         y=r(sym.ln_moved, 7),
-        name=f"u_ε(a·z), a = {num(s.a)}",
+        name=f"u_ε(a·z), a = {short(s.a)}",
         marker_color=ORANGE,
         offsetgroup="2",
     )
@@ -112,13 +113,13 @@ def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
         x=idx,
         y=r(s.core_rescaled_eps, 7),
         mode="markers",
-        name="u_ε/a²(z)",
+        name="u_(ε/a²)(z)",
         marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
         offsetgroup="2",
     )
     layout(
         fig,
-        title=f"Scaling by a = {num(s.a)}: largest change {num(sym.ln_change, 3)}",
+        title=f"Scaling by a = {short(s.a)}: largest change {short(sym.ln_change, 3)}",
         x="",
         y="core value",
         height=340,
@@ -130,16 +131,17 @@ def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
 
 def scale_alt(sym: Symmetry, s: Scaling) -> str:
     return (
-        f"Grouped bars of u_ε(z) = {vec(sym.ln)} and u_ε(a·z) = {vec(sym.ln_moved)} for "
-        f"a = {num(s.a)}, ε = {num(sym.eps)}; the largest change is {num(sym.ln_change)}. "
-        f"Crosses mark u_(ε/a²)(z) = {vec(s.core_rescaled_eps)}, equal to u_ε(a·z) up to "
-        f"{num(s.identity_error)}."
+        f"Grouped bars of u_ε(z) = {short_vector(sym.ln)} and u_ε(a·z) = "
+        f"{short_vector(sym.ln_moved)} for a = {short(s.a)}, ε = {short(sym.eps)}; the largest "
+        f"change is {short(sym.ln_change)}. "
+        f"Crosses mark u_(ε/a²)(z) = {short_vector(s.core_rescaled_eps)}, equal to u_ε(a·z) up to "
+        f"{short(s.identity_error)}."
     )
 
 
 def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
     """Largest change of layer norm and of RMS norm under the common shift and the scaling."""
-    groups = [f"z + c, c = {num(shift.amount)}", f"a·z, a = {num(scaled.amount)}"]
+    groups = [f"z + c, c = {short(shift.amount)}", f"a·z, a = {short(scaled.amount)}"]
     ln = [shift.ln_change, scaled.ln_change]
     rms = [shift.rms_change, scaled.rms_change]
     fig = FigureSpec()
@@ -148,7 +150,7 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
         y=r(np.array(ln), 7),
         name="layer norm",
         marker_color=BLUE,
-        text=[num(v, 3) for v in ln],
+        text=[short(v, 3) for v in ln],
         textposition="outside",
         cliponaxis=False,
     )
@@ -157,7 +159,7 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
         y=r(np.array(rms), 7),
         name="RMS norm",
         marker_color=PURPLE,
-        text=[num(v, 3) for v in rms],
+        text=[short(v, 3) for v in rms],
         textposition="outside",
         cliponaxis=False,
     )
@@ -171,10 +173,10 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
 
 def contrast_alt(shift: Symmetry, scaled: Symmetry) -> str:
     return (
-        f"Grouped bars of the largest output change at ε = {num(shift.eps)}. Common shift "
-        f"c = {num(shift.amount)}: layer norm {num(shift.ln_change)}, RMS norm "
-        f"{num(shift.rms_change)}. Scaling by a = {num(scaled.amount)}: layer norm "
-        f"{num(scaled.ln_change)}, RMS norm {num(scaled.rms_change)}."
+        f"Grouped bars of the largest output change at ε = {short(shift.eps)}. Common shift "
+        f"c = {short(shift.amount)}: layer norm {short(shift.ln_change)}, RMS norm "
+        f"{short(shift.rms_change)}. Scaling by a = {short(scaled.amount)}: layer norm "
+        f"{short(scaled.ln_change)}, RMS norm {short(scaled.rms_change)}."
     )
 
 
@@ -187,9 +189,9 @@ _CHANGES = (  # field of Redundancy, label, colour, marker
 
 def _labels(c: float, r_vec: np.ndarray, dx: np.ndarray) -> dict[str, str]:
     return {
-        "bias_shift": f"b + c, c = {num(c)}",
-        "weight_shift": f"W + 1rᵀ, r = {vec(r_vec)}",
-        "input_shift": f"x + Δx, Δx = {vec(dx)}",
+        "bias_shift": f"b + c, c = {short(c)}",
+        "weight_shift": f"W + 1rᵀ, r = {short_vector(r_vec)}",
+        "input_shift": f"x + Δx, Δx = {short_vector(dx)}",
     }
 
 
@@ -248,15 +250,19 @@ def redundancy_figure(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarr
 
 def redundancy_alt(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray) -> str:
     k, d = red.base.shape
+    moves = (
+        "moves points off it"
+        if redundancy_check(red).input_visible
+        else "leaves them on it too, to rounding"
+    )
     return (
         f"Scatter of all {k * d} layer-norm outputs (k = {k} inputs, d = {d} coordinates), "
-        f"each change against the original. Adding c = {num(c)} to "
+        f"each change against the original. Adding c = {short(c)} to "
         f"every entry of b moves no point off the diagonal (largest change "
-        f"{num(red.bias_change)}), nor does adding r = {vec(r_vec)} to each row of W (largest "
-        f"change {num(red.weight_change)}). Shifting the raw input by Δx = {vec(dx)} moves "
-        f"points off it "
-        f"(largest change {num(red.input_change)}), because it adds W Δx = "
-        f"{vec(red.added_by_input_shift)} to z."
+        f"{short(red.bias_change)}), nor does adding r = {short_vector(r_vec)} to each row of W "
+        f"(largest change {short(red.weight_change)}). Shifting the raw input by Δx = "
+        f"{short_vector(dx)} {moves} (largest change {short(red.input_change)}), because it "
+        f"adds W Δx = {short_vector(red.added_by_input_shift)} to z."
     )
 
 
@@ -278,7 +284,7 @@ def ws_figure(split: Split) -> go.Figure:
         y=[split.c, split.c],
         mode="lines",
         line={"dash": "dash", "color": BLUE, "width": 2},
-        name=f"common part {num(split.c, 3)} (removed)",
+        name=f"common part {short(split.c, 3)} (removed)",
         hoverinfo="skip",
     )
     _zero_line(fig)
@@ -292,10 +298,12 @@ def ws_figure(split: Split) -> go.Figure:
 
 
 def ws_alt(split: Split) -> str:
-    kept = "nothing is left: a common shift" if split.common else f"{vec(split.rest)} is kept"
+    kept = (
+        "nothing is left: a common shift" if split.common else f"{short_vector(split.rest)} is kept"
+    )
     return (
-        f"Bars of W Δx = {vec(split.s)}, with a dashed line at its mean {num(split.c)}, the "
-        f"common part that layer norm removes; the rest, {kept}."
+        f"Bars of W Δx = {short_vector(split.s)}, with a dashed line at its mean "
+        f"{short(split.c)}, the common part that layer norm removes; the rest, {kept}."
     )
 
 

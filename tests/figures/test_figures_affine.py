@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from lnviz import affine_stages
+from lnviz.content import text
 from lnviz.figures import affine as figs
 
 TOY = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)  # the seed's eps = 0 toy
@@ -17,35 +18,19 @@ def bars(fig) -> dict:
     return next(t for t in fig.data if t.type == "bar")
 
 
-@pytest.mark.parametrize(
-    ("x", "form"),
-    [
-        (1 / 3, "1/3"),
-        (11 / 9, "11/9"),
-        (2.0, "2"),
-        (0.0, "0"),
-        (1e-17, "0"),
-        (math.sqrt(1.5), "√(3/2)"),
-        (-math.sqrt(1.5), "−√(3/2)"),
-        (1 / math.sqrt(2), "1/√2"),
-        (-4 / math.sqrt(17), "−4/√17"),
-        (math.sqrt(3), "√3"),
-        (math.sqrt(3) / 2, "√3/2"),
-        (math.pi, None),
-        (0.123456789, None),
-        (float("nan"), None),
-        (float("inf"), None),
-    ],
-)
-def test_exact_forms(x: float, form: str | None) -> None:
-    assert figs.exact(x) == form
+def test_labels_use_closed_forms_where_certain() -> None:
+    assert text.exact_vec(TOY.core.values) == "(−√(3/2), 0, √(3/2))"
+    assert "mean 0 · variance 1" in figs.stage_figure(TOY, 1).layout.title.text
 
 
-def test_exact_vec_only_when_it_adds_something() -> None:
-    assert figs.exact_vec(TOY.core.values) == "(−√(3/2), 0, √(3/2))"
-    assert figs.exact_vec(TOY.output.values) == "(−√(3/2), 1, √(3/2))"
-    assert figs.exact_vec(np.array([1.0, 2.0, 3.0])) is None
-    assert figs.exact_vec(np.array([0.5, math.pi])) is None
+def test_a_tiny_nonzero_mean_is_never_labelled_0() -> None:
+    """z = (1, 2, 4) at ε = 0: the core's mean computes to about 7e-17, not 0."""
+    res = affine_stages([1, 2, 4], None, None, eps=0.0)
+    assert res.core.mean != 0 and abs(res.core.mean) < 1e-15
+    title = figs.stage_figure(res, 1).layout.title.text
+    assert "mean 0 ·" not in title and f"mean {text.short(res.core.mean)} ·" in title
+    mean_bars = next(t for t in figs.moments_figure(res).data if t.name == "mean")
+    assert "0" not in list(mean_bars.text)
 
 
 @pytest.mark.parametrize("index", range(3))

@@ -38,8 +38,10 @@ def test_scale_figure_shows_identity_crosses() -> None:
     sym, ident = scale([1, 2, 3], 10, 1 / 3), scaling_identity([1, 2, 3], 1 / 3, 10)
     fig = figs.scale_figure(sym, ident)
     np.testing.assert_allclose(by_name(fig, "u_ε(a·z)").y, ident.core_az, atol=1e-6)
-    np.testing.assert_allclose(by_name(fig, "u_ε/a²").y, ident.core_rescaled_eps, atol=1e-6)
+    np.testing.assert_allclose(by_name(fig, "u_(ε/a²)").y, ident.core_rescaled_eps, atol=1e-6)
     assert "0.2217" in figs.scale_alt(sym, ident)
+    # one notation for the core at ε/a²: never "u_ε/a²", which reads as u_ε divided by a²
+    assert "u_ε/a²" not in fig.to_json() + figs.scale_alt(sym, ident)
 
 
 def test_contrast_figure_values_and_alt() -> None:

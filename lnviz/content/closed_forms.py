@@ -1,0 +1,94 @@
+"""Closed forms that are certain: lnviz.content.text's forms, kept only within rounding.
+
+`text.exact` accepts a closed form within a relative 1e-10 of the value, so 1 − 10⁻¹² (the
+core's variance for q = 10⁶, ε = 10⁻⁶) would be written "1". Here a form is kept only if
+its value is within rounding (REL_TOL) of x; otherwise the decimal is shown. The forms and
+the decimals themselves are text's, so the number style stays one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+import numpy as np
+
+from lnviz.content import text
+
+__all__ = ["REL_TOL", "exact", "exact_vec", "form", "value_of", "vector_with_exact", "with_exact"]
+
+REL_TOL = 1e-13  # a closed form must match the value to rounding, relative to max(1, |x|)
+
+
+def value_of(closed: str) -> float:
+    """The value of a form written by text.exact: 2, −1/3, √3, √(3/2), 4/√17, √3/2.
+
+    >>> value_of("−1/3"), value_of("√(9/4)"), value_of("4/√16"), value_of("√9/2")
+    (-0.3333333333333333, 1.5, 1.0, 1.5)
+    """
+    sign = -1.0 if closed.startswith("−") else 1.0
+    body = closed.removeprefix("−")
+    if body.startswith("√("):
+        p, q = body[2:-1].split("/")
+        return sign * math.sqrt(int(p) / int(q))
+
+    def atom(part: str) -> float:
+        return math.sqrt(int(part[1:])) if part.startswith("√") else float(int(part))
+
+    num, _, den = body.partition("/")
+    return sign * atom(num) / (atom(den) if den else 1.0)
+
+
+def exact(x: float) -> str | None:
+    """text.exact(x) if that form equals x to rounding, else None.
+
+    >>> exact(11 / 9), exact(1 - 1e-12), exact(1e-17), exact(-(1.5**0.5))
+    ('11/9', None, None, '−√(3/2)')
+    """
+    closed = text.exact(x)
+    if closed is None:
+        return None
+    return closed if abs(value_of(closed) - x) <= REL_TOL * max(1.0, abs(x)) else None
+
+
+def exact_vec(v: Iterable[float] | np.ndarray) -> str | None:
+    """text.exact_vec(v) if every entry's form is certain, else None.
+
+    >>> exact_vec([-(1.5**0.5), 0.0, 1.5**0.5]), exact_vec([0.5, 1 - 1e-12])
+    ('(−√(3/2), 0, √(3/2))', None)
+    """
+    values = [float(x) for x in np.asarray(v, dtype=float).ravel()]
+    if any(exact(x) is None for x in values):
+        return None
+    return text.exact_vec(values)
+
+
+def form(x: float) -> str:
+    """A certain closed form, else text.short's decimal (never a closed form that is wrong).
+
+    >>> form(1 / 3), form(1e-17), form(1 - 1e-12)
+    ('1/3', '1e−17', '1')
+    """
+    return exact(x) or text.short(x)
+
+
+def with_exact(x: float, digits: int = 6) -> str:
+    """text.with_exact with a certain form only.
+
+    >>> with_exact(11 / 9), with_exact(1 / 3 + 1e-12)
+    ('1.222222 = 11/9', '0.333333')
+    """
+    closed = exact(x)
+    shown = text.number(x, digits)
+    return f"{shown} = {closed}" if closed and ("/" in closed or "√" in closed) else shown
+
+
+def vector_with_exact(values: Iterable[float] | np.ndarray) -> str:
+    """Six-decimal entries, then closed forms such as (−√(3/2), 0, √(3/2)) if all are certain.
+
+    >>> vector_with_exact(np.array([-4, -1, 5]) / 17**0.5)
+    '(−0.970143, −0.242536, 1.212678) = (−4/√17, −1/√17, 5/√17)'
+    """
+    closed = exact_vec(values)
+    decimals = text.vector(values, 6)
+    return f"{decimals} = {closed}" if closed else decimals
