@@ -6,8 +6,10 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-from lnviz.app._streamlit_private import ensure_router
+from lnviz.app._streamlit_private import current_url_path, ensure_router
 from lnviz.app.controls import toggle
+from lnviz.content import registry
+from lnviz.content.references import for_page
 
 PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
 
@@ -32,13 +34,35 @@ def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
         st.markdown("\n".join(f"- {item}" for item in items))
 
 
+_KEEP_PRESENTING = "lnviz-presenting"  # survives a page change; the widget's state does not
+
+
+def _carry_presentation() -> None:
+    """Presentation mode is a state of the whole visit: a page change (sidebar, in-page
+    link, next/previous) drops the query string and the previous page's widgets, so the
+    mode is remembered apart from its toggle and put back before the toggle is drawn
+    (the toggle then writes present=true into the new page's link again)."""
+    if st.session_state.get(_KEEP_PRESENTING) and PRESENT_KEY not in st.query_params:
+        st.session_state[PRESENT_KEY] = True
+
+
+def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
+    """Query parameters for an in-page link: the target state, plus presentation mode."""
+    out = dict(params or {})
+    if presenting():
+        out[PRESENT_KEY] = "true"
+    return out
+
+
 def page_intro(title: str, lead: str) -> None:
-    """The page's title and lead, the sidebar's share box and presentation switch.
+    """The page's title and lead, where it sits in the course, the sidebar's share box and
+    presentation switch.
 
     In presentation mode (for a projector) type and charts grow, the lead paragraph and
     the 'what to notice' lists fold away, and the state stays in the link like any control.
     """
     ensure_router()
+    _carry_presentation()
     present = presenting()
     if not st.context.is_embedded:  # an embedding site shows its own frame and link
         with st.sidebar:
@@ -48,14 +72,51 @@ def page_intro(title: str, lead: str) -> None:
                 help="Larger type and charts, explanations folded: for projecting in class.",
             )
             share_link()
+    st.session_state[_KEEP_PRESENTING] = present
     if present:
         st.html(_PRESENT_CSS)
+    where = registry.position(current_url_path())
+    if where is not None:
+        st.caption(f"Course · step {where[0]} of {where[1]}")
     st.title(title)
     if present:
         with st.expander("About this page", icon=":material/info:"):
             st.markdown(lead)
     else:
         st.markdown(lead)
+
+
+def page_end() -> None:
+    """The course's previous and next steps, at the foot of every page on the path."""
+    here = current_url_path()
+    sources = for_page(here)
+    previous, following = registry.neighbours(here)
+    if not sources and previous is None and following is None:
+        return
+    st.divider()
+    if sources:
+        st.caption("Sources for this page: " + " · ".join(r.cite for r in sources))
+        st.page_link(
+            "pages/references.py",
+            label="References",
+            icon=":material/library_books:",
+            query_params=link_params(),
+        )
+    left, right = st.columns(2)
+    if previous is not None:
+        left.page_link(
+            previous.script,
+            label=f"Previous: {previous.title}",
+            icon=":material/arrow_back:",
+            query_params=link_params(),
+        )
+    if following is not None:
+        right.page_link(
+            following.script,
+            label=f"Next: {following.title}",
+            icon=":material/arrow_forward:",
+            query_params=link_params(),
+        )
 
 
 _SHARE_HTML = """

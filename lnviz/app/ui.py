@@ -9,7 +9,15 @@ does not.
 from __future__ import annotations
 
 from lnviz.app.charts import chart, download_name
-from lnviz.app.chrome import PRESENT_KEY, notice, page_intro, presenting, share_link
+from lnviz.app.chrome import (
+    PRESENT_KEY,
+    link_params,
+    notice,
+    page_end,
+    page_intro,
+    presenting,
+    share_link,
+)
 from lnviz.app.controls import (
     EPS_GRID,
     choice,
@@ -48,9 +56,11 @@ __all__ = [
     "int_choice",
     "int_input",
     "label_name",
+    "link_params",
     "link_text",
     "notice",
     "number_slider",
+    "page_end",
     "page_intro",
     "plain",
     "presenting",

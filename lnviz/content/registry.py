@@ -7,15 +7,27 @@ not found" on the first visit of a deep link after a server start.
 
 >>> by_path("epsilon").title, by_path("epsilon").script
 ('Epsilon', 'pages/epsilon.py')
->>> [s for s in SECTIONS]
-['Start', 'Explore', 'In models', 'Inside a transformer', 'Engineering', 'Reference']
+>>> SECTIONS[:3]
+('Start', 'The formula', 'In models')
+>>> [p.url_path for p in COURSE][:3], position("epsilon")
+(['why-normalize', 'gain-and-bias', 'epsilon'], (3, 11))
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["PAGES", "SECTIONS", "PageInfo", "by_path", "in_section", "title_of"]
+__all__ = [
+    "COURSE",
+    "PAGES",
+    "SECTIONS",
+    "PageInfo",
+    "by_path",
+    "in_section",
+    "neighbours",
+    "position",
+    "title_of",
+]
 
 
 @dataclass(frozen=True)
@@ -28,6 +40,7 @@ class PageInfo:
     section: str
     blurb: str  # one line for the home page and the navigation's hover text
     card: bool = False  # a card with a live picture on the home page (lnviz.figures.home)
+    course: bool = True  # a step of the course path (every page but home and the reference)
 
     @property
     def script(self) -> str:
@@ -38,53 +51,59 @@ class PageInfo:
         return self.url_path == ""
 
 
-SECTIONS = ("Start", "Explore", "In models", "Inside a transformer", "Engineering", "Reference")
+SECTIONS = (
+    "Start",
+    "The formula",
+    "In models",
+    "Inside a transformer",
+    "Engineering",
+    "Advanced geometry",
+    "Reference",
+)
 
 PAGES: tuple[PageInfo, ...] = (
-    PageInfo("", "Home", ":material/home:", "Start", "What layer normalization is."),
+    PageInfo("", "Home", ":material/home:", "Start", "What layer normalization is.", course=False),
     PageInfo(
-        "reduction-axes",
-        "Reduction axes",
-        ":material/view_in_ar:",
-        "Explore",
-        "Which entries share one mean and variance under batch, layer, instance, group and "
-        "RMS normalization, on a tensor you control.",
+        "why-normalize",
+        "Why normalize?",
+        ":material/trending_up:",
+        "Start",
+        "A deep stack without normalization: activations drift, explode or vanish with depth.",
+    ),
+    PageInfo(
+        "gain-and-bias",
+        "Gain and bias",
+        ":material/tune:",
+        "The formula",
+        "What the learned affine step does to mean and variance: normalized does not mean "
+        "mean 0 and variance 1.",
         card=True,
     ),
     PageInfo(
         "epsilon",
         "Epsilon",
         ":material/functions:",
-        "Explore",
+        "The formula",
         "How ε bends the core: the curve h_ε(t), the variance q/(q+ε), lost scale invariance "
         "and the Lipschitz bound ε^(−1/2).",
-        card=True,
-    ),
-    PageInfo(
-        "gain-and-bias",
-        "Gain and bias",
-        ":material/tune:",
-        "Explore",
-        "What the learned affine step does to mean and variance: normalized does not mean "
-        "mean 0 and variance 1.",
         card=True,
     ),
     PageInfo(
         "invariance",
         "Invariances",
         ":material/balance:",
-        "Explore",
+        "The formula",
         "Common shifts vanish exactly; unequal shifts and rescaling do not; the redundancy of "
         "a bias before the normalization.",
         card=True,
     ),
     PageInfo(
-        "weighted-centering",
-        "Weighted centering",
-        ":material/call_split:",
-        "Explore",
-        "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
-        "Euclidean one.",
+        "reduction-axes",
+        "Reduction axes",
+        ":material/view_in_ar:",
+        "The formula",
+        "Which entries share one mean and variance under batch, layer, instance, group and "
+        "RMS normalization, on a tensor you control.",
         card=True,
     ),
     PageInfo(
@@ -124,11 +143,21 @@ PAGES: tuple[PageInfo, ...] = (
         "Variance algorithms in four precisions, and where ε goes.",
     ),
     PageInfo(
+        "weighted-centering",
+        "Weighted centering",
+        ":material/call_split:",
+        "Advanced geometry",
+        "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
+        "Euclidean one.",
+        card=True,
+    ),
+    PageInfo(
         "glossary",
         "Glossary",
         ":material/menu_book:",
         "Reference",
         "Every term with its formula and a page that shows it.",
+        course=False,
     ),
     PageInfo(
         "examples",
@@ -136,6 +165,15 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/checklist:",
         "Reference",
         "Each worked number of the source documents, recomputed live and checked.",
+        course=False,
+    ),
+    PageInfo(
+        "references",
+        "References",
+        ":material/library_books:",
+        "Reference",
+        "The papers and documentation each page relies on, with what each contributes.",
+        course=False,
     ),
 )
 
@@ -156,3 +194,21 @@ def title_of(url_path: str) -> str:
 def in_section(section: str) -> tuple[PageInfo, ...]:
     """The pages of one section, in navigation order."""
     return tuple(p for p in PAGES if p.section == section)
+
+
+COURSE: tuple[PageInfo, ...] = tuple(p for p in PAGES if p.course)  # the path, in order
+
+
+def position(url_path: str) -> tuple[int, int] | None:
+    """(k, n): the page is step k of the course's n, or None off the path."""
+    steps = [p.url_path for p in COURSE]
+    return (steps.index(url_path) + 1, len(steps)) if url_path in steps else None
+
+
+def neighbours(url_path: str) -> tuple[PageInfo | None, PageInfo | None]:
+    """The previous and next steps of the course around a page (None at either end)."""
+    steps = [p.url_path for p in COURSE]
+    if url_path not in steps:
+        return None, None
+    k = steps.index(url_path)
+    return (COURSE[k - 1] if k > 0 else None, COURSE[k + 1] if k + 1 < len(COURSE) else None)

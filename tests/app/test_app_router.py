@@ -16,6 +16,8 @@ URL_PATHS = EXPLORE | {
     "glossary",
     "examples",
     "transformer",
+    "why-normalize",
+    "references",
 }
 
 

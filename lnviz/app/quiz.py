@@ -1,0 +1,102 @@
+"""Predict, then check: a page's questions, answered before the page shows the result.
+
+Answers are read by lnviz.content.answers (exact forms, decimals; nothing evaluated) and
+compared with the engine's value. A wrong answer brings the question's hint; a right one,
+or a third try, the explanation and a link that opens the page in the state that shows it.
+Progress lives in this browser session only (st.session_state): no accounts, nothing
+stored on the server beyond the session.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import streamlit as st
+
+from lnviz.app.chrome import link_params
+from lnviz.content.answers import ACCEPTED, MAX_CHARS
+from lnviz.content.questions import Question
+
+PROGRESS_KEY = "lnviz-progress"  # {page: {question key: {"tries": n, "right": bool}}}
+REVEAL_AFTER = 3  # tries before the explanation is shown anyway
+
+
+def progress(page: str) -> dict[str, dict[str, object]]:
+    """This session's record of the page's questions (created on first use)."""
+    book = st.session_state.setdefault(PROGRESS_KEY, {})
+    return book.setdefault(page, {})
+
+
+def answered(page: str, questions: Sequence[Question]) -> int:
+    """How many of these questions the learner has answered right in this session."""
+    record = progress(page)
+    return sum(1 for q in questions if record.get(q.key, {}).get("right"))
+
+
+def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then check") -> None:
+    """The questions in one box, each in its own form (typing reruns nothing; Check does)."""
+    if not questions:
+        return
+    with st.container(border=True):
+        right = answered(page, questions)
+        st.markdown(f"**{title}** · {right} of {len(questions)} answered")
+        st.caption(
+            "Commit to an answer before you look further down the page: the surprise is what "
+            "sticks. Numbers can be written exactly (1/3, √(3/2), sqrt(2)/2) or as decimals."
+        )
+        for q in questions:
+            _question(q, page)
+
+
+def _check(q: Question, page: str) -> None:
+    """The Check button's callback: mark the answer in the session's record. A callback
+    runs before the page does, so the verdict survives any rerun of the page."""
+    record = progress(page).setdefault(q.key, {"tries": 0, "right": False})
+    response = st.session_state.get(f"answer-{page}-{q.key}")
+    verdict = q.check(int(response) if isinstance(response, int) else response)
+    readable = verdict.value is not None or q.kind == "choice"
+    if readable:
+        record["tries"] = int(record["tries"]) + 1
+    record["right"] = bool(record["right"]) or verdict.correct
+    record["last"] = (verdict.correct, readable, verdict.message)
+
+
+def _question(q: Question, page: str) -> None:
+    record = progress(page).setdefault(q.key, {"tries": 0, "right": False})
+    with st.form(f"quiz-{page}-{q.key}", border=False, enter_to_submit=True):
+        st.markdown(q.prompt)
+        if q.kind == "number":
+            st.text_input(
+                "Your answer",
+                key=f"answer-{page}-{q.key}",
+                max_chars=MAX_CHARS,
+                placeholder="e.g. 1/3 or 0.333",
+                help=f"Write {ACCEPTED}.",
+            )
+        else:
+            st.radio(
+                "Your answer",
+                range(len(q.choices)),
+                index=None,
+                format_func=lambda i: q.choices[i],
+                key=f"answer-{page}-{q.key}",
+            )
+        st.form_submit_button("Check", icon=":material/check:", on_click=_check, args=(q, page))
+    last = record.get("last")
+    if last is not None:
+        correct, readable, message = last
+        if correct:
+            st.success(f"{message} {q.explanation}", icon=":material/check_circle:")
+        elif not readable:
+            st.warning(message, icon=":material/edit:")
+        else:
+            st.error(f"{message} Hint: {q.hint}", icon=":material/lightbulb:")
+    if record["right"] or int(record["tries"]) >= REVEAL_AFTER:
+        if not (last and last[0]):
+            st.info(f"Answer: {q.solution}. {q.explanation}", icon=":material/school:")
+        st.page_link(
+            q.link.script,
+            label=q.link.label,
+            icon=":material/visibility:",
+            query_params=link_params(q.link.params),
+        )
