@@ -1,13 +1,13 @@
 """The glossary's entries as plain data, in teaching order (lnviz.content.glossary builds Terms).
 
 Each row: (slug, name, aliases, definition, LaTeX lines, links, related slugs). A link is
-(url_path, label, query parameters); every link is opened by tests/test_page_glossary.py
+(url_path, label, query parameters); every link is opened by tests/app/test_page_glossary.py
 with exactly these parameters and must be accepted by its page without a message.
 """
 
 from __future__ import annotations
 
-SEED_TOY = {"z": "1,2,3", "gamma": "1,2,1", "beta": "0,1,0"}  # the seed's eps = 0 example
+TOY = {"z": "1,2,3", "gamma": "1,2,1", "beta": "0,1,0"}  # the eps = 0 example of the gain page
 
 # fmt: off
 TERM_DATA: tuple = (
@@ -20,16 +20,16 @@ TERM_DATA: tuple = (
         and inference compute exactly the same thing.""",
         (r"\mu=\tfrac1d\textstyle\sum_i z_i,\quad q=\tfrac1d\textstyle\sum_i(z_i-\mu)^2",
          r"y=\gamma\odot\dfrac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}+\beta"),
-        (("gain-and-bias", "Follow one vector through the layer", SEED_TOY | {"eps": "0"}),
+        (("gain-and-bias", "Follow one vector through the layer", TOY | {"eps": "0"}),
          ("reduction-axes", "See which entries share statistics", {"scheme": "layer"})),
         ("normalized-core", "gain", "bias", "reduction-axes"),
     ),
     (
         "normalized-core", "Normalized core", ("u_eps", "pre-affine output", "standardized"),
         r"""What layer normalization produces before the gain and bias: the input with its
-        mean removed, divided by the square root of its variance plus ε. Its mean is always 0.
-        Its variance is $q/(q+\varepsilon)$, close to 1 only when the input's variance $q$ is
-        large next to ε.""",
+        mean removed, divided by the square root of its variance plus ε. Its mean is 0 wherever
+        it is defined (for every input when ε > 0). Its variance is $q/(q+\varepsilon)$, close
+        to 1 only when the input's variance $q$ is large next to ε.""",
         (r"u_\varepsilon(z)=\dfrac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}",
          r"\operatorname{var}u_\varepsilon(z)=\dfrac{q}{q+\varepsilon}"),
         (("epsilon", "Open the core of (1, 2, 3) at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),),
@@ -50,9 +50,9 @@ TERM_DATA: tuple = (
     (
         "gain", "Gain γ", ("gamma", "weight", "scale"),
         r"""A learned vector with one factor per coordinate, multiplied into the core. It gives
-        back to each coordinate whatever scale the network finds useful, so the output's spread
-        is set by γ rather than by the normalization. Its largest absolute entry also multiplies
-        the layer's sensitivity bound.""",
+        back to each coordinate whatever scale the network finds useful. Unequal gains can also
+        move the output's mean away from 0. Its largest absolute entry multiplies the layer's
+        sensitivity bound.""",
         (r"y_i=\gamma_i\,u_i+\beta_i",),
         (("gain-and-bias", "Gains (1, 2, 1) without bias",
           {"z": "1,2,3", "gamma": "1,2,1", "beta": "0,0,0", "eps": "0"}),),
@@ -61,9 +61,11 @@ TERM_DATA: tuple = (
     (
         "bias", "Bias β", ("beta", "offset", "shift parameter"),
         r"""A learned vector added after the gain, one offset per coordinate. It decides where
-        the output sits: after it the output's mean is no longer 0. For an input whose
-        coordinates are all equal the core is 0, and the output is exactly β.""",
-        (r"y=\gamma\odot u_\varepsilon(z)+\beta", r"z=c\mathbf 1\ \Rightarrow\ y=\beta"),
+        the output sits: after it the output's mean need not be 0. For an input whose
+        coordinates are all equal the core is 0 when ε > 0, and the output is exactly β; at
+        ε = 0 such an input gives 0/0 and no output at all.""",
+        (r"y=\gamma\odot u_\varepsilon(z)+\beta",
+         r"z=c\mathbf 1,\ \varepsilon>0\ \Rightarrow\ y=\beta"),
         (("gain-and-bias", "A constant input returns β",
           {"z": "2,2,2", "gamma": "1,2,1", "beta": "0,1,0", "eps": "0.01"}),),
         ("gain", "layer-normalization"),
@@ -91,10 +93,10 @@ TERM_DATA: tuple = (
         "weighted-centering-matrix", "Weighted centering matrix", ("P_a", "weighted mean"),
         r"""Centering with a weighted mean: take weights $a_i\ge0$ that add up to 1 and subtract
         the single number $a^{\mathsf T}x$ from every coordinate. The result has weighted mean
-        0, while its ordinary mean usually is not 0. With every weight $1/n$ it is the centering
+        0, while its ordinary mean need not be 0. With every weight $1/n$ it is the centering
         matrix. Unless the weights are equal it is an oblique projection.""",
         (r"P_a=I-\mathbf 1a^{\mathsf T}", r"P_ax=x-(a^{\mathsf T}x)\,\mathbf 1"),
-        (("weighted-centering", "The seed's a = (1/4, 3/4), x = (4, 2)",
+        (("weighted-centering", "The worked example a = (1/4, 3/4), x = (4, 2)",
           {"w": "0.25", "x": "4,2", "m": "2"}),),
         ("centering-matrix", "oblique-projection", "d-inner-product"),
     ),
@@ -103,19 +105,20 @@ TERM_DATA: tuple = (
         r"""A projection (doing it twice is the same as once) that reaches its target subspace
         along a direction that is not perpendicular to it. Weighted centering is one: it lands
         on the points of weighted mean 0 by moving along $\mathbf 1$, which meets that subspace
-        at a slant unless the weights are equal. Its matrix is not symmetric.""",
-        (r"P^2=P,\qquad P\neq P^{\mathsf T}",),
+        at a slant unless the weights are equal. Its matrix $\Pi$ is not symmetric.""",
+        (r"\Pi^2=\Pi,\qquad \Pi\neq\Pi^{\mathsf T}",),
         (("weighted-centering", "See the slant in three dimensions",
           {"a3": "1,2,5", "x3": "3,1,2", "m": "3"}),),
         ("weighted-centering-matrix", "d-inner-product"),
     ),
     (
         "d-inner-product", "D-inner product", ("weighted inner product", "diag(a)"),
-        r"""The dot product that counts coordinate $i$ with weight $a_i$. Measured with it,
+        r"""The dot product that counts coordinate $i$ with weight $a_i$, written with
+        $D=\operatorname{diag}(a)$. Measured with it,
         weighted centering is an orthogonal projection: the step it takes is at a right angle
         to the result. With a zero weight a nonzero vector can get length 0, so the form stops
         being an inner product, although the matrix identities still hold.""",
-        (r"\langle u,v\rangle_D=u^{\mathsf T}Dv=\textstyle\sum_i a_iu_iv_i",
+        (r"\langle x,x'\rangle_D=x^{\mathsf T}Dx'=\textstyle\sum_i a_ix_ix'_i",
          r"DP_a=P_a^{\mathsf T}D=D-aa^{\mathsf T}"),
         (("weighted-centering", "A strongly unequal pair of weights", {"w": "0.1", "x": "4,2"}),
          ("weighted-centering", "A zero weight", {"w": "0"})),
@@ -156,8 +159,8 @@ TERM_DATA: tuple = (
         r"""Token-wise normalization without the mean subtraction: divide by the root of the
         mean square of the features. It keeps the scaling behaviour of layer normalization but
         no longer removes a common shift.""",
-        (r"\operatorname{rms}_\varepsilon(z)=\dfrac{z}{\sqrt{m+\varepsilon}}",
-         r"m=\tfrac1d\textstyle\sum_i z_i^2"),
+        (r"\operatorname{rms}_\varepsilon(z)="
+         r"z\Big/\sqrt{\tfrac1d\textstyle\sum_i z_i^2+\varepsilon}",),
         (("reduction-axes", "RMS norm on a tensor", {"scheme": "RMS"}),
          ("invariance", "A common shift moves RMS norm", {"z": "1,2,3", "c": "100", "eps": "1/3"})),
         ("shift-invariance", "layer-normalization"),
@@ -185,11 +188,17 @@ TERM_DATA: tuple = (
     (
         "jacobian", "Jacobian", ("derivative", "Du"),
         r"""The matrix of partial derivatives of the core with respect to the input: how a small
-        nudge of $z$ moves $u_\varepsilon(z)$. Here it is symmetric, sends the all-ones direction
-        to 0, shrinks the radial direction $v$ the most, and scales every other direction by
-        $(q+\varepsilon)^{-1/2}$.""",
-        (r"Du_\varepsilon(z)=\dfrac{1}{\sqrt{q+\varepsilon}}\Bigl(P-\dfrac{vv^{\mathsf T}}"
-         r"{d\,(q+\varepsilon)}\Bigr)",),
+        nudge of $z$ moves $u_\varepsilon(z)$. It is symmetric with three kinds of directions:
+        the all-ones direction goes to 0; the radial direction $v$ (when $v\neq0$) is scaled by
+        $\varepsilon/(q+\varepsilon)^{3/2}$; the $d-2$ directions orthogonal to both by
+        $(q+\varepsilon)^{-1/2}$. The radial factor is the orthogonal one times
+        $\varepsilon/(q+\varepsilon)=1/(1+q/\varepsilon)$, so its place depends on $q/\varepsilon$:
+        nearly equal to it when $q\ll\varepsilon$, nearly 0 when $q\gg\varepsilon$. At a
+        constant input every centred direction gets $\varepsilon^{-1/2}$.""",
+        (r"\dfrac{\partial u_\varepsilon}{\partial z}=\dfrac{1}{\sqrt{q+\varepsilon}}"
+         r"\Bigl(P-\dfrac{vv^{\mathsf T}}{d\,(q+\varepsilon)}\Bigr)",
+         r"\text{radial}:\ \dfrac{\varepsilon}{(q+\varepsilon)^{3/2}}"
+         r"=\dfrac{\varepsilon}{q+\varepsilon}\cdot\dfrac{1}{\sqrt{q+\varepsilon}}"),
         (("epsilon", "The Jacobian of (1, 2, 3) at ε = 1/3", {"z": "1,2,3", "eps": "1/3"}),),
         ("lipschitz-constant", "centering-matrix"),
     ),
@@ -197,11 +206,12 @@ TERM_DATA: tuple = (
         "lipschitz-constant", "Lipschitz constant", ("sensitivity bound", "operator norm"),
         r"""A number $L$ such that the output never moves more than $L$ times as far as the
         input. For the core $L=\varepsilon^{-1/2}$, reached at an input with all coordinates
-        equal; the gain multiplies it by $\max_i|\gamma_i|$. At ε = 0 no finite $L$ exists.""",
+        equal (when $d\ge2$); with the gain the bound is $\max_i|\gamma_i|\,\varepsilon^{-1/2}$,
+        which need not be reached. At ε = 0 no finite $L$ exists.""",
         (r"\lVert u_\varepsilon(z)-u_\varepsilon(z')\rVert_2\le"
          r"\varepsilon^{-1/2}\lVert z-z'\rVert_2",),
         (("epsilon", "Where the bound is reached", {"z": "2,2,2", "eps": "0.01"}),
-         ("gain-and-bias", "The bound with gains", SEED_TOY | {"eps": "0.01"})),
+         ("gain-and-bias", "The bound with gains", TOY | {"eps": "0.01"})),
         ("jacobian", "epsilon", "gain"),
     ),
     (
@@ -216,9 +226,10 @@ TERM_DATA: tuple = (
     ),
     (
         "scale-invariance", "Scale invariance", ("rescaling",),
-        r"""Multiplying the input by $a>0$ would leave the core unchanged if the layer divided by
-        $\sqrt q$ alone. With ε > 0 scaling by $a$ acts like dividing ε by $a^2$, so the core
-        changes unless $a=1$. The invariance is exact only at ε = 0.""",
+        r"""Multiplying the input by a number $a>0$ would leave the core unchanged if the layer
+        divided by $\sqrt q$ alone. With ε > 0 scaling by $a$ acts like dividing ε by $a^2$, so
+        the core of an input that is not constant changes unless $a=1$. The invariance is exact
+        at ε = 0 (for every input with $q>0$).""",
         (r"u_\varepsilon(az)=u_{\varepsilon/a^2}(z)",),
         (("invariance", "Broken at ε = 1", {"z": "1,2,3", "a": "10", "eps": "1"}),
          ("invariance", "Exact at ε = 0", {"z": "1,2,3", "a": "10", "eps": "0"})),
@@ -226,10 +237,12 @@ TERM_DATA: tuple = (
     ),
     (
         "look-ahead-bias", "Look-ahead bias", ("leakage", "future information", "causality"),
-        r"""Using at time $t$ something only known later, such as a feature built from
-        tomorrow's return or statistics pooled over a whole sequence. Token-wise normalization
-        adds no such leak, but it cannot remove one that a feature already carries.""",
-        (r"\partial y_t/\partial x_s=0\ \text{ for every } s>t",),
+        r"""The error in a backtest or a validation score that comes from using, at time $t$,
+        information that only became available after $t$: the model looks better than anything
+        it could achieve in real time. Typical sources are a feature built from tomorrow's
+        return and statistics pooled over a whole sequence. Token-wise normalization adds no
+        such leak, but it cannot remove one that a feature already carries.""",
+        (r"\text{no look-ahead: }\ \partial y_t/\partial x_s=0\ \text{ for every } s>t",),
         (("sequences", "A leaky feature survives normalization",
           {"leak": "true", "wrt": "market returns", "b": "8", "t": "64"}),
          ("sequences", "Sequence statistics leak the future",
@@ -241,7 +254,8 @@ TERM_DATA: tuple = (
         r"""Moving averages of the batch means and variances that batch normalization keeps
         while training and uses instead of batch statistics at evaluation. Layer normalization
         needs none: it takes its statistics from the current input every time.""",
-        (r"\bar\mu\leftarrow(1-m)\,\bar\mu+m\,\mu_{\text{batch}}",),
+        (r"\bar\mu\leftarrow(1-m)\,\bar\mu+m\,\mu_{\text{batch}}\quad"
+         r"(m\text{: PyTorch's momentum})",),
         (("batch-statistics", "Running statistics after a shift", {"b": "16", "at": "80"}),),
         ("momentum", "batch-normalization"),
     ),
@@ -250,7 +264,8 @@ TERM_DATA: tuple = (
         r"""The weight $m$ in the running-average update. The two big frameworks define it in
         opposite ways: in PyTorch $m$ weighs the new batch (default 0.1), in Keras it weighs the
         old value (default 0.99).""",
-        (r"\text{PyTorch: }r\leftarrow(1-m)\,r+m\,b", r"\text{Keras: }r\leftarrow m\,r+(1-m)\,b"),
+        (r"\text{PyTorch: }\bar\mu\leftarrow(1-m)\,\bar\mu+m\,\mu_{\text{batch}}",
+         r"\text{Keras: }\bar\mu\leftarrow m\,\bar\mu+(1-m)\,\mu_{\text{batch}}"),
         (("batch-statistics", "PyTorch 0.1 against Keras 0.99",
           {"at": "200", "shift": "0", "spread": "1", "mt": "0.1", "mk": "0.99"}),),
         ("running-statistics", "batch-normalization"),

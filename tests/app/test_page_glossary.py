@@ -153,3 +153,14 @@ def test_presets_set_the_search(index: int, q: str) -> None:
 @pytest.mark.parametrize("target", list(LINKS.values()), ids=lambda t: t.href)
 def test_every_glossary_link_is_accepted_by_its_page(target: glossary.Link) -> None:
     assert_link_opens(target)
+
+
+def test_no_private_labels_on_the_page() -> None:
+    """Every entry's text, formulas and link labels as drawn: no seed labels, no claim ids."""
+    from tests.content.test_private_labels import private_labels
+
+    at = via_router("glossary")
+    assert_clean(at)
+    page_text = texts(at) + " ".join(p.proto.label for p in at.get("page_link"))
+    assert "The error in a backtest" in page_text and "worked example a = (1/4, 3/4)" in page_text
+    assert private_labels(page_text) == []

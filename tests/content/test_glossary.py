@@ -134,3 +134,68 @@ def test_csv_has_one_row_per_term_with_its_address() -> None:
     assert [r["slug"] for r in rows] == [t.slug for t in glossary.TERMS]
     assert rows[2]["address"] == "glossary?term=epsilon"
     assert "epsilon?z=1,2,3&eps=4/3" in rows[2]["pages"]
+
+
+# --------------------------------------------------------------------- exact wording
+
+
+def _text(slug: str) -> str:
+    term = glossary.term_by_slug(slug)
+    assert term is not None
+    return " ".join((term.definition, *term.formulas))
+
+
+def test_bias_makes_the_mean_need_not_be_zero_and_returns_beta_only_with_eps() -> None:
+    bias = glossary.term_by_slug("bias")
+    assert bias is not None
+    assert "need not be 0" in bias.definition
+    assert "no longer 0" not in bias.definition and "is not 0" not in bias.definition
+    assert "when ε > 0" in bias.definition and "at ε = 0" in bias.definition
+    assert any(r"\varepsilon>0" in f and r"y=\beta" in f for f in bias.formulas)
+
+
+def test_jacobian_entry_matches_the_engines_eigenvalues() -> None:
+    """The radial factor is the orthogonal one times ε/(q+ε): its place depends on q/ε."""
+    import lnviz
+
+    text = _text("jacobian")
+    assert "the most" not in text
+    assert r"\varepsilon/(q+\varepsilon)^{3/2}" in text and r"(q+\varepsilon)^{-1/2}" in text
+    assert r"1/(1+q/\varepsilon)" in text and "depends on $q/\\varepsilon$" in text
+    for z, eps in [([0.0, 1e-3, 2e-3, 0.0], 1.0), ([1.0, 2.0, 3.0, 7.0], 1e-4)]:
+        spec = lnviz.jacobian_spectrum(z, eps)
+        vals = {d.label: d.measured[0] for d in spec.directions}
+        ratio = vals["radial"] / vals["tangential"]
+        assert ratio == pytest.approx(1 / (1 + spec.q / eps), rel=1e-9)
+    # q ≪ ε: nearly equal; q ≫ ε: the radial factor nearly 0 (the text says both)
+    assert "nearly equal to it when $q\\ll\\varepsilon$" in text
+    assert "nearly 0 when $q\\gg\\varepsilon$" in text
+
+
+def test_look_ahead_bias_is_defined_as_the_bias_itself() -> None:
+    text = _text("look-ahead-bias")
+    assert text.startswith("The error in a backtest or a validation score")
+    assert "only became available after $t$" in text
+
+
+@pytest.mark.parametrize(
+    ("slug", "absent"),
+    [
+        ("rms-normalization", "m="),  # m is the momentum on this page, nothing else
+        ("rms-normalization", "m+"),
+        ("d-inner-product", "u,v"),  # u is the core and v the centred input
+        ("oblique-projection", "P^2"),  # P is the (symmetric) centering matrix
+        ("momentum", "r\\leftarrow"),
+        ("momentum", ",b"),  # b is the batch index on this page
+    ],
+)
+def test_one_meaning_per_symbol(slug: str, absent: str) -> None:
+    assert absent not in _text(slug).replace(" ", "").replace("\\,", "")
+
+
+def test_one_notation_for_the_core_at_eps_over_a_squared() -> None:
+    """u_{ε/a²}, never a form that reads as u_ε divided by a²."""
+    for term in glossary.TERMS:
+        text = " ".join((term.definition, *term.formulas))
+        assert r"u_\varepsilon/a" not in text and "u_ε/a" not in text, term.slug
+    assert r"u_{\varepsilon/a^2}(z)" in _text("scale-invariance")
