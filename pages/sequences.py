@@ -3,45 +3,39 @@
 import streamlit as st
 
 from lnviz.app import ui
+from lnviz.content import text
 from lnviz.figures import seqchecks as checks
 from lnviz.figures import sequences as figs
-from lnviz.lessons import causality, leakage, sequences
+from lnviz.lessons import sequences_page as model
 from lnviz.lessons.causality import SCHEMES
 from lnviz.lessons.sequences import MAX_BATCH, MAX_TOKENS, MAX_WINDOW, MIN_TOKENS
+from lnviz.lessons.sequences_page import SEEDS, Analysis, CorrelationChange, Settings
 
 STEPS = (0, 1, 5, 20, 100)  # training batches seen by batch norm's running statistics
 SHOCKS = (0.5, 1.0, 2.0, 5.0, 10.0)  # size of the future shock, in % of log return
-
-
-def tiny(x: float) -> str:
-    """A rounding-level gap in scientific notation (0 stays 0)."""
-    return "0" if x == 0 else f"{x:.1e}".replace("-", "−")
-
-
 WRT = {"x": "hidden tensor x", "returns": "market returns"}  # labels are the URL values
 
-
-@st.cache_data(max_entries=64, show_spinner=False)
-def analysis(b: int, t: int, seed: int, w: int, leak: bool, eps: float):
-    """Market, the four normalizations, their dependence maps and the leak table (pure)."""
-    m = sequences.market(b, t, seed, w, leak)
-    norms = {s: causality.normalize(m.x, s, eps) for s in SCHEMES}
-    g = sequences.feature_jacobian(m)
-    deps = {
-        "x": {s: causality.dependence(n) for s, n in norms.items()},
-        "returns": {s: causality.dependence(n, g, m.first_read) for s, n in norms.items()},
-    }
-    return m, norms, deps, leakage.leak_table(m, eps)
+# The page's pure results, cached per state (each argument typed, settings in one dataclass).
+analyse = st.cache_data(max_entries=64, show_spinner=False)(model.analyse)
+shock = st.cache_data(max_entries=64, show_spinner=False)(model.shock)
+inference = st.cache_data(max_entries=64, show_spinner=False)(model.inference)
+correlation_change = st.cache_data(max_entries=64, show_spinner=False)(model.correlation_change)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def shock(b: int, t: int, seed: int, w: int, leak: bool, eps: float, at: int, size: float, ex: int):
-    return leakage.future_shock(sequences.market(b, t, seed, w, leak), eps, at, size, ex)
+def cells(values: tuple) -> list[str]:
+    """A table column of numbers in the page's number style; None (no value) as a dash."""
+    return ["—" if v is None else text.short(v, 4) for v in values]
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
-def inference(b: int, t: int, seed: int, w: int, leak: bool, eps: float, ex: int, steps: int):
-    return leakage.inference_check(sequences.market(b, t, seed, w, leak), eps, ex, steps)
+def effect(c: CorrelationChange, because: str) -> str:
+    """A correlation change, told as an effect only where it beats the noise."""
+    moved = f"goes from {ui.fmt(c.before, 3)} to {ui.fmt(c.after, 3)}"
+    if c.verdict == "noise":
+        return f"{moved}, within chance: no clear effect at this size."
+    if c.verdict == "average":
+        avg = ui.fmt(c.mean_change, 2)
+        moved += f" (within chance), {avg} averaged over {SEEDS} random seeds"
+    return f"{moved}: {because}"
 
 
 ui.page_intro(
@@ -90,27 +84,26 @@ with st.container(border=True):
             "include the leaky feature (tomorrow's return)",
             key="leak",
             default=True,
-            help="A feature that holds r(t+1): the kind of look-ahead bug a shifted join makes.",
+            help="r(t+1) as a feature: look-ahead bias (using at t what is known only later), "
+            "as a shifted join makes.",
         )
     with c6:
         eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
 
-m, norms, deps, table = analysis(bsz, tsz, seed, win, leak, eps)
+settings = Settings(bsz, tsz, seed, win, leak, eps)
+a = analyse(settings)
 
 st.subheader("The data")
 left, right = st.columns([3, 2])
 with left:
-    ui.chart(figs.PRICES, m, key="prices")
+    ui.chart(figs.PRICES, a.market, key="prices")
 with right:
     st.markdown(
         "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
     )
-    rows = sequences.describe_features(win, leak)
+    ft = model.feature_table(win, leak)
     st.dataframe(
-        {
-            k: [row[i] for row in rows]
-            for i, k in enumerate(("feature", "at token t", "reads r at"))
-        },
+        {"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads},
         hide_index=True,
         width="stretch",
     )
@@ -118,15 +111,15 @@ ui.notice(
     [
         "Every honest feature is point-in-time: it reads returns up to t only. "
         + ("The last one reads r(t+1), as a misaligned join would." if leak else ""),
-        f"The features have different spreads (std {ui.fmt_vec(m.spread, 2)}): token-wise "
-        "statistics put them in one mean and variance, so the widest one sets each token's "
-        "scale. Units still matter.",
+        f"The features have different spreads (std {ui.fmt_vec(a.market.spread, 2)}): "
+        "token-wise statistics put them in one mean and variance, so the widest one sets each "
+        "token's scale. Units still matter.",
     ]
 )
 
 
 @st.fragment
-def dependence_section() -> None:
+def dependence_section(a: Analysis, leak: bool) -> None:
     st.subheader("Which tokens does each output see?")
     st.markdown(
         r"Each map shows $\max\lvert\partial y_{b t f}/\partial\,\text{input}_{b' s f'}\rvert$ "
@@ -135,21 +128,31 @@ def dependence_section() -> None:
         "lie in the future (s > t), right of the dotted staircase."
     )
     wrt = ui.choice("Inputs", list(WRT), key="wrt", default="x", labels=WRT)
-    dmap = deps[wrt]
+    dmap = a.deps[wrt]
     for pair in (SCHEMES[:2], SCHEMES[2:]):
         cols = st.columns(2)
         for col, scheme in zip(cols, pair, strict=True):
             with col:
                 ui.chart(figs.DEPENDENCE, dmap[scheme], key=f"dep-{scheme}")
-    rows = dmap["token"].token.shape[0]
-    st.dataframe(figs.dependence_table(dmap), hide_index=True, width="stretch")
+    dt = model.dependence_table(dmap)
+    st.dataframe(
+        {
+            "scheme": dt.scheme,
+            "future pairs": dt.future_pairs,
+            "tokens": dt.tokens,
+            "other examples": dt.other_examples,
+        },
+        hide_index=True,
+        width="stretch",
+    )
     st.caption(
         "Future pairs: (t, s) with s > t and a nonzero derivative. Tokens: outputs with at "
         "least one such pair. Other examples: ordered pairs of different series (b, b′) with "
         "y of b depending on b′."
     )
     ui.chart(figs.EXAMPLES, list(dmap.values()), key="examples")
-    tok, cau, seq = dmap["token"], dmap["causal"], dmap["sequence"]
+    tok, seq, cau, bn = (dmap[k] for k in SCHEMES)
+    rows = a.market.x.shape[1]
     leaky = " — the leaky feature's r(t+1), passed straight through" if leak else ""
     items = [
         f"Token-wise: {tok.future_pairs} future dependencies. "
@@ -163,53 +166,75 @@ def dependence_section() -> None:
         + ". Token 0's group holds one value, so its output is 0 whatever the input: not "
         "looking ahead costs a warm-up.",
         f"Sequence pooling: {seq.future_pairs} future dependencies; {seq.future_tokens} of "
-        f"{rows} tokens read a later input through the window's shared mean and variance, "
+        f"{rows} tokens read a later input through the shared mean and variance, "
         "honest features or not.",
-        f"Batch norm: {dmap['batch'].future_pairs} future dependencies and "
-        f"{dmap['batch'].cross_examples} cross-example pairs; the other three use none.",
+        f"Batch norm: {bn.future_pairs} future dependencies and "
+        + (
+            f"{bn.cross_examples} cross-example pairs; the other three use none."
+            if a.market.x.shape[0] > 1
+            else "no other series to read in a batch of one."
+        ),
     ]
     ui.notice(items)
 
 
 @st.fragment
-def leak_section() -> None:
+def leak_section(a: Analysis, settings: Settings) -> None:
     st.subheader("A leaky feature stays leaky")
+    m, table = a.market, a.leaks
     names = list(m.names)
     if st.session_state.get("sf") not in names:
         st.session_state.pop("sf", None)
     ui.chart(figs.LEAK, table, key="leak-corr")
     feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
     k = names.index(feat)
-    raw, normed = m.x[..., k], norms["token"].y[..., k]
+    raw, normed = m.x[..., k], a.norms["token"].y[..., k]
     ui.chart(figs.SCATTER, raw, normed, m.next_return, feat, key="scatter")
     v = table.value
-    items = []
-    if leak:
+    items = [
+        f"{table.samples} tokens: correlations within ±{ui.fmt(table.chance, 2)} can be "
+        "chance alone."
+    ]
+    if settings.leak:
+        after = v("next return", "token")
         items += [
             f"The leaky feature correlates {ui.fmt(v('next return', 'raw'), 3)} with the next "
-            f"return before and {ui.fmt(v('next return', 'token'), 3)} after token-wise layer "
-            "norm: centring and rescaling each token do not remove what it knows about tomorrow.",
-            f"Token-wise statistics also spread it: 'mean' goes from {ui.fmt(v('mean', 'raw'), 3)}"
-            f" to {ui.fmt(v('mean', 'token'), 3)}, because its token's mean now includes r(t+1).",
+            f"return before and {ui.fmt(after, 3)} after token-wise layer norm: "
+            + (
+                "centring and rescaling each token do not remove what it knows about tomorrow."
+                if after > table.chance
+                else "within chance at this size."
+            ),
+            "Token-wise statistics also spread it: 'mean' "
+            + effect(
+                correlation_change(settings, "mean", "token"),
+                "its token's mean now includes r(t+1).",
+            ),
         ]
-    items += [
-        f"Sequence pooling moves 'level' from {ui.fmt(v('level', 'raw'), 3)} to "
-        f"{ui.fmt(v('level', 'sequence'), 3)}: its z-score compares today's price with the "
-        "window's average, future prices included, so a low value hints at a later rise.",
-        f"{table.samples} tokens: correlations within ±{ui.fmt(table.chance, 2)} can be "
-        "chance alone.",
-    ]
+    level = correlation_change(settings, "level", "sequence")
+    items.append(
+        "With one series, sequence pooling shifts and scales each feature as a whole: "
+        f"'level' keeps its correlation ({ui.fmt(level.before, 3)})."
+        if level.verdict == "unchanged"
+        else "Sequence pooling: 'level' "
+        + effect(
+            level,
+            "its z-score compares today's price with the sequence's average, future prices "
+            "included, so a low value hints at a later rise.",
+        )
+    )
     ui.notice(items)
 
 
 @st.fragment
-def shock_section() -> None:
+def shock_section(settings: Settings) -> None:
     st.subheader("Change the future, watch the past")
     st.markdown(
         "Add a shock to one day's return, rebuild the features from the shocked prices, "
         "normalize again, and see which tokens move. A causal pipeline leaves every earlier "
         "token exactly where it was."
     )
+    tsz, bsz, leak = settings.tokens, settings.batch, settings.leak
     c1, c2, c3 = st.columns(3)
     with c1:
         at = ui.int_choice("shocked token", range(1, tsz), key="at", default=(3 * tsz) // 4)
@@ -217,16 +242,19 @@ def shock_section() -> None:
         size = ui.choice_slider("shock (% log return)", SHOCKS, key="size", default=2.0)
     with c3:
         ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
-    s = shock(bsz, tsz, seed, win, leak, eps, at, size, ex)
-    first = [int(v) for v in s.first_moved]
+    s = shock(settings, at, size, ex)
     ui.chart(checks.SHOCK, s, key="shock")
-    fmt4 = st.column_config.NumberColumn(format="%.4g")
-    rows = checks.shock_table(s)
+    t = model.shock_table(s)
+    first = t.first_moved
     st.dataframe(
-        rows,
+        {
+            "scheme": t.scheme,
+            "first moved": t.first_moved,
+            f"|Δy| before {t.token}": cells(t.before),
+            "|Δy| other series": cells(t.other_series),
+        },
         hide_index=True,
         width="stretch",
-        column_config={k: fmt4 for k in list(rows)[2:]},
     )
     ui.notice(
         [
@@ -244,65 +272,70 @@ def shock_section() -> None:
             "A batch of one has no other series to move."
             if bsz == 1
             else "Batch norm also moves the other series (largest change "
-            f"{ui.fmt(float(s.others[3]), 4)}); the other three leave them untouched.",
+            f"{ui.fmt(t.other_series[3], 4)}); the other three leave them untouched.",
         ]
     )
 
 
 @st.fragment
-def inference_section() -> None:
+def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
     st.subheader("Training, inference and the batch")
     st.markdown(
         "Layer norm computes its statistics from the current input at training and at "
         "inference alike: it keeps no running averages. Batch norm, in evaluation mode, "
         "uses averages gathered during training instead."
     )
+    bsz = settings.batch
     c1, c2, c3 = st.columns(3)
     with c1:
         ex = ui.int_input("example", 0, bsz - 1, 0, key="ex")
     with c2:
         steps = ui.int_choice("training batches seen", STEPS, key="steps", default=20)
     with c3:
-        names = list(m.names)
-        feat = names.index(ui.choice("feature", names[:4], key="feat", default="return"))
-    inf = inference(bsz, tsz, seed, win, leak, eps, ex, steps)
+        feat = names.index(ui.choice("feature", list(names[:4]), key="feat", default="return"))
+    inf = inference(settings, ex, steps)
     g = inf.gap
-    fmt3 = st.column_config.NumberColumn(format="%.3g")
+    t = model.inference_table(inf)
     st.dataframe(
-        checks.inference_table(inf),
+        {
+            "max |Δy| of this example": t.setting,
+            "layer norm": cells(t.layer_norm),
+            "batch norm": cells(t.batch_norm),
+        },
         hide_index=True,
         width="stretch",
-        column_config={"layer norm": fmt3, "batch norm": fmt3},
     )
     st.caption(
-        "Each row compares the example's training-mode output inside its batch with the "
-        "same example alone (a batch of one), among other series, and at inference fed one "
-        "token at a time (batch norm then runs in evaluation mode on its running statistics)."
+        "Each row compares the example's training-mode output in its batch with the same "
+        "example alone, among other series, and fed one token at a time at inference (batch "
+        "norm then in evaluation mode)."
     )
     ui.chart(checks.INFERENCE, inf, feat, names[feat], key="inference")
+    tiny = max(g("ln_batch", "ln_alone"), g("ln_batch", "ln_stream"))
     ui.notice(
         [
             "Layer norm gives this example the same output alone, with other batch mates, and "
-            "at inference when each new token arrives on its own: no mode, no stored state; "
-            f"largest gap {tiny(max(g('ln_batch', 'ln_alone'), g('ln_batch', 'ln_stream')))}.",
+            "at inference, one token at a time: no mode, no stored state; "
+            f"largest gap {text.short(tiny, 2)}.",
             "In a batch of one, batch norm has no company to change with."
             if bsz == 1
             else "Batch norm in training mode changes with the company: alone it differs by "
             f"{ui.fmt(g('bn_batch', 'bn_alone'), 3)}, with other mates by "
             f"{ui.fmt(g('bn_batch', 'bn_mates'), 3)}.",
             f"Alone, training-mode batch norm *is* sequence pooling (gap "
-            f"{tiny(g('bn_alone', 'seq_alone'))}): a batch of one looks into its own future.",
+            f"{text.short(g('bn_alone', 'seq_alone'), 2)}): a batch of one looks into its own "
+            "future.",
             f"In evaluation mode it uses running statistics after {steps} training batches "
             f"(gap {ui.fmt(g('bn_batch', 'bn_eval'), 3)}); then the example's company no "
-            f"longer matters (alone vs batch: {tiny(g('bn_eval', 'bn_eval_alone'))}).",
+            f"longer matters (alone vs batch: {text.short(g('bn_eval', 'bn_eval_alone'), 2)}).",
         ]
     )
 
 
-dependence_section()
-leak_section()
-shock_section()
-inference_section()
+dependence_section(a, leak)
+leak_section(a, settings)
+shock_section(settings)
+inference_section(settings, a.market.names)
 
 st.subheader("What normalization does not replace")
 st.markdown(

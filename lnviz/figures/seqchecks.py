@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from lnviz.content import text
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, legend_below, num, r, vline
-from lnviz.figures.sequences import SCHEME_COLORS, short
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, legend_below, r, vline
+from lnviz.figures.sequences import SCHEME_COLORS
 from lnviz.lessons.causality import SCHEMES
 from lnviz.lessons.leakage import Inference, Shock
+from lnviz.lessons.sequences_page import scheme_label
 
 
 def shock_figure(s: Shock) -> go.Figure:
@@ -20,7 +22,7 @@ def shock_figure(s: Shock) -> go.Figure:
             x=tok,
             y=r(s.change[k], 4),
             mode="lines+markers",
-            name=short(scheme),
+            name=scheme_label(scheme),
             line={"color": SCHEME_COLORS[scheme], "width": 2},
             marker={"size": 5},
         )
@@ -44,27 +46,15 @@ def shock_figure(s: Shock) -> go.Figure:
 
 def shock_alt(s: Shock) -> str:
     parts = "; ".join(
-        f"{short(sc)}: first change at token {int(f)}, largest change before the shock "
-        f"{num(float(p), 3)}"
+        f"{scheme_label(sc)}: first change at token {int(f)}, largest change before the shock "
+        f"{text.short(float(p), 3)}"
         for sc, f, p in zip(SCHEMES, s.first_moved, s.past, strict=True)
     )
     return (
         f"Line chart of how much each normalized token of series {s.example} changes when "
-        f"the return at token {s.token} moves by {num(s.size)}%; tokens before it are shaded. "
-        + parts
-        + "."
+        f"the return at token {s.token} moves by {text.short(s.size)}%; tokens before it are "
+        "shaded. " + parts + "."
     )
-
-
-def shock_table(s: Shock) -> dict[str, list]:
-    """Per scheme: the first token that moved, the largest change before the shock and in
-    the other series."""
-    return {
-        "scheme": [short(sc) for sc in SCHEMES],
-        "first moved": [int(v) for v in s.first_moved],
-        f"|Δy| before {s.token}": [float(v) for v in s.past],
-        "|Δy| other series": [float(v) for v in s.others],
-    }
 
 
 def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
@@ -92,27 +82,15 @@ def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
 
 
 def inference_alt(inf: Inference, feature: int, name: str) -> str:
+    alone, company = inf.gap("ln_batch", "ln_alone"), inf.gap("bn_batch", "bn_alone")
+    evaluation = inf.gap("bn_batch", "bn_eval")
     return (
         f"Five lines over the tokens of example {inf.example}, feature “{name}”: layer norm "
-        f"in the batch and alone coincide (largest gap {num(inf.gap('ln_batch', 'ln_alone'))}); "
-        f"batch norm in training mode differs in the batch and alone (gap "
-        f"{num(inf.gap('bn_batch', 'bn_alone'), 3)}) and again in evaluation mode with running "
-        f"statistics after {inf.steps} steps (gap {num(inf.gap('bn_batch', 'bn_eval'), 3)})."
+        f"in the batch and alone coincide (largest gap {text.short(alone)}); batch norm in "
+        f"training mode differs in the batch and alone (gap {text.short(company, 3)}) and "
+        f"again in evaluation mode with running statistics after {inf.steps} steps (gap "
+        f"{text.short(evaluation, 3)})."
     )
-
-
-def inference_table(inf: Inference) -> dict[str, list]:
-    """Largest gaps of this example's output from its training-mode output in the batch."""
-
-    def gaps(prefix: str) -> list[float | None]:
-        out = [inf.gap(f"{prefix}_batch", f"{prefix}_{c}") for c in ("alone", "mates", "stream")]
-        return [out[0], out[1] if inf.batch > 1 else None, out[2]]  # no mates in a batch of 1
-
-    return {
-        "max |Δy| of this example": ["alone", "other mates", "token by token"],
-        "layer norm": gaps("ln"),
-        "batch norm": gaps("bn"),
-    }
 
 
 # Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).

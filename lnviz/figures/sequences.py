@@ -5,11 +5,12 @@ The shock and inference figures are in lnviz.figures.seqchecks.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content import text
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -22,23 +23,18 @@ from lnviz.figures._style import (
     RED,
     layout,
     legend_below,
-    num,
     r,
 )
 from lnviz.lessons.causality import SCHEME_INFO, SCHEMES, Dependence
 from lnviz.lessons.leakage import LeakTable, correlations
 from lnviz.lessons.sequences import HISTORY, Market
+from lnviz.lessons.sequences_page import scheme_label
 
 SCHEME_COLORS = dict(zip(SCHEMES, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
 PAST_SCALE = [[0.0, "#B9D3EA"], [1.0, BLUE]]  # light to mid blue: visible on both themes
 FUTURE_SCALE = [[0.0, "#F6C0C1"], [1.0, RED]]
 TITLES = {"token": "Token-wise", "sequence": "Sequence", "causal": "Causal", "batch": "Batch norm"}
 FLOOR = -8.0  # log10 of the smallest relative magnitude drawn
-
-
-def short(scheme: str) -> str:
-    """The scheme's name in labels and tables."""
-    return "token-wise" if scheme == "token" else scheme
 
 
 def prices_figure(m: Market) -> go.Figure:
@@ -64,7 +60,8 @@ def prices_alt(m: Market) -> str:
     ends = m.x[:, -1, 3]
     return (
         f"Line chart of {b} simulated log-price paths over {t} tokens, each starting at 0; "
-        f"final levels from {num(float(ends.min()), 3)}% to {num(float(ends.max()), 3)}%."
+        f"final levels from {text.short(float(ends.min()), 3)}% to "
+        f"{text.short(float(ends.max()), 3)}%."
     )
 
 
@@ -150,22 +147,12 @@ def dependence_alt(dep: Dependence) -> str:
     )
 
 
-def dependence_table(deps: Mapping[str, Dependence]) -> dict[str, list]:
-    """Per scheme: future pairs, tokens that see the future, cross-example pairs."""
-    return {
-        "scheme": [short(s) for s in deps],
-        "future pairs": [d.future_pairs for d in deps.values()],
-        "tokens": [d.future_tokens for d in deps.values()],
-        "other examples": [d.cross_examples for d in deps.values()],
-    }
-
-
 def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
     """One small B x B map per scheme: does example b's output depend on example b'?"""
     fig = FigureSpec.subplots(
         rows=1,
         cols=len(deps),
-        subplot_titles=[short(d.scheme) for d in deps],
+        subplot_titles=[scheme_label(d.scheme) for d in deps],
         horizontal_spacing=0.04,
     )
     for i, dep in enumerate(deps):
@@ -196,21 +183,17 @@ def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
 
 
 def examples_alt(deps: Sequence[Dependence]) -> str:
-    parts = "; ".join(f"{short(d.scheme)}: {d.cross_examples}" for d in deps)
+    parts = "; ".join(f"{scheme_label(d.scheme)}: {d.cross_examples}" for d in deps)
     return (
         "Four small grids, output example by input example, filled where the output depends "
         f"on that example. Ordered pairs of different examples with a dependence — {parts}."
     )
 
 
-def _cell(v: float) -> str:
-    return f"{v:.2f}".replace("-", "−") if np.isfinite(v) else "—"
-
-
 def leak_figure(t: LeakTable) -> go.Figure:
     """Correlation with the next return: features (rows) by treatment (columns), in cells."""
     names = [f"{n} ⚠" if n == "next return" else n for n in t.names]
-    cols = ["raw" if c == "raw" else short(c) for c in t.columns]
+    cols = ["raw" if c == "raw" else scheme_label(c) for c in t.columns]
     fig = FigureSpec().add_heatmap(
         z=r(t.corr, 3),
         x=cols,
@@ -219,7 +202,7 @@ def leak_figure(t: LeakTable) -> go.Figure:
         zmin=-1,
         zmax=1,
         zmid=0,
-        text=[[_cell(float(v)) for v in row] for row in t.corr],
+        text=[[text.number(v, 2) if np.isfinite(v) else "—" for v in row] for row in t.corr],
         texttemplate="%{text}",
         textfont={"size": 13},
         xgap=2,
@@ -235,7 +218,8 @@ def leak_figure(t: LeakTable) -> go.Figure:
 
 def leak_alt(t: LeakTable) -> str:
     rows = "; ".join(
-        f"{n}: " + ", ".join(f"{c} {num(float(v), 2)}" for c, v in zip(t.columns, row, strict=True))
+        f"{n}: "
+        + ", ".join(f"{c} {text.short(float(v), 2)}" for c, v in zip(t.columns, row, strict=True))
         for n, row in zip(t.names, t.corr, strict=True)
     )
     return f"Table of correlations with the next return over {t.samples} tokens — {rows}."
@@ -265,8 +249,8 @@ def scatter_alt(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: s
     c2 = correlations(target, normed[..., None])[0]
     return (
         f"Two scatter plots of {raw.size} tokens: the feature “{name}” against the next return, "
-        f"raw (correlation {num(float(c1), 3)}) and after token-wise layer norm "
-        f"(correlation {num(float(c2), 3)})."
+        f"raw (correlation {text.short(float(c1), 3)}) and after token-wise layer norm "
+        f"(correlation {text.short(float(c2), 3)})."
     )
 
 

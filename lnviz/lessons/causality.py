@@ -8,7 +8,7 @@ with mu_G and the population variance q_G taken over a statistic group G(i) that
     causal    feature f over tokens 0..t of example b       (expanding window)
     batch     feature f over all B examples and T tokens    (batch norm, training mode)
 
-Its exact Jacobian (seed claim C5, applied group by group) is, with n = |G(i)|,
+Its exact Jacobian (layer norm's Jacobian, applied group by group) is, with n = |G(i)|,
 v_j = x_j - mu_G(i) and S = q_G(i) + eps,
 
     dy_i / dx_j = [j in G(i)] (delta_ij - 1/n - v_i v_j / (n S)) / sqrt(S),

@@ -1,0 +1,282 @@
+"""The sequences page's model: what each section shows, as frozen results (NumPy only).
+
+The page reads its controls into `Settings`, calls one function per section and shows the
+fields: the four normalizations and their dependence maps (`analyse`), the future shock
+(`shock`), training against inference (`inference`), their tables, and the correlation
+changes the leak section describes, each with the noise it has to beat (`correlation_change`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lnviz.lessons.causality import SCHEMES, Dependence, SeqNorm, dependence, normalize
+from lnviz.lessons.leakage import (
+    Inference,
+    LeakTable,
+    Shock,
+    correlations,
+    future_shock,
+    inference_check,
+    leak_table,
+)
+from lnviz.lessons.sequences import Market, describe_features, feature_jacobian, market
+
+__all__ = [
+    "SEEDS",
+    "Analysis",
+    "CorrelationChange",
+    "DependenceTable",
+    "FeatureTable",
+    "InferenceTable",
+    "Settings",
+    "ShockTable",
+    "analyse",
+    "correlation_change",
+    "dependence_table",
+    "feature_table",
+    "inference",
+    "inference_table",
+    "scheme_label",
+    "shock",
+    "shock_table",
+]
+
+SEEDS = 16  # random seeds a correlation change is averaged over
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The page's data controls: B series of T tokens, the seed, the window w, the leak, ε."""
+
+    batch: int
+    tokens: int
+    seed: int
+    window: int
+    leak: bool
+    eps: float
+
+    def market(self, seed: int | None = None) -> Market:
+        """The simulated market of these settings (of another seed if given)."""
+        s = self.seed if seed is None else seed
+        return market(self.batch, self.tokens, s, self.window, self.leak)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The market, its four normalizations, their dependence maps and the leak table."""
+
+    market: Market
+    norms: dict[str, SeqNorm]  # scheme -> normalized tensor
+    deps: dict[str, dict[str, Dependence]]  # "x" or "returns" -> scheme -> dependence map
+    leaks: LeakTable
+
+
+def analyse(s: Settings) -> Analysis:
+    """Normalize the market's features under every scheme; map each output's dependence on
+    x and (through the features' Jacobian) on the market returns; correlate with r(t+1).
+
+    >>> a = analyse(Settings(2, 8, 0, 5, False, 1e-5))
+    >>> [a.deps["x"][k].future_pairs for k in ("token", "sequence", "causal", "batch")]
+    [0, 28, 0, 28]
+    """
+    m = s.market()
+    norms = {k: normalize(m.x, k, s.eps) for k in SCHEMES}
+    g = feature_jacobian(m)  # (B, T, F, N)
+    deps = {
+        "x": {k: dependence(n) for k, n in norms.items()},
+        "returns": {k: dependence(n, g, m.first_read) for k, n in norms.items()},
+    }
+    return Analysis(m, norms, deps, leak_table(m, s.eps))
+
+
+def shock(s: Settings, token: int, size: float, example: int) -> Shock:
+    """The future-shock experiment of lnviz.lessons.leakage on this market."""
+    return future_shock(s.market(), s.eps, token, size, example)
+
+
+def inference(s: Settings, example: int, steps: int) -> Inference:
+    """The training/inference comparison of lnviz.lessons.leakage on this market."""
+    return inference_check(s.market(), s.eps, example, steps)
+
+
+def scheme_label(scheme: str) -> str:
+    """The scheme's name in labels and tables.
+
+    >>> scheme_label("token"), scheme_label("batch")
+    ('token-wise', 'batch')
+    """
+    return "token-wise" if scheme == "token" else scheme
+
+
+@dataclass(frozen=True)
+class FeatureTable:
+    """The features: name, value at token t, the returns it reads (one tuple per column)."""
+
+    feature: tuple[str, ...]
+    at_token: tuple[str, ...]
+    reads: tuple[str, ...]
+
+
+def feature_table(window: int, leak: bool) -> FeatureTable:
+    """The feature descriptions of lnviz.lessons.sequences as columns.
+
+    >>> feature_table(5, False).reads
+    ('t', 't−4 … t', 't−4 … t', '1 … t')
+    """
+    name, value, reads = zip(*describe_features(window, leak), strict=True)
+    return FeatureTable(name, value, reads)
+
+
+@dataclass(frozen=True)
+class DependenceTable:
+    """Per scheme: future pairs, tokens that read a later input, cross-example pairs."""
+
+    scheme: tuple[str, ...]
+    future_pairs: tuple[int, ...]
+    tokens: tuple[int, ...]
+    other_examples: tuple[int, ...]
+
+
+def dependence_table(deps: dict[str, Dependence]) -> DependenceTable:
+    """The counts of each dependence map, in the order of `deps`.
+
+    >>> t = dependence_table(analyse(Settings(2, 8, 0, 5, False, 1e-5)).deps["x"])
+    >>> t.future_pairs, t.other_examples
+    ((0, 28, 0, 28), (0, 0, 0, 2))
+    """
+    ds = list(deps.values())
+    return DependenceTable(
+        tuple(scheme_label(k) for k in deps),
+        tuple(d.future_pairs for d in ds),
+        tuple(d.future_tokens for d in ds),
+        tuple(d.cross_examples for d in ds),
+    )
+
+
+@dataclass(frozen=True)
+class ShockTable:
+    """Per scheme: the first token that moved, the largest change before the shocked token
+    and in the other series."""
+
+    token: int  # the shocked token
+    scheme: tuple[str, ...]
+    first_moved: tuple[int, ...]
+    before: tuple[float, ...]
+    other_series: tuple[float, ...]
+
+
+def shock_table(s: Shock) -> ShockTable:
+    """The shock's summary per scheme (SCHEMES order).
+
+    >>> t = shock_table(shock(Settings(2, 8, 0, 5, False, 1e-5), 6, 2.0, 0))
+    >>> t.first_moved, t.before[0], t.before[2]
+    ((6, 0, 6, 0), 0.0, 0.0)
+    """
+    return ShockTable(
+        s.token,
+        tuple(scheme_label(k) for k in SCHEMES),
+        tuple(int(v) for v in s.first_moved),
+        tuple(float(v) for v in s.past),
+        tuple(float(v) for v in s.others),
+    )
+
+
+@dataclass(frozen=True)
+class InferenceTable:
+    """Largest gaps of the example's output from its training-mode output in the batch:
+    alone, among other mates (None in a batch of one) and fed token by token."""
+
+    setting: tuple[str, ...]
+    layer_norm: tuple[float | None, ...]
+    batch_norm: tuple[float | None, ...]
+
+
+def inference_table(inf: Inference) -> InferenceTable:
+    """max |Δy| per setting, for layer norm and batch norm.
+
+    >>> inference_table(inference(Settings(1, 8, 0, 5, True, 1e-5), 0, 5)).batch_norm[1] is None
+    True
+    """
+
+    def gaps(prefix: str) -> tuple[float | None, ...]:
+        out = [inf.gap(f"{prefix}_batch", f"{prefix}_{c}") for c in ("alone", "mates", "stream")]
+        return (out[0], out[1] if inf.batch > 1 else None, out[2])
+
+    return InferenceTable(("alone", "other mates", "token by token"), gaps("ln"), gaps("bn"))
+
+
+@dataclass(frozen=True)
+class CorrelationChange:
+    """corr(feature, r(t+1)) raw and after one normalization, against the noise it must beat.
+
+    `band` is the page's chance band 2/√(B·T) for this state; `mean_change` the change
+    averaged over SEEDS seeds of the same sizes (this seed and the next ones), `mean_band`
+    two standard errors of that average. `affine`: the scheme shifts and scales the feature
+    as a whole (batch norm, or sequence pooling of one series), which leaves every
+    correlation as it was.
+    """
+
+    feature: str
+    scheme: str
+    before: float
+    after: float
+    band: float
+    mean_change: float
+    mean_band: float
+    affine: bool
+
+    @property
+    def change(self) -> float:
+        return self.after - self.before
+
+    @property
+    def clear(self) -> bool:
+        """The change in this state is larger than chance alone gives."""
+        return not self.affine and abs(self.change) > self.band
+
+    @property
+    def clear_on_average(self) -> bool:
+        """The change averaged over seeds is larger than two standard errors of it."""
+        return not self.affine and abs(self.mean_change) > self.mean_band
+
+    @property
+    def verdict(self) -> str:
+        """What the page may say: "unchanged" (affine), "noise" (no clear effect even on
+        average), "clear" (clear here, in the direction of the average) or "average" (clear
+        on average only)."""
+        if self.affine:
+            return "unchanged"
+        if not self.clear_on_average:
+            return "noise"
+        same_sign = self.change * self.mean_change > 0
+        return "clear" if self.clear and same_sign else "average"
+
+
+def correlation_change(s: Settings, feature: str, scheme: str) -> CorrelationChange:
+    """How normalizing with `scheme` changes the feature's correlation with the next return,
+    here and averaged over SEEDS seeds.
+
+    >>> c = correlation_change(Settings(4, 32, 0, 5, True, 1e-5), "level", "sequence")
+    >>> c.clear, c.clear_on_average, c.mean_change < 0, c.verdict
+    (False, True, True, 'average')
+    """
+    changes = []
+    for seed in range(s.seed, s.seed + SEEDS):
+        m = s.market(seed)
+        k = m.names.index(feature)
+        raw = m.x[..., k]  # (B, T)
+        normed = normalize(m.x, scheme, s.eps).y[..., k]  # (B, T)
+        pair = correlations(m.next_return, np.stack([raw, normed], axis=-1))  # (2,)
+        changes.append(float(pair[1] - pair[0]))
+        if seed == s.seed:
+            before, after = float(pair[0]), float(pair[1])
+    d = np.array(changes)  # (SEEDS,)
+    band = 2.0 / np.sqrt(s.batch * s.tokens)
+    affine = scheme == "batch" or (scheme == "sequence" and s.batch == 1)
+    return CorrelationChange(
+        feature, scheme, before, after, float(band), float(d.mean()),
+        float(2.0 * d.std(ddof=1) / np.sqrt(d.size)), affine,
+    )  # fmt: skip
