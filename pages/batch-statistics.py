@@ -4,51 +4,59 @@ needs neither."""
 import streamlit as st
 
 from lnviz.app import ui
+from lnviz.content import text
 from lnviz.figures import batchstats as figs
-from lnviz.lessons.batchmates import batch_size_effect, companions, estimator_spread
-from lnviz.lessons.batchstats import (
-    MAX_BATCH,
-    MAX_FEATURES,
-    MAX_STEPS,
-    Running,
-    Stream,
-    catch_up,
-    gap_summary,
-    keras_running,
-    pytorch_running,
-    sample_stream,
-    steps_to_close,
-    variance_ratio,
+from lnviz.lessons import batchstats_page as model
+from lnviz.lessons.batchstats import MAX_BATCH, MAX_FEATURES, MAX_STEPS, Running, Stream
+from lnviz.lessons.batchstats_page import (
+    FLAX_EPS,
+    KERAS_EPS,
+    KERAS_MOMENTUM,
+    TORCH_EPS,
+    TORCH_MOMENTUM,
+    Conventions,
+    StreamSettings,
 )
 
 TORCH_M = (0.0, 0.001, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 1.0)  # PyTorch momentum
 KERAS_M = (0.0, 0.1, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1.0)  # Keras momentum
 SHIFTS = tuple(k / 2 for k in range(-10, 11))  # mean shift, -5 to 5 standard deviations
 SPREADS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # factor on the standard deviation after the shift
-SIZES = (2, 3, 4, 8, 16, 32, 64)  # batch sizes of the estimator chart
-TORCH_EPS, KERAS_EPS = 1e-5, 1e-3  # each framework's default epsilon
+NAMES = figs.NAMES
+
+# The page's pure results, cached per state (each argument typed, the stream's in one dataclass).
+stream_runs = st.cache_data(max_entries=8, show_spinner=False)(model.stream_runs)
+batch_sizes = st.cache_data(max_entries=16, show_spinner=False)(model.batch_sizes)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def stream_runs(
-    steps: int,
-    b: int,
-    f: int,
-    seed: int,
-    at: int,
-    shift: float,
-    spread: float,
-    mt: float,
-    mk: float,
-) -> tuple[Stream, tuple[Running, Running] | None]:
-    """The seeded stream and both conventions' running statistics (None for a batch of 1)."""
-    stream = sample_stream(steps, b, f, seed=seed, shift_step=at, shift=shift, spread=spread)
-    if b < 2:
-        return stream, None
-    return stream, (
-        pytorch_running(stream.x, mt, TORCH_EPS),
-        keras_running(stream.x, mk, KERAS_EPS),
-    )
+def steps_text(n: int | None, none: str) -> str:
+    return none if n is None else str(n)
+
+
+def convention_table(c: Conventions) -> dict[str, list[str]]:
+    """The conventions table: one row per quantity, one column per framework."""
+    table = {
+        "quantity": [
+            "momentum",
+            "weight w of the new batch",
+            "variance fed to the average",
+            "steps to close 90 % of a jump (formula)",
+            f"steps it took after the shift (feature {c.feature + 1})",
+            f"running ÷ true variance (steps {c.first}–{c.last})",
+            "long-run ratio",
+        ]
+    }
+    for col in c.columns:
+        table[NAMES[col.convention]] = [
+            text.number(col.momentum),
+            text.number(col.weight_new),
+            "unbiased, ÷ (B − 1)" if col.unbiased else "biased, ÷ B",
+            steps_text(col.close, "never"),
+            steps_text(col.took, "—"),
+            f"{text.number(col.ratio, 4)} ± {text.number(col.band, 2)}",
+            text.with_exact(col.limit, 4),
+        ]
+    return table
 
 
 ui.page_intro(
@@ -63,24 +71,26 @@ st.latex(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}")
 st.markdown(
     r"""At evaluation there may be no batch at all, so training also keeps **running averages**
 $\bar\mu_f,\bar\sigma^2_f$ of those statistics, and evaluation uses them instead. With $r$ a
-running value and $b$ the new batch's value, the two big frameworks write the update
-differently:"""
+running value, $b$ the new batch's value and $w$ the weight of the new batch, each step
+updates"""
 )
-st.latex(r"\text{PyTorch:}\quad r\leftarrow(1-m)\,r+m\,b")
-st.latex(r"\text{Keras:}\quad r\leftarrow m\,r+(1-m)\,b")
+st.latex(r"r\leftarrow(1-w)\,r+w\,b")
 st.markdown(
-    r"""with $m=0.1$ by default in PyTorch and $m=0.99$ in Keras. PyTorch feeds the
-**unbiased** batch variance (divisor $B-1$), Keras 3 the **biased** one (divisor $B$); both
-normalize a training batch with the biased one. Layer normalization takes $\mu_i,\sigma_i^2$
-over the $F$ features of example $i$ alone: the same formula at training and evaluation, no
-running state, and no dependence on the rest of the batch."""
+    f"""The frameworks all call their parameter *momentum* but mean different things by it:
+PyTorch's momentum is $w$ ({text.number(TORCH_MOMENTUM)} by default), Keras's and Flax's is
+$1-w$ ({text.number(KERAS_MOMENTUM)} by default). PyTorch feeds the **unbiased** batch variance
+(divisor $B-1$), Keras 3 and Flax the **biased** one (divisor $B$); all normalize a training
+batch with the biased one. Their default ε differ too: {text.eps_label(TORCH_EPS)} in PyTorch,
+{text.eps_label(KERAS_EPS)} in Keras, {text.eps_label(FLAX_EPS)} in Flax. Layer normalization
+takes $\\mu_i,\\sigma_i^2$ over the $F$ features of example $i$ alone: the same formula at
+training and evaluation, no running state, and no dependence on the rest of the batch."""
 )
 
 BASE = {"steps": 200, "b": 8, "f": 3, "seed": 0, "at": 100, "shift": 3.0, "spread": 2.0}
 BASE |= {"mt": 0.1, "mk": 0.99, "feat": 1}
 ui.presets(
     {
-        "PyTorch vs Keras m": BASE | {"at": 200, "shift": 0.0, "spread": 1.0},
+        "PyTorch vs Keras momentum": BASE | {"at": 200, "shift": 0.0, "spread": 1.0},
         "A distribution shift": BASE | {"b": 16, "at": 80},
         "Batch of two": BASE | {"b": 2, "steps": 300, "at": 300, "shift": 0.0, "mk": 0.9},
         "New batch companions": BASE | {"b": 4, "steps": 100, "at": 50, "sets": 6},
@@ -115,13 +125,15 @@ with st.container(border=True):
         )  # fmt: skip
     c8, c9, c10 = st.columns(3)
     with c8:
-        mt = ui.choice_slider("PyTorch momentum m", TORCH_M, key="mt", default=0.1)
+        mt = ui.choice_slider("PyTorch momentum (= w)", TORCH_M, key="mt", default=0.1)
     with c9:
-        mk = ui.choice_slider("Keras momentum m", KERAS_M, key="mk", default=0.99)
+        mk = ui.choice_slider("Keras momentum (= 1 − w)", KERAS_M, key="mk", default=0.99)
     with c10:
         feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
 
-stream, runs = stream_runs(steps, b, f, seed, at, shift, spread, mt, mk)
+settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
+sr = stream_runs(settings)
+stream, runs = sr.stream, sr.runs
 if runs is None:
     st.error(
         "Batch norm cannot train on a batch of **one** example. Each feature's batch mean is "
@@ -138,56 +150,65 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
     st.subheader("Running statistics over the stream")
     steps, b, f = stream.x.shape
     st.caption(
-        f"{steps} mini-batches of B = {b} examples with {f} features. PyTorch uses ε = 1e-05, "
-        "Keras ε = 0.001 (their defaults); γ = 1, β = 0. Both running averages start at mean "
-        "0, variance 1."
+        f"{steps} mini-batches of B = {b} examples with {f} features. PyTorch uses "
+        f"ε = {text.eps_label(TORCH_EPS)}, Keras ε = {text.eps_label(KERAS_EPS)} (their "
+        "defaults); γ = 1, β = 0. Both running averages start at mean 0, variance 1."
     )
     left, right = st.columns(2)
     for col, which in ((left, "mean"), (right, "var")):
         with col:
             ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
-    rows: dict[str, list[str]] = {"quantity": [], "PyTorch": [], "Keras": []}
-    labels = [
-        "momentum m",
-        "weight of the new batch",
-        "variance fed to the average",
-        "steps to close 90 % of a jump (formula)",
-        f"steps it took after the shift (feature {feat + 1})",
-        "running ÷ true variance (steps {lo}–{hi})",
-        "long-run ratio",
-    ]
-    for run in runs:
-        close = steps_to_close(run.weight_new)
-        took = catch_up(run, stream, feat)
-        ratio, limit, lo, hi = variance_ratio(run, stream, feat)
-        name = figs.NAMES[run.convention]
-        rows[name] = [
-            f"{run.momentum:g}",
-            ui.fmt(run.weight_new, 6),
-            "unbiased, ÷ (B − 1)" if run.unbiased else "biased, ÷ B",
-            "never" if close is None else str(close),
-            "—" if took is None else str(took),
-            ui.fmt(ratio, 4),
-            ui.fmt(limit, 4) + ("" if run.unbiased else f" = {b - 1}/{b}"),
-        ]
-    rows["quantity"] = [label.format(lo=lo, hi=hi) for label in labels]
-    st.dataframe(rows, hide_index=True, width="stretch")
+    conv = model.conventions(stream, runs, feat)
+    st.dataframe(convention_table(conv), hide_index=True, width="stretch")
+    late = [NAMES[c.convention] for c in conv.columns if not c.settled]
     st.caption(
         "The variance ratio is averaged over the last quarter of the steps before the shift; "
-        "far from its long-run value, the average has not settled yet (Keras's m = 0.99 needs "
-        "hundreds of steps). Keras convention checked against Keras 3's source "
-        "(BatchNormalization.call and ops.moments); some older versions differed: "
-        "multi-backend Keras 2 and tf.keras's fused kernel fed a B/(B − 1)-corrected variance."
+        "± two standard deviations of the ratio over those steps. "
+        + (
+            f"Not settled on its long-run value yet: {' and '.join(late)}. "
+            if late
+            else "Both have settled on their long-run values. "
+        )
+        + "Checked against the sources of PyTorch 2.13, Keras 3.15.1 and Flax 0.12.8; "
+        "some older versions differed: multi-backend Keras 2 and tf.keras's fused kernel fed "
+        "a B/(B − 1)-corrected variance."
     )
+    torch, keras = conv.columns
+    equal = abs(torch.weight_new - keras.weight_new) < 1e-12
+    limit = text.with_exact(keras.limit, 4)
     ui.notice(
         [
-            "PyTorch's m = 0.1 and Keras's m = 0.99 are not the same knob: PyTorch's m weights "
-            "the new batch, Keras's weights the old average. Keras's m = 0.9 matches "
-            "PyTorch's m = 0.1: the running means then coincide and only the variances differ.",
-            "After a jump, a fraction (1 − w)ⁿ of it is still missing n updates later (w the "
-            "weight of the new batch): about 22 steps to close 90 % at w = 0.1, 230 at w = 0.01.",
-            "Feeding the biased variance makes Keras's running variance settle at (B − 1)/B of "
-            "the true one: half of it for B = 2. PyTorch's settles on the true variance.",
+            "The two momenta are not the same knob: PyTorch's weights the new batch, Keras's "
+            "the old average. "
+            + (
+                "Here both give w = "
+                f"{text.number(torch.weight_new)}: the running means coincide and only the "
+                "variances differ."
+                if equal
+                else f"Here w = {text.number(torch.weight_new)} (PyTorch) and "
+                f"{text.number(keras.weight_new)} (Keras); they match when Keras's momentum "
+                "is 1 − PyTorch's."
+            ),
+            "After a jump, a fraction (1 − w)ⁿ of it is still missing n updates later: "
+            + ", ".join(
+                f"{steps_text(c.close, 'never')} steps to close 90 % at w = "
+                f"{text.number(c.weight_new)} ({NAMES[c.convention]})"
+                for c in conv.columns
+            )
+            + ".",
+            f"Feeding the biased variance makes Keras's running variance settle at "
+            f"(B − 1)/B = {limit} of the true one; PyTorch's settles on the true variance. "
+            + (
+                "The measured ratios show it."
+                if conv.limits_differ
+                else "Here the measured ratios do not show it beyond their noise (the ± in "
+                "the table): "
+                + (
+                    "the gap 1/B is small at this B."
+                    if all(c.settled for c in conv.columns)
+                    else "not every average has settled yet."
+                )
+            ),
             "The batch values (grey) scatter around the truth; the running averages smooth "
             "them and pay for it with lag.",
         ]
@@ -202,54 +223,86 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
         "would give the same output both ways, so its gap is 0 at every step."
     )
     ui.chart(figs.GAP, stream, runs, key="gap")
+    gap = model.gaps(stream, runs)
     cols = st.columns(4)
-    for i, run in enumerate(runs):
-        before, after = gap_summary(run, stream)
-        name = figs.NAMES[run.convention]
-        cols[2 * i].metric(f"{name}: median gap before the shift", ui.fmt(before, 4))
-        cols[2 * i + 1].metric(
-            f"{name}: largest gap after it", "no shift" if after is None else ui.fmt(after, 4)
+    for i, g in enumerate(gap):
+        name = NAMES[g.convention]
+        before = "no steps" if g.median_before is None else text.number(g.median_before, 4)
+        after = "no shift" if g.max_after is None else text.number(g.max_after, 4)
+        when = " before the shift" if g.max_after is not None else ""
+        cols[2 * i].metric(f"{name}: median gap{when}", before)
+        cols[2 * i + 1].metric(f"{name}: largest gap after it", after)
+    has_shift, has_before = gap[0].max_after is not None, gap[0].median_before is not None
+    shown = [g for g in gap if g.shift_shows]
+    slow = min(gap, key=lambda g: g.weight_new)
+    items = []
+    if has_before:
+        items.append(
+            ("Before the shift the gap" if has_shift else "Without a shift the gap")
+            + " is batch noise: one batch's mean and variance are not the population's. It "
+            "shrinks as B grows."
         )
-    ui.notice(
-        [
-            "Before the shift the gap is batch noise: one batch's mean and variance are not "
-            "the population's. It shrinks as B grows.",
+    if has_shift and not has_before:
+        items.append(
+            "The shift comes at step 0, so there is no earlier gap to compare with: the "
+            "running statistics catch up from their start (mean 0, variance 1)."
+        )
+    elif has_shift and not shown:
+        items.append(
+            "This shift does not lift the gap above the batch noise of the steps before it."
+        )
+    elif has_shift:
+        items.append(
             "Right after the shift the running statistics still describe the old data, so "
-            "evaluation outputs are off by several units until the average catches up.",
-            "The slower average (Keras's m = 0.99) keeps a large gap for hundreds of steps.",
-        ]
-    )
+            "evaluation outputs are off by up to "
+            + " and ".join(f"{text.number(g.max_after, 2)} ({NAMES[g.convention]})" for g in shown)
+            + ", more than the batch noise before it, until the average catches up."
+        )
+        if len(shown) == 2 and gap[0].weight_new != gap[1].weight_new:
+            items.append(
+                f"The slower average ({NAMES[slow.convention]}'s, w = "
+                f"{text.number(slow.weight_new)}) keeps the gap longest: "
+                + (
+                    "it never moves."
+                    if slow.close is None
+                    else f"{slow.close} steps to close 90 % of a jump."
+                )
+            )
+    ui.notice(items)
 
 
 @st.fragment
 def size_section(f: int, seed: int, feat: int) -> None:
     st.subheader("Batch size: one, two, many")
     eps = ui.eps_slider(default=1e-5, help="ε of this section's batch norm and layer norm.")
-    pool_stream = sample_stream(1, MAX_BATCH, f, seed=seed)  # same feature distribution
-    bs = batch_size_effect(pool_stream.x[0], eps, pool_stream.mean[0], pool_stream.var[0])
+    z = batch_sizes(f, seed, eps)
     st.markdown(
-        f"**B = 1** is refused (*{bs.refused}*): the only example is its own mean. "
+        f"**B = 1** is refused (*{z.sizes.refused}*): the only example is its own mean. "
         "**B = 2**: for each feature the two values sit at μ ± d, the variance is d², so each "
-        "normalized value is ±d/√(d² + ε), that is ±1 up to ε, for every feature, whatever the "
-        "inputs. That needs a batch with no spatial axis, as here; a convolution's channel "
-        "pools B × H × W values. Two examples of the stream's distribution:"
+        "normalized value is ±d/√(d² + ε), that is ±1 when ε is small against d², for every "
+        "feature, whatever the inputs. That needs a batch with no spatial axis, as here; a "
+        "convolution's channel pools B × H × W values. Two examples of the stream's "
+        "distribution:"
     )
-    table = {"row": ["input 1", "input 2", "batch norm 1", "batch norm 2", "layer norm 1"]}
-    table["row"].append("layer norm 2")
-    for j in range(f):
-        column = [*bs.pool[:2, j], *bs.pair[:, j], *bs.pair_ln[:, j]]
-        table[f"f{j + 1}"] = [ui.fmt(float(v), 6) for v in column]
+    table = {"row": list(z.pair.rows)}
+    table |= {f"f{j + 1}": [text.number(v) for v in col] for j, col in enumerate(z.pair.features)}
     st.dataframe(table, hide_index=True, width="stretch")
     left, right = st.columns(2)
     with left:
-        ui.chart(figs.SIZE, bs, feat, key="size")
+        ui.chart(figs.SIZE, z.sizes, feat, key="size")
     with right:
-        sp = estimator_spread(SIZES, 200, seed)
-        ui.chart(figs.SPREAD, sp, key="spread-box")
+        ui.chart(figs.SPREAD, z.spread, key="spread-box")
+    ones = z.pair.largest_off_one < 0.01
     ui.notice(
         [
-            "In the B = 2 rows every batch-norm value is ±1 (to within ε): the outputs only "
-            "say which of the two examples is larger, feature by feature.",
+            (
+                "In the B = 2 rows every batch-norm value is ±1 (off by at most "
+                f"{text.short(z.pair.largest_off_one, 2)}, from ε)"
+                if ones
+                else f"In the B = 2 rows ε = {text.eps_label(eps)} pulls the batch-norm values "
+                "from ±1 toward 0"
+            )
+            + ": the outputs only say which of the two examples is larger, feature by feature.",
             "Layer norm gives example 1 the same output in a batch of 1, 2 or 64: its "
             "statistics never leave the example.",
             "Small batches give noisy statistics: for B = 2 the biased batch variance averages "
@@ -265,27 +318,30 @@ def companion_section(stream: Stream) -> None:
     st.subheader("Same example, new companions")
     with st.columns([1, 2])[0]:
         sets = ui.int_input("batches (companion sets)", 2, 8, 5, key="sets")
-    comp = companions(stream, sets, TORCH_EPS)
+    cs = model.companion_summary(stream, sets, TORCH_EPS)
+    comp = cs.comp
     st.markdown(
         f"Example 1 of step 0 replaces the first row of the batch at steps "
         f"{', '.join(map(str, comp.steps))}; the other {stream.x.shape[1] - 1} rows are its "
-        "companions."
+        f"companions. Both norms use PyTorch's ε = {text.eps_label(TORCH_EPS)}."
     )
     left, right = st.columns(2)
     for col, which in ((left, "bn"), (right, "ln")):
         with col:
             ui.chart(figs.COMPANION, comp, which, key=f"comp-{which}")
     c1, c2 = st.columns(2)
-    c1.metric("batch norm: largest spread", ui.fmt(float(comp.bn_range.max()), 6))
-    c2.metric("layer norm: largest spread", ui.fmt(float(comp.ln_range.max()), 6))
+    c1.metric("batch norm: largest spread", text.number(cs.bn_spread))
+    c2.metric("layer norm: largest spread", text.number(cs.ln_spread))
     ui.notice(
         [
             "The input is the same in every batch; only the companions change, and batch "
-            "norm's output moves with them, most after the shift.",
+            "norm's output moves with them"
+            + (", most after the shift." if cs.most_after_shift else "."),
             "Layer norm's lines lie on top of each other: its spread is 0 (up to rounding in "
             "the last bit).",
             "This is why padding, masking or regrouping a batch can change batch-norm outputs "
-            "in training, and never layer-norm outputs.",
+            "in training, and never the outputs of a layer norm taken over each example's (or "
+            "each token's) own features, as here.",
         ]
     )
 

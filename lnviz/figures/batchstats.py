@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.text import number, short
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -15,7 +16,6 @@ from lnviz.figures._style import (
     QUALITATIVE,
     layout,
     legend_below,
-    num,
     r,
     vline,
 )
@@ -27,7 +27,7 @@ COLORS = {"pytorch": BLUE, "keras": ORANGE}
 
 
 def _label(run: Running) -> str:
-    return f"{NAMES[run.convention]}, m = {run.momentum:g}"
+    return f"{NAMES[run.convention]}, momentum {number(run.momentum)}"
 
 
 def _mark_shift(fig: FigureSpec, stream: Stream) -> None:
@@ -43,10 +43,10 @@ def _shift_text(stream: Stream, which: str = "both") -> str:
     """
     if stream.shift_step >= stream.x.shape[0]:
         return "The distribution does not change over the stream."
-    mean = f"the mean moves by {num(stream.shift)} standard deviations and "
+    mean = f"the mean moves by {short(stream.shift)} standard deviations and "
     return (
         f"At step {stream.shift_step} {mean if which != 'var' else ''}the spread is "
-        f"multiplied by {num(stream.spread)} (dotted line)."
+        f"multiplied by {short(stream.spread)} (dotted line)."
     )
 
 
@@ -92,13 +92,13 @@ def stat_alt(stream: Stream, runs: tuple[Running, ...], feature: int, which: str
     for run in runs:
         hist = (run.running_mean if which == "mean" else run.running_var)[:, feature]
         parts.append(
-            f"{_label(run)} goes from {num(float(hist[0]))} after step 0 to "
-            f"{num(float(hist[-1]))} at the last step"
+            f"{_label(run)} goes from {short(float(hist[0]))} after step 0 to "
+            f"{short(float(hist[-1]))} at the last step"
         )
     word = "mean" if which == "mean" else "variance"
     return (
         f"Line chart over {stream.x.shape[0]} steps of the {word} of feature {feature + 1}: "
-        f"the true {word} starts at {num(float(true[0]))} and ends at {num(float(true[-1]))}; "
+        f"the true {word} starts at {short(float(true[0]))} and ends at {short(float(true[-1]))}; "
         + "; ".join(parts)
         + ". Grey dots are the values of each mini-batch. "
         + _shift_text(stream, which)
@@ -125,8 +125,8 @@ def gap_figure(stream: Stream, runs: tuple[Running, ...]) -> go.Figure:
 
 def gap_alt(stream: Stream, runs: tuple[Running, ...]) -> str:
     parts = "; ".join(
-        f"{NAMES[run.convention]}: median {num(float(np.median(run.gap)))}, largest "
-        f"{num(float(run.gap.max()))} at step {int(run.gap.argmax())}"
+        f"{NAMES[run.convention]}: median {short(float(np.median(run.gap)))}, largest "
+        f"{short(float(run.gap.max()))} at step {int(run.gap.argmax())}"
         for run in runs
     )
     return (
@@ -175,13 +175,13 @@ def size_figure(bs: BatchSizes, feature: int) -> go.Figure:
 
 def size_alt(bs: BatchSizes, feature: int) -> str:
     pop = "" if bs.population is None else (
-        f" The value with the true statistics is {num(float(bs.population[feature]))}."
+        f" The value with the true statistics is {short(float(bs.population[feature]))}."
     )  # fmt: skip
     return (
         f"Line chart against the batch size (log axis) of the normalized value of example 1, "
         f"feature {feature + 1}. Batch norm is refused at B = 1, gives "
-        f"{num(float(bs.bn[1, feature]))} at B = 2 and {num(float(bs.bn[-1, feature]))} at "
-        f"B = {bs.sizes[-1]}; layer norm stays at {num(float(bs.ln[0, feature]))} for every "
+        f"{short(float(bs.bn[1, feature]))} at B = 2 and {short(float(bs.bn[-1, feature]))} at "
+        f"B = {bs.sizes[-1]}; layer norm stays at {short(float(bs.ln[0, feature]))} for every "
         "size." + pop
     )
 
@@ -224,9 +224,9 @@ def spread_figure(sp: Spread) -> go.Figure:
 
 def spread_alt(sp: Spread) -> str:
     rows = "; ".join(
-        f"B = {b}: biased mean {num(float(lo.mean()), 3)} (expected {num(float(e), 3)}), "
-        f"unbiased mean {num(float(hi.mean()), 3)}, middle half of the biased ratios from "
-        f"{num(float(np.quantile(lo, 0.25)), 3)} to {num(float(np.quantile(lo, 0.75)), 3)}"
+        f"B = {b}: biased mean {short(float(lo.mean()), 3)} (expected {short(float(e), 3)}), "
+        f"unbiased mean {short(float(hi.mean()), 3)}, middle half of the biased ratios from "
+        f"{short(float(np.quantile(lo, 0.25)), 3)} to {short(float(np.quantile(lo, 0.75)), 3)}"
         for b, lo, hi, e in zip(sp.sizes, sp.biased, sp.unbiased, sp.expected_biased, strict=True)
     )
     return "Box plots of the batch variance divided by the true variance, by batch size: " + rows
@@ -263,8 +263,8 @@ def companion_alt(comp: Companions, which: str) -> str:
     return (
         f"Lines, one per batch, of the {name} output of the same example in batches whose "
         f"other members come from steps {', '.join(str(s) for s in comp.steps)}. Feature 1 "
-        f"ranges from {num(float(values[:, 0].min()))} to {num(float(values[:, 0].max()))}; "
-        f"the largest spread over all features is {num(float(spread.max()))}."
+        f"ranges from {short(float(values[:, 0].min()))} to {short(float(values[:, 0].max()))}; "
+        f"the largest spread over all features is {short(float(spread.max()))}."
     )
 
 
