@@ -1,5 +1,321 @@
-"""Layer norm inside a transformer (being written)."""
+"""Layer norm inside a transformer: placement at depth, the sphere, QK-norm, tanh, backward."""
+
+import numpy as np
+import streamlit as st
 
 from lnviz.app import ui
+from lnviz.content import transformer_notes as notes
+from lnviz.errors import LnvizError
+from lnviz.figures import transformer as figs
+from lnviz.lessons import transformer as tf
+from lnviz.lessons import transformer_page as tp
 
-ui.page_intro("Layer norm inside a transformer", "Where layer norm sits in a model.")
+PLACEMENT_LABELS = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, scaled by 1/√l"}
+BLOCK_LATEX = {
+    "post": r"x_l=\mathrm{LN}\bigl(x_{l-1}+F_l(x_{l-1})\bigr),\qquad y=x_L",
+    "pre": r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})\bigr),\qquad y=\mathrm{LN}(x_L)",
+    "scaled": r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})/\sqrt l\,\bigr),\quad y=\mathrm{LN}(x_L)",
+}
+SPHERE_DIMS = (3, 8, 64)  # d of the sphere section
+SPHERE_TOKENS = 60
+TAUS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # QK-norm's learned logit scale
+LOGIT_SCALES = tuple(np.logspace(-1, 3, 41))  # s from 0.1 to 1000
+OUTLIER_SHARES = (0.0, 0.02, 0.05, 0.1, 0.2, 0.5)
+X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"
+
+
+@st.cache_resource(max_entries=8, show_spinner=False)
+def comparison(depth: int, width: int, seed: int) -> tf.PlacementComparison:
+    """The three placements (float32, hidden 2d), shared read-only: ~7 MB at the largest size,
+    which cache_data would copy on every rerun."""
+    run = tf.compare_placements(
+        depth, width, hidden=tp.HIDDEN_RATIO * width, seed=seed, precision=tp.PRECISION
+    )
+    return tp.read_only(run)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def sweep(width: int, seed: int) -> tp.LastBlockSweep:
+    return tp.last_block_sweep(comparison(max(tp.DEPTHS), width, seed))
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def fit(outliers: float) -> tf.TanhFit:
+    return tf.tanh_fit(tokens=256, width=64, outlier_fraction=outliers, seed=0)
+
+
+ui.page_intro(
+    "Layer norm in a transformer",
+    """So far: one vector, one tensor. In a transformer, layer norm sits in every block,
+beside a **residual connection** that adds each block's output to a running sum, the
+**residual stream**. Where the norm sits decides how gradients flow through a deep stack;
+what it does to each token decides which keys attention can pick. Every number below is
+computed live, at initialization, by the page's NumPy engine.""",
+)
+ui.presets(
+    {
+        "Deep stack: L = 48": {"depth": 48, "placement": "post"},
+        "Shallow stack: L = 6": {"depth": 6, "placement": "pre"},
+        "ε = 0: exactly on the sphere": {"eps": 0.0, "beps": 0.0},
+    },
+    key="tr-presets",
+)
+
+
+# --- 1. placement at depth --------------------------------------------------------------
+@st.fragment
+def placement_section() -> None:
+    st.subheader("Pre-LN or Post-LN: where the norm sits")
+    st.markdown(
+        """A stack of L blocks, each a small MLP with random weights, as at the start of
+training. **Post-LN** (the original Transformer) adds the block's output to the stream and
+then normalizes the sum. **Pre-LN** (GPT-2 and most language models since) normalizes a copy
+of the stream on its way into the block and leaves the stream itself alone; one last layer
+norm sits at the top. A third variant divides block l's normalized input by √l."""
+    )
+    st.caption(
+        "Predict first: as L grows from 6 to 48, does the last block's gradient grow, "
+        "shrink or stay put, in each placement?"
+    )
+    c1, c2, c3 = st.columns([2, 2, 1])
+    with c1:
+        depth = ui.int_choice("depth L (blocks)", tp.DEPTHS, key="depth", default=12)
+    with c2:
+        width = ui.int_choice(
+            "width d (features per token)", tp.WIDTHS, key="width", default=64,
+            help="Each block's MLP maps d → 2d → d.",
+        )  # fmt: skip
+    with c3:
+        seed = ui.int_input("seed", 0, 9999, 0, key="seed", help="Weights, tokens and loss.")
+    placement = ui.choice(
+        "placement (drawn in bold)", tf.PLACEMENTS, key="placement",
+        help="pre: Pre-LN. post: Post-LN. scaled: Pre-LN with block l's normalized input "
+        "divided by √l. The link keeps these short names.",
+    )  # fmt: skip
+    cmp = comparison(depth, width, seed)
+    facts = tp.placement_facts(cmp, sweep(width, seed))
+    left, right = st.columns(2)
+    with left:
+        ui.chart(figs.GRADIENT, cmp, placement, key="gradient")
+    with right:
+        ui.chart(figs.STREAM, cmp, placement, key="stream")
+    st.latex(BLOCK_LATEX[placement])
+    st.caption(
+        "F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer norm without gain or bias (gain "
+        "1 and bias 0 at initialization). The gradient is that of a fixed random linear loss "
+        "of the output y, the same for every placement."
+    )
+    m1, m2, m3 = st.columns(3)
+    name = PLACEMENT_LABELS[placement]
+    m1.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
+    m2.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
+    m3.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
+    ui.notice(notes.placement_notes(facts))
+
+    st.markdown(
+        """**The claim.** Xiong et al. (2020), *On Layer Normalization in the Transformer
+Architecture*, prove that at initialization the gradient of the last layer's weights does
+not depend on the depth in Post-LN, but shrinks like 1/√L in Pre-LN. Large gradients near the
+output are why Post-LN needs a learning-rate warm-up. The reason, in pictures: Post-LN
+renormalizes the stream after every block, so the last block always sees a stream of size
+√d; in Pre-LN every block adds to the stream, it grows with L, and the final layer norm
+divides the gradient by its size."""
+    )
+    ui.chart(figs.DEPTH, sweep(width, seed), depth, key="depth-sweep")
+    with st.expander("What differs from the paper, and how the stack is built"):
+        st.markdown(notes.across_blocks_text(facts))
+        st.markdown(
+            f"""The stack: {cmp.pre.tokens} tokens x₀ with N(0, 1) entries; weights ±a with
+a² = 2/(d + 2d), the variance of Xavier's initialization that Xiong et al. use; the loss is
+r·y/T for a fixed random r, so the gradient arriving at the output is the same for every
+placement and depth. The depth chart reads the last block's gradient of every depth off the
+L = {max(tp.DEPTHS)} stack: block l's weights do not depend on L, so a shallower stack is the
+start of a deeper one. Computed in float32. The variant with 1/√l is the *LayerNorm scaling*
+of Sun et al. (2025); DeepNorm (Wang et al. 2022) instead scales the residual branch of
+Post-LN."""
+        )
+
+
+placement_section()
+
+
+# --- 2. the sphere -----------------------------------------------------------------------
+@st.fragment
+def sphere_section() -> None:
+    st.subheader("Every token on a sphere")
+    st.markdown(
+        """Layer norm does two things to a token. Subtracting its mean moves it into the
+plane of vectors whose coordinates add up to 0 (orthogonal to 𝟏 = (1, …, 1)). Dividing by
+its spread then puts it at distance √d from the origin: on a sphere inside that plane. ε
+pulls tokens of small variance inside the sphere; the gain γ stretches it into an
+ellipsoid."""
+    )
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        d = ui.int_choice("d (features)", SPHERE_DIMS, key="d", default=3)
+    with c2:
+        eps = ui.eps_slider(
+            key="eps", default=0.01, allow_zero=True,
+            help="0.01 makes the effect visible; PyTorch's default is 1e-5.",
+        )  # fmt: skip
+    with c3:
+        gamma = (
+            ui.vector_input("γ (gain)", "2, 1, 0.5", key="gamma", length=3, lo=-10, hi=10)
+            if d == 3
+            else None
+        )
+    view = tf.sphere_view(tf.sample_tokens(SPHERE_TOKENS, d, seed=0), eps, gamma=gamma)
+    ui.chart(figs.SPHERE, view, key="sphere")
+    st.latex(
+        r"\lVert u\rVert=\sqrt d\,\sqrt{\frac{q}{q+\varepsilon}}\le\sqrt d,"
+        r"\qquad u=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}"
+    )
+    ui.notice(notes.sphere_notes(view))
+    c1, c2 = st.columns(2)
+    with c1:
+        st.page_link(
+            "pages/epsilon.py", label="How ε shrinks the radius: the ε page",
+            icon=":material/arrow_forward:",
+        )  # fmt: skip
+    with c2:
+        st.page_link(
+            "pages/weighted-centering.py", label="Centring as a projection: weighted centering",
+            icon=":material/arrow_forward:",
+        )  # fmt: skip
+
+
+# --- 3. attention -----------------------------------------------------------------------
+@st.fragment
+def attention_section() -> None:
+    st.subheader("Attention: bounded logits and keys that can win")
+    st.markdown(
+        """Attention scores a query q against each key k by the dot product q·k and turns
+the scores into weights with a softmax. During training q and k can grow; a scale s
+stands for that growth here. Without normalization the scores grow with s until one key
+takes all the weight (the entropy of the weights drops to 0), a failure Dehghani et al.
+(2023) met when training a 22-billion-parameter vision transformer. **QK-norm** normalizes q
+and k first and multiplies by a learned τ: the scores can then never exceed τ√d."""
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        how = ui.choice(
+            "QK-norm (normalizing q and k)", ("layer", "rms"), key="qk",
+            help="layer: layer norm (centre, then scale). rms: RMS norm (scale only).",
+        )  # fmt: skip
+    with c2:
+        tau = ui.choice_slider("τ (learned logit scale)", TAUS, key="tau", default=2.0)
+    q, keys = tf.hidden_key_example()
+    raw = tf.attention_scan(q, keys, LOGIT_SCALES)
+    normed = tf.attention_scan(q, keys, LOGIT_SCALES, qk_norm=how, tau=tau)
+    ui.chart(figs.ATTENTION, raw, normed, key="attention")
+    st.latex(
+        r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d},\qquad"
+        r"\lvert\text{logit}_j\rvert\le\tau\sqrt d"
+    )
+    st.markdown(
+        """**A key no query can pick.** The fourth key is a blend of the others,
+k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so its score q·k₄ is the same blend of their scores and can
+never be the largest, whatever the query. Layer norm puts all four keys on a circle, where
+every key is a corner of their outline: each one wins for some query (Brody, Alon & Yahav
+2023). The query above is one that picks k₄ after layer norm."""
+    )
+    sel_raw = tf.selectable_keys(keys[:, :2])
+    sel_ln = tf.selectable_keys(keys, layer_norm=True)
+    ui.chart(figs.SELECTION, sel_raw, sel_ln, key="selection")
+    ui.notice(notes.attention_notes(raw, normed, sel_ln))
+
+
+# --- 4. tanh -----------------------------------------------------------------------------
+@st.fragment
+def tanh_section() -> None:
+    st.subheader("Layer norm against a tanh")
+    st.markdown(
+        """Plot every input number against what layer norm makes of it, over many tokens,
+and the cloud bends like an S. Zhu et al. (2025) saw this in trained transformers and
+replaced layer norm with **Dynamic Tanh**, γ·tanh(αx) + β with a learned α. Here: 256 random
+tokens of width 64, each with its own scale, some carrying a large outlier in two channels
+(as trained models do)."""
+    )
+    outliers = ui.choice_slider(
+        "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,
+        fmt=lambda v: f"{v:g}",
+    )  # fmt: skip
+    result = fit(outliers)
+    ui.chart(figs.TANH, result, key="tanh")
+    st.latex(r"\mathrm{DyT}(x)=\gamma\tanh(\alpha x)+\beta\qquad\text{against}\qquad"
+             r"\mathrm{LN}(x)_i=\frac{x_i-\mu_t}{\sigma_t}")  # fmt: skip
+    ui.notice(notes.tanh_notes(result))
+
+
+# --- 5. the backward pass ------------------------------------------------------------------
+@st.fragment
+def backward_section() -> None:
+    st.subheader("The backward pass: the gradient is re-centred")
+    st.markdown(
+        """Training sends a gradient g back through layer norm. What comes out has mean 0:
+moving all coordinates together would not change the output, so the gradient never asks for
+it. And the part of g along the output x̂ itself is removed when ε = 0, and only shrunk when
+ε > 0. Type a token x and an arriving gradient g."""
+    )
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        x = ui.vector_input(
+            "x (token)", X_DEFAULT, key="x", min_len=2, max_len=8, lo=-1000, hi=1000
+        )
+    with c2:
+        g = ui.vector_input(
+            "g (gradient arriving at the output)", G_DEFAULT, key="g", min_len=2, max_len=8,
+            lo=-1000, hi=1000, help="As many numbers as x; the gain is 1.",
+        )  # fmt: skip
+    with c3:
+        eps = ui.eps_slider(key="beps", default=1 / 3, allow_zero=True)
+    if len(g) != len(x):
+        st.info(
+            f"g has {len(g)} numbers and x has {len(x)}: g is "
+            + ("cut to its first" if len(g) > len(x) else "padded with zeros to")
+            + f" {len(x)}.",
+            icon=":material/info:",
+        )
+        g = tp.match_length(g, len(x))
+    try:
+        result = tf.layer_norm_backward([x], [g], eps=eps)
+    except LnvizError as err:
+        ui.refuse(err, f"Using x = ({X_DEFAULT}) and g = ({G_DEFAULT}) instead.")  # e.g. ε = 0
+        result = tf.layer_norm_backward([[1.0, 2.0, 3.0]], [[2.0, 0.0, 1.0]], eps=eps)
+    rows = tp.backward_rows(result)
+    st.dataframe(
+        {
+            "i": rows.coordinate,
+            "x": rows.x,
+            "x̂ (output)": rows.x_hat,
+            "g": rows.g,
+            "g − mean(g)": rows.centred_g,
+            "∂L/∂x": rows.grad_x,
+        },
+        hide_index=True,
+        width="stretch",
+    )
+    st.latex(
+        r"\frac{\partial L}{\partial x}=\frac1\sigma\Bigl(g-\overline{g}\,\mathbf 1-"
+        r"\hat x\,\overline{g\odot\hat x}\Bigr),\qquad"
+        r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"
+        r"\frac{\varepsilon}{q+\varepsilon}"
+    )
+    m1, m2, m3 = st.columns(3)
+    m1.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))
+    m2.metric("x̂ · ∂L/∂x", ui.fmt(float(result.along_x_hat[0]), 6))
+    m3.metric("ε/(q+ε), the share kept", ui.fmt(float(result.kept_fraction[0]), 6))
+    ui.notice(notes.backward_notes(result))
+    query = {"z": ", ".join(f"{v:.12g}" for v in rows.x)}
+    if eps > 0:
+        query["eps"] = ui.eps_label(eps)
+    st.page_link(
+        "pages/epsilon.py", label="The whole Jacobian of this x on the ε page",
+        query_params=query, icon=":material/arrow_forward:",
+    )  # fmt: skip
+
+
+sphere_section()
+attention_section()
+tanh_section()
+backward_section()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -25,6 +25,7 @@ from lnviz.lessons.qk_attention import AttentionScan, Selectability
 from lnviz.lessons.residual_stack import PLACEMENTS, PlacementComparison
 from lnviz.lessons.sphere import SphereView
 from lnviz.lessons.tanh_fit import TanhFit
+from lnviz.lessons.transformer_page import LastBlockSweep
 
 NAMES = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, LN scaled by 1/√l"}
 COLORS = {"pre": BLUE, "post": ORANGE, "scaled": GREEN}
@@ -32,8 +33,19 @@ DASHES = {"pre": "solid", "post": "dash", "scaled": "dot"}
 SCATTER_MAX = 4000  # points of the tanh scatter sent to the browser
 
 
-def gradient_figure(cmp: PlacementComparison) -> go.Figure:
-    """Each block's weight-gradient norm at initialization, per placement, log y."""
+def _line(p: str, focus: str | None) -> dict:
+    """A placement's line: thicker when it is the focus, thinner and fainter beside one."""
+    width = 2.5 if focus is None else (4.0 if p == focus else 1.5)
+    return {"color": COLORS[p], "width": width, "dash": DASHES[p]}
+
+
+def _opacity(p: str, focus: str | None) -> float:
+    return 1.0 if focus is None or p == focus else 0.45
+
+
+def gradient_figure(cmp: PlacementComparison, focus: str | None = None) -> go.Figure:
+    """Each block's weight-gradient norm at initialization, per placement, log y (the
+    `focus` placement drawn thicker, the others fainter)."""
     fig = FigureSpec()
     for p in PLACEMENTS:
         run = cmp.run(p)
@@ -42,7 +54,8 @@ def gradient_figure(cmp: PlacementComparison) -> go.Figure:
             y=r(run.grad_norm),
             mode="lines+markers" if run.depth <= 24 else "lines",
             name=NAMES[p],
-            line={"color": COLORS[p], "width": 2.5, "dash": DASHES[p]},
+            line=_line(p, focus),
+            opacity=_opacity(p, focus),
             hovertemplate=f"{NAMES[p]}, block %{{x}}: %{{y:.4g}}<extra></extra>",
         )
     run = cmp.pre
@@ -56,7 +69,7 @@ def gradient_figure(cmp: PlacementComparison) -> go.Figure:
     return legend_below(fig).figure()
 
 
-def gradient_alt(cmp: PlacementComparison) -> str:
+def gradient_alt(cmp: PlacementComparison, focus: str | None = None) -> str:
     parts = "; ".join(
         f"{NAMES[p]} from {num(float(cmp.run(p).grad_norm[0]))} at block 1 to "
         f"{num(float(cmp.run(p).grad_norm[-1]))} at block {cmp.run(p).depth}"
@@ -65,11 +78,15 @@ def gradient_alt(cmp: PlacementComparison) -> str:
     return (
         f"Line chart, log vertical axis, of each block's weight-gradient norm at "
         f"initialization in a stack of {cmp.pre.depth} blocks of width {cmp.pre.width}: "
-        f"{parts}."
+        f"{parts}.{_bold(focus)}"
     )
 
 
-def stream_figure(cmp: PlacementComparison) -> go.Figure:
+def _bold(focus: str | None) -> str:
+    return "" if focus is None else f" {NAMES[focus]} is drawn in bold."
+
+
+def stream_figure(cmp: PlacementComparison, focus: str | None = None) -> go.Figure:
     """Mean token norm |x_l| of the residual stream after each block, with sqrt(d) marked."""
     fig = FigureSpec()
     for p in PLACEMENTS:
@@ -79,7 +96,8 @@ def stream_figure(cmp: PlacementComparison) -> go.Figure:
             y=r(run.stream_norm),
             mode="lines",
             name=NAMES[p],
-            line={"color": COLORS[p], "width": 2.5, "dash": DASHES[p]},
+            line=_line(p, focus),
+            opacity=_opacity(p, focus),
             hovertemplate=f"{NAMES[p]}, after block %{{x}}: %{{y:.4g}}<extra></extra>",
         )
     width = cmp.pre.width
@@ -94,19 +112,20 @@ def stream_figure(cmp: PlacementComparison) -> go.Figure:
     return legend_below(fig).figure()
 
 
-def stream_alt(cmp: PlacementComparison) -> str:
+def stream_alt(cmp: PlacementComparison, focus: str | None = None) -> str:
     parts = "; ".join(
         f"{NAMES[p]} ends at {num(float(cmp.run(p).stream_norm[-1]))}" for p in PLACEMENTS
     )
     return (
         f"Line chart of the residual stream's mean token norm after each of "
         f"{cmp.pre.depth} blocks, starting at {num(float(cmp.pre.stream_norm[0]))}, with "
-        f"√d = {num(float(np.sqrt(cmp.pre.width)))} dashed: {parts}."
+        f"√d = {num(float(np.sqrt(cmp.pre.width)))} dashed: {parts}.{_bold(focus)}"
     )
 
 
-def depth_figure(sweep: DepthSweep) -> go.Figure:
-    """Last block's gradient norm against depth, per placement, log-log."""
+def depth_figure(sweep: DepthSweep | LastBlockSweep, depth: int | None = None) -> go.Figure:
+    """Last block's gradient norm against depth, per placement, log-log; `depth` (the
+    stack shown above it) circled."""
     fig = FigureSpec()
     for p in PLACEMENTS:
         fig.add_scatter(
@@ -115,6 +134,22 @@ def depth_figure(sweep: DepthSweep) -> go.Figure:
             mode="lines+markers",
             name=NAMES[p],
             line={"color": COLORS[p], "width": 2.5, "dash": DASHES[p]},
+            hovertemplate=f"{NAMES[p]}, L = %{{x}}: %{{y:.4g}}<extra></extra>",
+        )
+    at = _depth_index(sweep, depth)
+    if at is not None:
+        fig.add_scatter(
+            x=[int(sweep.depths[at])] * len(PLACEMENTS),
+            y=r([sweep.last[p][at] for p in PLACEMENTS]),
+            mode="markers",
+            name=f"the stack above, L = {depth}",
+            marker={
+                "color": [COLORS[p] for p in PLACEMENTS],
+                "size": 15,
+                "symbol": "circle-open",
+                "line": {"width": 2.5},
+            },
+            hoverinfo="skip",
         )
     layout(
         fig,
@@ -127,13 +162,23 @@ def depth_figure(sweep: DepthSweep) -> go.Figure:
     return legend_below(fig).figure()
 
 
-def depth_alt(sweep: DepthSweep) -> str:
+def depth_alt(sweep: DepthSweep | LastBlockSweep, depth: int | None = None) -> str:
     ds = ", ".join(str(int(d)) for d in sweep.depths)
     parts = "; ".join(
         f"{NAMES[p]} {num(float(sweep.last[p][0]))} to {num(float(sweep.last[p][-1]))}"
         for p in PLACEMENTS
     )
-    return f"Log-log line chart of the last block's weight-gradient norm for depths {ds}: {parts}."
+    here = "" if _depth_index(sweep, depth) is None else f" Circled: L = {depth}, the stack above."
+    return (
+        f"Log-log line chart of the last block's weight-gradient norm for depths {ds}: "
+        f"{parts}.{here}"
+    )
+
+
+def _depth_index(sweep: DepthSweep | LastBlockSweep, depth: int | None) -> int | None:
+    """Where `depth` is among the sweep's depths, or None."""
+    hits = [] if depth is None else np.flatnonzero(sweep.depths == depth)
+    return int(hits[0]) if len(hits) else None
 
 
 def sphere_figure(view: SphereView) -> go.Figure:
@@ -316,11 +361,16 @@ def tanh_figure(fit: TanhFit) -> go.Figure:
         x=r(grid),
         y=r(fit.gamma * np.tanh(fit.alpha * grid) + fit.beta),
         mode="lines",
-        name=f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) + {num(fit.beta, 2)}",
+        name=f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) {_signed(fit.beta, 2)}",
         line={"color": ORANGE, "width": 3},
     )
     layout(fig, title="Layer norm per element, against a tanh", x="input x", y="output LN(x)")
     return legend_below(fig).figure()
+
+
+def _signed(x: float, digits: int) -> str:
+    """'+ 0.01' or '− 0.01': a term added to a formula."""
+    return f"{'−' if x < 0 else '+'} {num(abs(x), digits)}"
 
 
 def tanh_alt(fit: TanhFit) -> str:
@@ -328,8 +378,18 @@ def tanh_alt(fit: TanhFit) -> str:
     return (
         f"Scatter of all {T * d} elements of {T} tokens of width {d}, input against layer-norm "
         f"output, {int(fit.outlier.sum())} of them outliers, with the fitted curve "
-        f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) + {num(fit.beta, 2)}. The curve "
+        f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) {_signed(fit.beta, 2)}. The curve "
         f"explains r² = {num(fit.r2, 3)} of the variance (a straight line "
         f"{num(fit.linear_r2, 3)}); the rest, RMS {num(fit.rms_residual, 3)}, is the spread of "
         f"the per-token lines, since layer norm divides each token by its own σ."
     )
+
+
+# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
+ATTENTION = Chart(attention_figure, attention_alt)
+DEPTH = Chart(depth_figure, depth_alt)
+GRADIENT = Chart(gradient_figure, gradient_alt)
+SELECTION = Chart(selection_figure, selection_alt)
+SPHERE = Chart(sphere_figure, sphere_alt)
+STREAM = Chart(stream_figure, stream_alt)
+TANH = Chart(tanh_figure, tanh_alt)

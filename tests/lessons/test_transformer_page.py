@@ -1,0 +1,79 @@
+"""The transformer page's prepared numbers (lnviz.lessons.transformer_page)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from lnviz.errors import LnvizError
+from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import (
+    PLACEMENTS,
+    compare_placements,
+    depth_sweep,
+    layer_norm_backward,
+    tanh_fit,
+)
+
+
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_last_block_sweep_equals_one_stack_per_depth(activation: str) -> None:
+    cmp = compare_placements(24, 16, hidden=32, seed=4, activation=activation)
+    sweep = tp.last_block_sweep(cmp, (1, 6, 24))
+    direct = depth_sweep((1, 6, 24), 16, hidden=32, seed=4, activation=activation)
+    for p in PLACEMENTS:
+        np.testing.assert_allclose(sweep.last[p], direct.last[p], rtol=1e-12)
+        np.testing.assert_allclose(sweep.output_stream_norm[p], direct.output_stream_norm[p])
+
+
+def test_float32_sweep_agrees_with_float64() -> None:
+    cmp32 = compare_placements(12, 32, hidden=64, precision="float32")
+    single = tp.last_block_sweep(cmp32, tp.SWEEP_DEPTHS[:7])
+    double = tp.last_block_sweep(compare_placements(12, 32, hidden=64), tp.SWEEP_DEPTHS[:7])
+    for p in PLACEMENTS:
+        np.testing.assert_allclose(single.last[p], double.last[p], rtol=1e-4)
+
+
+def test_sweep_depths_beyond_the_stack_are_refused() -> None:
+    cmp = compare_placements(6, 8)
+    with pytest.raises(LnvizError, match="depths"):
+        tp.last_block_sweep(cmp, (4, 12))
+    with pytest.raises(LnvizError, match="depths"):
+        tp.last_block_sweep(cmp, ())
+
+
+def test_placement_facts_read_the_runs() -> None:
+    cmp = compare_placements(48, 32, hidden=64, precision="float32")
+    facts = tp.placement_facts(cmp, tp.last_block_sweep(cmp))
+    assert facts.last["post"] == pytest.approx(float(cmp.post.grad_norm[-1]))
+    assert facts.post_over_pre == pytest.approx(facts.last["post"] / facts.last["pre"])
+    assert facts.sweep_depths == (1, 48)
+    # Xiong et al.'s Theorem 1 at the page's sizes: Post-LN's last block does not shrink with
+    # depth, Pre-LN's does, like 1 / |x_L|.
+    assert facts.post_flat_in_depth and facts.pre_falls and facts.post_over_pre > 2
+    assert facts.pre_times_stream_spread < 1.25
+    assert facts.pre_first_over_last == pytest.approx(facts.pre_stream_ratio, rel=0.25)
+
+
+def test_backward_rows_are_one_token_of_the_result() -> None:
+    res = layer_norm_backward([[1.0, 2.0, 3.0], [0.0, 4.0, 1.0]], [[2.0, 0.0, 1.0]] * 2, eps=0.1)
+    rows = tp.backward_rows(res, token=1)
+    assert rows.coordinate == (1, 2, 3)
+    np.testing.assert_allclose(rows.grad_x, res.grad_x[1])
+    np.testing.assert_allclose(rows.centred_g, np.array([1.0, -1.0, 0.0]))
+    with pytest.raises(LnvizError, match="token"):
+        tp.backward_rows(res, token=2)
+
+
+def test_read_only_arrays_cannot_be_changed() -> None:
+    cmp = tp.read_only(compare_placements(2, 8))
+    with pytest.raises(ValueError):
+        cmp.post.grad_w1_norm[0] = 1.0
+
+
+def test_slope_range_and_match_length() -> None:
+    fit = tanh_fit(tokens=32, width=8, seed=1)
+    lo, hi = tp.slope_range(fit)
+    assert lo == pytest.approx(float((1 / fit.token_sigma).min()))
+    assert hi == pytest.approx(float((1 / fit.token_sigma).max()))
+    assert tp.match_length(np.array([1.0, 2.0]), 3).tolist() == [1.0, 2.0, 0.0]
