@@ -2,8 +2,8 @@
 
 import streamlit as st
 
-from lnviz.app import ui
-from lnviz.content import registry
+from lnviz.app import quiz, ui
+from lnviz.content import exercises, registry
 from lnviz.content.references import REFERENCES
 
 ui.page_intro(
@@ -18,4 +18,10 @@ for ref in REFERENCES:
         st.markdown(ref.contributes)
         used = ", ".join(registry.title_of(p) for p in ref.pages)
         st.caption(f"Used on: {used}")
+st.subheader("For teachers")
+st.markdown(
+    "Every question of the course on one sheet, each with the link that opens the page in "
+    "the state that shows its answer."
+)
+quiz.sheet_downloads(exercises.course(), name="course")
 ui.page_end()

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from lnviz.app.chrome import link_params
+from lnviz.content import registry, sheets
 from lnviz.content.answers import ACCEPTED, MAX_CHARS
 from lnviz.content.questions import Question
 
@@ -46,6 +47,36 @@ def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then
         )
         for q in questions:
             _question(q, page)
+        title = registry.title_of(page)
+        sheet_downloads([(title, tuple(questions))], name=page or "home")
+
+
+def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: str) -> None:
+    """A teacher's sheet of these questions: Markdown or printable HTML, with or without
+    the answers; each question links to its state on this host."""
+    base = sheets.origin(st.context.url)
+    with st.popover("Exercise sheet", icon=":material/download:"):
+        st.caption("For a class: the questions with a link to each state on this server.")
+        for answers in (False, True):
+            suffix = "-answers" if answers else ""
+            label = "with answers" if answers else "for students"
+            c1, c2 = st.columns(2)
+            c1.download_button(
+                f"Markdown, {label}",
+                sheets.markdown_sheet(sections, base, answers=answers),
+                file_name=f"lnviz-{name}-exercises{suffix}.md",
+                mime="text/markdown",
+                key=f"sheet-{name}-md{suffix}",
+                on_click="ignore",
+            )
+            c2.download_button(
+                f"HTML, {label}",
+                sheets.html_sheet(sections, base, answers=answers),
+                file_name=f"lnviz-{name}-exercises{suffix}.html",
+                mime="text/html",
+                key=f"sheet-{name}-html{suffix}",
+                on_click="ignore",
+            )
 
 
 def _check(q: Question, page: str) -> None:

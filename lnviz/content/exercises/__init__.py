@@ -4,3 +4,29 @@ One module per page (named after it); each exposes `questions(...) -> tuple[Ques
 taking the page's current state, so a question can follow what the learner is looking at
 and its expected answer is always the engine's.
 """
+
+from __future__ import annotations
+
+import importlib
+
+from lnviz.content.questions import Question
+from lnviz.content.registry import COURSE
+
+
+def module_name(url_path: str) -> str:
+    """lnviz.content.exercises.<page>, the page's url path with '-' as '_'."""
+    return f"lnviz.content.exercises.{url_path.replace('-', '_')}"
+
+
+def for_page(url_path: str) -> tuple[Question, ...]:
+    """A page's questions at its default state (empty for a page without questions)."""
+    try:
+        module = importlib.import_module(module_name(url_path))
+    except ModuleNotFoundError:
+        return ()
+    return tuple(module.questions())
+
+
+def course() -> list[tuple[str, tuple[Question, ...]]]:
+    """Every step of the course with its questions, in order, for the whole-path sheet."""
+    return [(p.title, qs) for p in COURSE if (qs := for_page(p.url_path))]

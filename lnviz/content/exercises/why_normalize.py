@@ -12,7 +12,7 @@ from lnviz.lessons.why_normalize import activation_drift, expected_factor
 Z = (1.0, 3.0, 5.0, 3.0)  # mean 3, variance 2: the entry 5 normalizes to √2
 
 
-def questions(depth: int, gain: float, activation: str) -> tuple[Question, ...]:
+def questions(depth: int = 32, gain: float = 2.0, activation: str = "relu") -> tuple[Question, ...]:
     """Three questions: the compounding factor, what layer norm does at depth, one token."""
     factor = expected_factor(1.2, "linear") ** 10
     core = lnviz.normalized_core(np.array(Z), 0.0)
