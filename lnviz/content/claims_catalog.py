@@ -132,9 +132,9 @@ CLAIM_DATA: tuple = (
     ("C7 (output)", "gain-and-bias", "The gain multiplies the sensitivity bound", ("note",),
      r"""The core is Lipschitz with constant $\varepsilon^{-1/2}$, the full output with
      $\max_i|\gamma_i|\,\varepsilon^{-1/2}$: 10 and 20 for ε = 0.01 and gains (1, 2, 1). At the
-     constant input (2, 2, 2) the core stretches a small centred step by exactly 10. The
-     output stretches one by at most $10\sqrt3\approx17.3$ (along (1, −2, 1)): the second
-     number is a bound, not always reached.""",
+     constant input (2, 2, 2) the core stretches a small centred step by exactly 10; the
+     output stretches one by at most $10\sqrt3\approx17.3$ there (along (1, −2, 1)), and by
+     less elsewhere. For these gains the bound 20 holds but is never reached.""",
      (("Open the example at ε = 0.01", TOY | {"eps": "0.01"}),),
      (("largest stretch of the core at (2, 2, 2)", 10.0, "ε^(−1/2) = 10",
        lambda: rt.core_stretch([2, 2, 2], 0.01), FD,

@@ -124,9 +124,9 @@ def card(result: ClaimResult) -> Card:
     if not claim.sources:
         said = ""
     elif stated:
-        said = f"Stated in {_names(claim.sources)}, with these numbers:"
+        said = f"In {_names(claim.sources)}, with these numbers:"
     else:
-        said = f"Stated in words in {_names(claim.sources)}; every number below is the app's own."
+        said = f"In {_names(claim.sources)}, in words; every number below is the app's own."
     return Card(
         anchor=claim.anchor,
         title=claim.title,
