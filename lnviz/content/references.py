@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from lnviz.content.sources import SOURCES
+
 __all__ = ["REFERENCES", "Reference", "for_page"]
 
 
@@ -137,15 +139,14 @@ REFERENCES: tuple[Reference, ...] = (
         ("frameworks", "numerics"),
     ),
     Reference(
-        "source-epsilon", "Source document", "The positive constant ε in layer normalization",
-        "a note on the stabilized convention, its geometry and weighted centering", "",
+        "source-note", "Source document", "An untitled note signed “Codex @codex”",
+        SOURCES["note"].name, "",
         "The worked numbers of the ε, invariance and weighted-centering pages: the core's "
         "variance, the scaling identity, the Jacobian and its bound, oblique projections.",
         ("epsilon", "invariance", "gain-and-bias", "weighted-centering", "examples"),
     ),
     Reference(
-        "source-glossary", "Source document", "Layer normalisation",
-        "a glossary entry on token-wise axes, ε, the affine step and causal forecasts", "",
+        "source-glossary", "Source document", "Layer normalisation", SOURCES["glossary"].name, "",
         "Token-wise reduction axes, batch independence, and what normalization does and does "
         "not guarantee for a causal financial forecast.",
         ("reduction-axes", "sequences", "batch-statistics", "examples"),

@@ -164,7 +164,8 @@ PAGES: tuple[PageInfo, ...] = (
         "Worked examples",
         ":material/checklist:",
         "Reference",
-        "Each worked number of the source documents, recomputed live and checked.",
+        "What the two source documents state, with their numbers, and the app's own checks by "
+        "independent routes.",
         course=False,
     ),
     PageInfo(
