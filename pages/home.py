@@ -37,7 +37,7 @@ for start in range(0, len(cards), 3):
             st.caption(info.blurb)
             st.page_link(info.script, label=f"Open {info.title}", icon=":material/arrow_forward:")
 
-more = [s for s in registry.SECTIONS if s not in ("Start", "Explore")]
+more = [s for s in registry.SECTIONS if s not in ("Start", "The formula")]
 cols = st.columns(len(more))
 for col, section in zip(cols, more, strict=True):
     with col:
