@@ -101,7 +101,7 @@ class WeightedCentering:
 def weighted_centering(a: ArrayLike, x: ArrayLike) -> WeightedCentering:
     """Centre x with weights a and compare with the Euclidean projection onto ker a^T.
 
-    The seed's example, a = (1/4, 3/4), x = (4, 2):
+    The worked example, a = (1/4, 3/4), x = (4, 2):
 
     >>> r = weighted_centering([0.25, 0.75], [4.0, 2.0])
     >>> r.c, r.centered.tolist(), r.ordinary_mean, r.euclidean.round(12).tolist()

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.text import short
+from lnviz.content.text import short_vector as vec
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -15,9 +17,7 @@ from lnviz.figures._style import (
     layout,
     legend_below,
     matrix_heatmap,
-    num,
     r,
-    vec,
 )
 from lnviz.weighted import ConstantFit, ProjectionChecks, ProjectionView, WeightedCentering
 
@@ -30,7 +30,7 @@ _POINTS = (  # (label, hover name, colour, marker symbol) of the drawn points
 
 def _entry(v: float, digits: int) -> str:
     """A matrix entry; -0 is shown as 0."""
-    return num(float(v) + 0.0, digits)
+    return short(float(v) + 0.0, digits)
 
 
 def _points(result: WeightedCentering) -> list[np.ndarray]:
@@ -121,13 +121,13 @@ def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
 
 def plane_alt(result: WeightedCentering, view: ProjectionView) -> str:
     return (
-        f"Plane plot, equal scales, x₁ and x₂ from {num(-view.half)} to {num(view.half)}. "
+        f"Plane plot, equal scales, x₁ and x₂ from {short(-view.half)} to {short(view.half)}. "
         f"A solid line through the origin is ker aᵀ for a = {vec(result.a)}. The point "
         f"x = {vec(result.x)} moves along a dashed line of slope 1 (the direction 𝟏) to "
-        f"Pₐx = {vec(result.centered)} on that line, a step of aᵀx = {num(result.c)} in every "
+        f"Pₐx = {vec(result.centered)} on that line, a step of aᵀx = {short(result.c)} in every "
         f"coordinate. A dotted segment drops perpendicularly from x to the Euclidean "
         f"projection {vec(result.euclidean)}. A faint dotted line marks the vectors with "
-        f"ordinary mean 0; Pₐx has ordinary mean {num(result.ordinary_mean)}."
+        f"ordinary mean 0; Pₐx has ordinary mean {short(result.ordinary_mean)}."
     )
 
 
@@ -202,10 +202,10 @@ def space_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
 
 def space_alt(result: WeightedCentering, view: ProjectionView) -> str:
     return (
-        f"3-D view, equal scales from {num(-view.half)} to {num(view.half)} on each axis. "
+        f"3-D view, equal scales from {short(-view.half)} to {short(view.half)} on each axis. "
         f"A translucent square is part of the plane ker aᵀ for a = {vec(result.a)}. The point "
         f"x = {vec(result.x)} moves along a dashed line in the direction (1, 1, 1) to "
-        f"Pₐx = {vec(result.centered)} in the plane (step aᵀx = {num(result.c)}); a dotted "
+        f"Pₐx = {vec(result.centered)} in the plane (step aᵀx = {short(result.c)}); a dotted "
         f"segment meets the plane at right angles at the Euclidean projection "
         f"{vec(result.euclidean)}."
     )
@@ -225,7 +225,7 @@ def objective_figure(fit: ConstantFit) -> go.Figure:
         x=r(np.array([fit.ordinary_mean])),
         y=r(np.array([fit.at_ordinary_mean])),
         mode="markers+text",
-        text=[f"ordinary mean {num(fit.ordinary_mean)}"],
+        text=[f"ordinary mean {short(fit.ordinary_mean)}"],
         textposition="middle right",
         textfont={"color": ORANGE},
         marker={"color": ORANGE, "size": 11, "symbol": "circle-open", "line": {"width": 3}},
@@ -235,7 +235,7 @@ def objective_figure(fit: ConstantFit) -> go.Figure:
         x=r(np.array([fit.c])),
         y=r(np.array([fit.minimum])),
         mode="markers+text",
-        text=[f"minimum at c = {num(fit.c)}"],
+        text=[f"minimum at c = {short(fit.c)}"],
         textposition="bottom center",
         textfont={"color": GREEN},
         marker={"color": GREEN, "size": 13, "symbol": "diamond"},
@@ -254,10 +254,10 @@ def objective_figure(fit: ConstantFit) -> go.Figure:
 
 def objective_alt(fit: ConstantFit) -> str:
     return (
-        f"Parabola of f(c) = Σ aᵢ (xᵢ − c)² for c from {num(float(fit.grid[0]))} to "
-        f"{num(float(fit.grid[-1]))}. Its lowest point, marked, is at c = {num(fit.c)} with "
-        f"f = {num(fit.minimum)}; the ordinary mean {num(fit.ordinary_mean)} is also marked, "
-        f"where f = {num(fit.at_ordinary_mean)}."
+        f"Parabola of f(c) = Σ aᵢ (xᵢ − c)² for c from {short(float(fit.grid[0]))} to "
+        f"{short(float(fit.grid[-1]))}. Its lowest point, marked, is at c = {short(fit.c)} with "
+        f"f = {short(fit.minimum)}; the ordinary mean {short(fit.ordinary_mean)} is also marked, "
+        f"where f = {short(fit.at_ordinary_mean)}."
     )
 
 

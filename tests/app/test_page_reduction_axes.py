@@ -211,3 +211,14 @@ def test_one_symbol_for_the_feature_count() -> None:
     latex = " ".join(str(e.value) for e in at.latex)
     assert r"\frac1F" in latex and r"\frac1d" not in latex
     assert at.select_slider(key="groups").label == "feature groups G (group norm)"
+
+
+@pytest.mark.parametrize("preset", [None, 0, 1, 2, 3, 4])
+def test_no_private_labels(preset) -> None:
+    """'seed' only as the random seed (a control label, not in the text), no claim ids."""
+    at = page("reduction-axes")
+    if preset is not None:
+        at.button(key=f"axes-presets-{preset}").click().run()
+    shown_text = texts(at) + " ".join(c.proto.alt for c in at.get("plotly_chart"))
+    assert not re.search(r"seed|the notes", shown_text, flags=re.I)
+    assert not re.search(r"\b[CW][0-9]{1,2}\b", shown_text)

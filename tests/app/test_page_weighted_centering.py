@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.apptest_helpers import assert_clean, figures, page, shown, texts
@@ -43,7 +45,7 @@ def check_verdicts(at) -> dict[str, str]:
     return dict(zip(table["property"], table["holds"], strict=True))
 
 
-# --- defaults and the seed's worked example -------------------------------------------------
+# --- defaults and the worked example -------------------------------------------------
 
 
 def test_default_state_is_the_worked_example() -> None:
@@ -75,8 +77,8 @@ def test_plane_figure_draws_the_engine_points() -> None:
 
 def test_least_squares_fit_of_the_worked_example() -> None:
     at = page(NAME)
-    assert cell(at, "fitted c (solver)") == "2.5"
-    assert cell(at, "residual x − c𝟏") == "(1.5, −0.5)"
+    assert cell(at, "fitted constant ĉ (solver)") == "2.5"
+    assert cell(at, "residual x − ĉ𝟏") == "(1.5, −0.5)"
     assert cell(at, "f at the minimum") == "0.75"
     assert cell(at, "f at the ordinary mean 3") == "1"
     fig = figures(at)[OBJECTIVE]
@@ -116,7 +118,7 @@ def test_every_preset_runs_clean(index: int) -> None:
     assert len(figures(at)) == 4
 
 
-def test_worked_example_preset_restores_the_seed_numbers() -> None:
+def test_worked_example_preset_restores_its_numbers() -> None:
     at = page(NAME, {"w": "0.9", "x": "-3, 7", "m": "3"})
     assert cell(at, "Pₐx = x − (aᵀx)𝟏") != "(1.5, −0.5)"
     at.button(key="wc-presets-0").click().run()
@@ -135,7 +137,7 @@ def test_equal_weights_preset_is_the_usual_centering() -> None:
     assert cell(at, "Euclidean projection") == "(1, −1)"
     assert cell(at, "ordinary mean of Pₐx") == "0"
     assert cell(at, "angle") == "90° | 90°"
-    assert cell(at, "weights a (rescaled to sum 1)") == "(0.3333, 0.3333, 0.3333)"
+    assert cell(at, "weights a (rescaled to sum 1)") == "(0.3333, 0.3333, 0.3333) = (1/3, 1/3, 1/3)"
     assert check_verdicts(at)["symmetric, Pₐ = Pₐᵀ"] == "yes"
     assert any("usual centering matrix" in str(s.value) for s in at.success)
 
@@ -267,3 +269,72 @@ def test_constant_point_has_no_angle() -> None:
     assert cell(at, "Pₐx = x − (aᵀx)𝟏") == "(0, 0)"
     assert cell(at, "angle") == "undefined | undefined"
     assert any("x is constant" in str(i.value) for i in at.info)
+
+
+# --- text true for the state shown (issue 14: items 3, 4, 7 and 8) ----------------------------
+
+
+def test_equal_weights_bullets_describe_the_state_shown() -> None:
+    """No bullet offers equal weights as something to try, or a slant that is not there."""
+    at = page(NAME)
+    at.button(key="wc-presets-1").click().run()
+    text = texts(at)
+    assert "Here w = 0.5" in text and "would coincide" not in text
+    assert "Here the weights are equal" in text
+    assert "at a slant" not in text and "With equal weights (e.g. 1, 1, 1)" not in text
+    assert "not at the ordinary mean" not in text
+    assert "the columns do so only for equal weights" not in text
+
+
+def test_default_bullets_point_at_equal_weights_as_another_state() -> None:
+    text = texts(page(NAME))
+    assert "At w = 0.5 the two lines would coincide" in text
+    assert "at a slant" in text
+    assert "not at the ordinary mean 3 of x" in text
+
+
+def test_zero_weight_bullets_name_the_coordinate() -> None:
+    at = page(NAME)
+    at.button(key="wc-presets-2").click().run()
+    text = texts(at)
+    assert "Here a₁ = 0: f ignores x₁" in text
+    assert "only semi-definite, not an inner product" in text  # the matrix bullets (m = 2)
+
+
+def test_a_point_already_centred_has_no_step() -> None:
+    at = page(NAME, {"x": "3, -1"})  # aᵀx = 0.75 − 0.75 = 0
+    text = texts(at)
+    assert "x already has weighted mean 0, so Pₐx = x and there is no step" in text
+    assert "drop by" not in text
+
+
+def test_a_negative_weighted_mean_is_subtracted_not_dropped() -> None:
+    text = texts(page(NAME, {"x": "-4, -2"}))
+    assert "aᵀx = −2.5 is subtracted from both coordinates" in text
+
+
+def test_rounding_residues_are_not_called_zero() -> None:
+    """Equal weights (1/3 each): Pₐ² − Pₐ is 1.1e−16 in floating point, not 0."""
+    at = page(NAME, {"a3": "1, 1, 1", "m": "3"})
+    table = at.dataframe[0].value
+    measured = dict(zip(table["property"], table["measured"], strict=True))
+    assert measured["Pₐ² = Pₐ (idempotent)"] == "max |Pₐ² − Pₐ| = 1.1e−16 (0 up to rounding)"
+    assert cell(at, "weighted mean of Pₐx", 1) == "3e−16 (0 up to rounding)"
+    assert not re.search(r"\d\.\d{7,}", texts(at))  # no raw float noise anywhere
+
+
+def test_one_meaning_for_c() -> None:
+    """c is the variable of f(c); the step is written (aᵀx)𝟏 and the fitted value ĉ."""
+    text = texts(page(NAME))
+    assert "step c𝟏" not in text and "fitted c " not in text
+    assert "the step (aᵀx)𝟏" in text
+
+
+@pytest.mark.parametrize("preset", [None, 0, 1, 2])
+def test_no_private_labels(preset) -> None:
+    at = page(NAME)
+    if preset is not None:
+        at.button(key=f"wc-presets-{preset}").click().run()
+    shown_text = texts(at) + " ".join(c.proto.alt for c in at.get("plotly_chart"))
+    assert not re.search(r"seed|the notes", shown_text, flags=re.I)
+    assert not re.search(r"\b[CW][0-9]{1,2}\b", shown_text)  # claim ids such as C13, W4
