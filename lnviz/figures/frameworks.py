@@ -8,7 +8,7 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.content.text import short as num
+from lnviz.content.text import short
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -62,7 +62,7 @@ def delta_alt(comp: Comparison, a: str, b: str) -> str:
     d = comp.delta(a, b)
     bad = int(np.isnan(d).sum())
     finite = np.abs(d[np.isfinite(d)])
-    peak = num(float(finite.max())) if finite.size else "undefined"
+    peak = short(float(finite.max())) if finite.size else "undefined"
     where = ""
     if finite.size:
         i, j = np.unravel_index(int(np.nanargmax(np.abs(np.nan_to_num(d)))), d.shape)
@@ -72,7 +72,7 @@ def delta_alt(comp: Comparison, a: str, b: str) -> str:
         f"Heatmap of {pair_label(a, b, comp.backend)} for {comp.scheme} norm on a "
         f"{d.shape[0]} × {d.shape[1]} grid (rows: example and position; columns: channels). "
         f"Largest |Δ| = {peak}{where}; "
-        f"median |Δ| = {num(float(np.median(finite))) if finite.size else 'undefined'}.{nan}"
+        f"median |Δ| = {short(float(np.median(finite))) if finite.size else 'undefined'}.{nan}"
     )
 
 
@@ -103,8 +103,8 @@ def diagnosis_alt(diag: Diagnosis) -> str:
     for f in ("keras", "flax"):
         a, b, c = diag.of(f)
         parts.append(
-            f"{framework_label(f, diag.backend)}: {num(a)} with its own defaults, {num(b)} with "
-            f"PyTorch's ε, {num(c)} with PyTorch's ε and the two-pass variance"
+            f"{framework_label(f, diag.backend)}: {short(a)} with its own defaults, "
+            f"{short(b)} with PyTorch's ε, {short(c)} with PyTorch's ε and the two-pass variance"
         )
     return "Grouped bar chart on a log scale of the largest output difference from PyTorch. " + (
         "; ".join(parts) + "."
@@ -147,11 +147,11 @@ def running_figure(stats: tuple[RunningStats, ...], channel: int) -> go.Figure:
 def running_alt(stats: tuple[RunningStats, ...], channel: int) -> str:
     n = stats[0].var.shape[0] - 1
     target = (float(stats[1].target[channel]), float(stats[0].target[channel]))
-    ends = "; ".join(f"{s.label} ends at {num(float(s.var[-1, channel]))}" for s in stats)
+    ends = "; ".join(f"{s.label} ends at {short(float(s.var[-1, channel]))}" for s in stats)
     return (
         f"Line chart of the running variance of channel {channel} over {n} training steps on "
-        f"the same batch, starting from 1. The batch variance is {num(target[0])} (biased) and "
-        f"{num(target[1])} (unbiased). {ends}."
+        f"the same batch, starting from 1. The batch variance is {short(target[0])} (biased) and "
+        f"{short(target[1])} (unbiased). {ends}."
     )
 
 
@@ -184,15 +184,17 @@ def variance_error_figure(v: VarianceError) -> go.Figure:
 def variance_error_alt(v: VarianceError) -> str:
     k = int(np.searchsorted(v.ratio, 1e3))
     mark = (
-        f" Your input sits at ratio {num(v.input_ratio)} with relative error {num(v.input_error)}."
+        f" Your input sits at ratio {short(v.input_ratio)} with relative error "
+        f"{short(v.input_error)}."
         if math.isfinite(v.input_ratio) and v.input_ratio > 0
         else " Your input has no mean to cancel (RMS norm or zero mean)."
     )
     return (
         "Log-log chart of the relative error of a variance against |mean| / sd. At ratio "
-        f"{num(float(v.ratio[k]))}: E[x²] − E[x]² in float32 errs by {num(float(v.fast32[k]))}, "
-        f"the two-pass float32 formula by {num(float(v.twopass32[k]))}, and E[x²] − E[x]² in "
-        f"float64 by {num(float(v.fast64[k]))}." + mark
+        f"{short(float(v.ratio[k]))}: E[x²] − E[x]² in float32 errs by "
+        f"{short(float(v.fast32[k]))}, the two-pass float32 formula by "
+        f"{short(float(v.twopass32[k]))}, and E[x²] − E[x]² in "
+        f"float64 by {short(float(v.fast64[k]))}." + mark
     )
 
 

@@ -7,6 +7,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.content.numerics_text import ALGORITHM_NAMES
+from lnviz.content.text import rel_error, short
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -18,7 +20,6 @@ from lnviz.figures._style import (
     SEQUENTIAL,
     layout,
     legend_below,
-    num,
     r,
     vline,
 )
@@ -31,27 +32,8 @@ ALGORITHM_STYLE = {  # dash, marker
     "two-pass": ("dash", "square"),
     "welford": ("dot", "diamond"),
 }
-ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
 FLOOR = 1e-17  # smaller errors (and exact zeros) are drawn here on log axes
 CEILING = 1e3  # NaN and infinite errors are drawn here
-
-
-def err_text(value: float) -> str:
-    """A relative error for a cell or a table: 3e-05, 0, NaN or ∞."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "∞"
-    return "0" if value == 0 else f"{value:.0e}".replace("e-0", "e-").replace("e+0", "e+")
-
-
-def var_text(value: float) -> str:
-    """A computed value for a table: 6 significant digits, NaN, ±∞, true minus signs."""
-    if math.isnan(value):
-        return "NaN"
-    if math.isinf(value):
-        return "∞" if value > 0 else "−∞"
-    return f"{value:.6g}".replace("-", "−").replace("e+0", "e+").replace("e−0", "e−")
 
 
 def placements_figure(p: Placements) -> go.Figure:
@@ -68,12 +50,12 @@ def placements_figure(p: Placements) -> go.Figure:
 
 def placements_alt(p: Placements) -> str:
     parts = "; ".join(
-        f"÷ {lab}: first coordinate {num(float(row[0]))}"
+        f"÷ {lab}: first coordinate {short(float(row[0]))}"
         for lab, row in zip(p.labels, p.outputs, strict=True)
     )
     return (
-        f"Grouped bar chart of the normalized x = ({', '.join(num(v) for v in p.x)}) at "
-        f"ε = {num(p.eps)} under four conventions — {parts}."
+        f"Grouped bar chart of the normalized x = ({', '.join(short(v) for v in p.x)}) at "
+        f"ε = {short(p.eps)} under four conventions — {parts}."
     )
 
 
@@ -81,7 +63,7 @@ def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
     """log10 of the output's relative error, precision (rows) x algorithm, at offset index k."""
     rel = s.rel_error[:, :, k].T  # (P, A)
     z = np.where(np.isfinite(rel), np.log10(np.clip(rel, FLOOR, None)), math.log10(CEILING))
-    text = [[err_text(float(v)) for v in row] for row in rel]
+    text = [[rel_error(float(v)) for v in row] for row in rel]
     fig = FigureSpec().add_heatmap(
         z=r(z, 4),
         x=[ALGORITHM_NAMES[a] for a in s.algorithms],
@@ -107,7 +89,7 @@ def heatmap_alt(s: Sweep, k: int = 0) -> str:
         ALGORITHM_NAMES[a]
         + ": "
         + ", ".join(
-            f"{p} {err_text(float(s.rel_error[i, j, k]))}" for j, p in enumerate(s.precisions)
+            f"{p} {rel_error(float(s.rel_error[i, j, k]))}" for j, p in enumerate(s.precisions)
         )
         for i, a in enumerate(s.algorithms)
     )
@@ -183,14 +165,14 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
 
 def sweep_alt(s: Sweep, current: float | None = None) -> str:
     pos = s.offsets > 0
-    lo, hi = num(float(s.offsets[pos][0])), num(float(s.offsets[pos][-1]))
+    lo, hi = short(float(s.offsets[pos][0])), short(float(s.offsets[pos][-1]))
     parts = []
     for i, alg in enumerate(s.algorithms):
         for j, prec in enumerate(s.precisions):
             err = s.rel_error[i, j, pos]
             parts.append(
-                f"{prec} {ALGORITHM_NAMES[alg]}: {err_text(float(err[0]))} at {lo}, "
-                f"{err_text(float(err[-1]))} at {hi}"
+                f"{prec} {ALGORITHM_NAMES[alg]}: {rel_error(float(err[0]))} at {lo}, "
+                f"{rel_error(float(err[-1]))} at {hi}"
             )
     return (
         f"Log-log line chart of the relative error of the layer-norm output against the mean "
@@ -237,18 +219,18 @@ def clamping_alt(c: Clamping) -> str:
     unclamped = (
         "is NaN for every entry (the square root of a negative number)"
         if np.isnan(c.unclamped).all()
-        else f"reaches at most {num(float(np.nanmax(np.abs(c.unclamped))))} in absolute value"
+        else f"reaches at most {short(float(np.nanmax(np.abs(c.unclamped))))} in absolute value"
     )
     clamped = (
         "is NaN for every entry as well (the format overflowed)"
         if np.isnan(c.clamped).all()
-        else f"reaches {num(float(np.nanmax(np.abs(c.clamped))))}, {num(c.blowup, 3)} times "
+        else f"reaches {short(float(np.nanmax(np.abs(c.clamped))))}, {short(c.blowup, 3)} times "
         "the largest true value"
     )
     return (
         f"Scatter of the {c.x.size} outputs sorted by their true value, which runs from "
-        f"{num(float(c.truth.min()))} to {num(float(c.truth.max()))}. In {c.precision} the "
-        f"one-pass variance is {num(c.variance)} (true {num(c.true_variance)}); the unclamped "
+        f"{short(float(c.truth.min()))} to {short(float(c.truth.max()))}. In {c.precision} the "
+        f"one-pass variance is {short(c.variance)} (true {short(c.true_variance)}); the unclamped "
         f"output {unclamped}; the clamped output {clamped}; two-pass follows the truth."
     )
 

@@ -26,7 +26,19 @@ from lnviz.lessons.numerics import (
 )
 from lnviz.lessons.precision import PRECISIONS
 
-__all__ = ["SAMPLES", "Clamping", "Sweep", "clamping", "offset_sweep", "sample"]
+__all__ = [
+    "SAMPLES",
+    "ClampSetup",
+    "Clamping",
+    "SampleSpec",
+    "Sweep",
+    "SweepSetup",
+    "clamping",
+    "offset_sweep",
+    "run_clamping",
+    "run_sweep",
+    "sample",
+]
 
 SAMPLES = ("noise", "grid")
 
@@ -172,3 +184,65 @@ def clamping(x: ArrayLike, precision: str, eps: float, summation: str = "sequent
         float(raw.moments.variance[0]),
         float(raw.true_variance[0]), raw.truth[0], raw.output[0], held.output[0], two.output[0],
     )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SampleSpec:
+    """Which base sample the lab uses: `kind` ("noise" or "grid"), its size and seed."""
+
+    kind: str
+    n: int = 1000  # noise only: the grid always has 16 values
+    seed: int = 0  # noise only: the random seed
+
+    def draw(self, offset: float = 0.0) -> np.ndarray:
+        """offset + the base sample (see sample()).
+
+        >>> SampleSpec("grid").draw(1e4)[0]
+        np.float64(10000.007)
+        """
+        return sample(self.kind, self.n, self.seed, offset)
+
+
+@dataclass(frozen=True)
+class SweepSetup:
+    """Everything offset_sweep needs, as one hashable value (the page caches on it)."""
+
+    sample: SampleSpec
+    offsets: tuple[float, ...]
+    eps: float
+    clamp: bool
+    summation: str
+
+
+def run_sweep(setup: SweepSetup) -> Sweep:
+    """offset_sweep of the setup's base sample.
+
+    >>> s = run_sweep(SweepSetup(SampleSpec("grid"), (0.0, 1e4), 1e-5, True, "sequential"))
+    >>> s.rel_error.shape
+    (3, 4, 2)
+    """
+    return offset_sweep(
+        setup.sample.draw(), setup.offsets, setup.eps, clamp=setup.clamp,
+        summation=setup.summation,
+    )  # fmt: skip
+
+
+@dataclass(frozen=True)
+class ClampSetup:
+    """Everything clamping needs: the sample at one offset, the format, ε, the sums."""
+
+    sample: SampleSpec
+    offset: float
+    precision: str
+    eps: float
+    summation: str
+
+
+def run_clamping(setup: ClampSetup) -> Clamping:
+    """clamping() of the setup's sample at its offset.
+
+    >>> run_clamping(ClampSetup(SampleSpec("grid"), 1e4, "float32", 1e-5, "sequential")).variance
+    -8.0
+    """
+    x = setup.sample.draw(setup.offset)
+    return clamping(x, setup.precision, setup.eps, setup.summation)

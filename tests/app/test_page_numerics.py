@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.apptest_helpers import assert_clean, figures, page, texts, values
@@ -71,7 +73,7 @@ def test_one_zero_zero_zero_preset_shows_sqrt3_and_1_5() -> None:
     at.button(key="num-presets-2").click().run()
     assert at.text_input(key="x").value == "1, 0, 0, 0"
     first = frame(at, "denominator")["first coordinate"].tolist()
-    assert [round(v, 3) for v in first] == [1.732, 1.732, 1.5, 1.5]  # eps = 1e-6
+    assert [round(float(v), 3) for v in first] == [1.732, 1.732, 1.5, 1.5]  # eps = 1e-6
 
 
 def test_bfloat16_preset_shows_the_stalled_mean() -> None:
@@ -206,3 +208,71 @@ def test_bad_url_values_show_a_message_not_an_error(query: dict) -> None:
     assert_clean(at)
     assert at.warning or at.error or "clamp" in query
     assert len(figures(at)) == 4
+
+
+# ---- issue 14: framework facts per backend, text true for the state shown ---------------
+
+
+def notes(at) -> str:
+    return "\n".join(m.value for m in at.markdown if m.value.startswith("- "))
+
+
+def test_recipes_name_every_keras_backend_and_pytorchs_kernel() -> None:
+    at = page("numerics")
+    recipes = frame(at, "framework")
+    rows = dict(zip(recipes["framework"], recipes["variance"], strict=True))
+    assert rows["PyTorch 2.13 (CPU)"] == "Welford"
+    assert rows["Keras 3.15.1, JAX or TensorFlow backend"] == "two-pass"
+    assert rows["Keras 3.15.1, torch backend (F.layer_norm)"] == "Welford"
+    assert rows["Keras 3.15.1, NumPy backend (ops.moments)"] == "one-pass"
+    assert "Keras's JAX and TensorFlow backends" not in texts(at)  # no longer 'not verified'
+    assert "Keras's E[x²] − E[x]² on the NumPy backend gives NaN" in notes(at)
+
+
+def test_both_pages_name_the_same_pytorch_layer_norm_algorithm() -> None:
+    numerics = frame(page("numerics"), "framework")
+    frameworks = next(
+        d.value for d in page("frameworks").dataframe if d.value.columns[0] == "framework"
+    )
+    assert numerics["variance"][0] == "Welford"
+    assert frameworks["variance"][0].startswith("Welford")
+
+
+def test_eps_and_clamp_help_name_every_framework_default() -> None:
+    at = page("numerics")
+    help_text = at.select_slider(key="eps").help
+    assert "Flax's LayerNorm" in help_text and "BatchNorm: 1e-5" in help_text
+    assert "1e-3 Keras" in help_text
+    assert "by default" in at.checkbox(key="clamp").label
+
+
+def test_notes_do_not_offer_what_is_already_shown() -> None:
+    at = page("numerics")
+    assert "try the bfloat16 preset" in notes(at)
+    assert "Switch the summation order to pairwise" in notes(at)
+    assert "Move the offset up" in notes(at)
+    at.button(key="num-presets-3").click().run()  # the bfloat16 preset
+    assert "try the bfloat16 preset" not in notes(at)
+    assert "This is the bfloat16 preset" in notes(at)
+    at.radio(key="sum").set_value("pairwise").run()
+    assert "Switch the summation order to pairwise" not in notes(at)
+    assert "With pairwise sums the bfloat16 mean is 10" in notes(at)
+    at.select_slider(key="off").set_value(1e8).run()  # the largest offset
+    assert "Move the offset up" not in notes(at)
+
+
+def test_placement_notes_follow_the_vector_typed() -> None:
+    at = page("numerics")
+    at.text_input(key="x").set_value("1, 2, 4").run()
+    assert "μ = 2.333333 = 7/3, v = 1.555556 = 14/9" in notes(at)
+    assert "x = (1, 0, 0, 0)" not in notes(at)
+
+
+def test_no_raw_float_noise_and_no_private_labels() -> None:
+    at = page("numerics")
+    for d in at.dataframe:
+        for value in d.value.astype(str).to_numpy().ravel():
+            assert not re.search(r"\d\.\d{9,}", value), value
+    body = texts(at) + notes(at)
+    assert "the notes" not in body.lower() and "(seed)" not in body.lower()
+    assert not re.search(r"\b[CW]\d+\b", body)

@@ -319,9 +319,24 @@ def test_recipes_reproduce_each_framework_formula() -> None:
     runs = {r.recipe.key: r for r in rec.run_recipes(sw.sample("noise", 1000, 0, 5000.0))}
     assert runs["pytorch"].rel_error < 1e-3 and runs["pytorch"].gap_to_first == 0
     assert runs["flax"].variance < 0 and runs["flax"].rel_error > 100  # clamped, blown up
-    assert math.isnan(runs["keras-moments"].rel_error)  # unclamped: sqrt of v + eps < 0
+    assert math.isnan(runs["keras-numpy"].rel_error)  # unclamped: sqrt of v + eps < 0
     assert runs["keras-torch"].rel_error < 1e-3
-    assert [r.eps for r in rec.RECIPES] == [1e-5, 1e-6, 1e-3, 1e-3]
+    assert runs["keras-jax"].rel_error < 1e-3  # jnp.var / tf.nn.moments: two-pass
+    assert [r.eps for r in rec.RECIPES] == [1e-5, 1e-6, 1e-3, 1e-3, 1e-3]
+
+
+def test_recipes_name_each_keras_backend_and_pytorchs_welford_kernel() -> None:
+    """Keras's E[x²] − E[x]² is the NumPy backend's, not Keras's in general (Keras 3.15.1)."""
+    by_key = {r.key: r for r in rec.RECIPES}
+    assert by_key["pytorch"].algorithm == "welford"
+    assert (by_key["keras-jax"].algorithm, by_key["keras-jax"].clamp) == ("two-pass", False)
+    assert "JAX or TensorFlow" in by_key["keras-jax"].framework
+    assert (
+        by_key["keras-numpy"].algorithm == "one-pass" and "NumPy" in by_key["keras-numpy"].framework
+    )
+    for r in rec.RECIPES:
+        if r.key.startswith("keras"):
+            assert "backend" in r.framework and "3.15.1" in r.framework
 
 
 def test_torch_float32_layer_norm_behaves_like_welford_not_like_one_pass() -> None:
@@ -369,3 +384,15 @@ def test_bad_arguments_name_the_field(call, field: str) -> None:
     with pytest.raises(LnvizError) as info:
         call()
     assert info.value.name == field
+
+
+def test_typed_setups_give_the_same_results_as_the_functions() -> None:
+    spec = sw.SampleSpec("noise", 64, 3)
+    np.testing.assert_array_equal(spec.draw(7.0), sw.sample("noise", 64, 3, 7.0))
+    got = sw.run_sweep(sw.SweepSetup(spec, (0.0, 2000.0), 1e-5, False, "pairwise"))
+    want = sw.offset_sweep(spec.draw(), [0.0, 2000.0], 1e-5, clamp=False, summation="pairwise")
+    np.testing.assert_array_equal(got.rel_error, want.rel_error)
+    c = sw.run_clamping(sw.ClampSetup(spec, 2000.0, "bfloat16", 1e-3, "pairwise"))
+    d = sw.clamping(spec.draw(2000.0), "bfloat16", 1e-3, "pairwise")
+    assert (c.variance, c.mean, c.blowup) == (d.variance, d.mean, d.blowup)
+    assert hash(sw.SweepSetup(spec, (1.0,), 1e-5, True, "sequential"))  # cacheable

@@ -1,0 +1,275 @@
+"""The words and tables of the numerics lab, built from its results.
+
+Why: a sentence under a chart must be true for the sample, format, offset and summation
+shown, and every number in it must come from the computation; so the lab's tables and
+'what to notice' lists are functions of its results, with numbers from lnviz.content.text.
+Pure; tested without Streamlit (tests/content/test_numerics_text.py).
+"""
+
+from __future__ import annotations
+
+import math
+
+from lnviz.content import text
+from lnviz.lessons.numerics import ulp
+from lnviz.lessons.numerics_recipes import PLACEMENTS, RECIPES, Placements, RecipeRun
+from lnviz.lessons.numerics_sweep import Clamping, SampleSpec, Sweep
+
+__all__ = [
+    "ALGORITHM_NAMES",
+    "BFLOAT16_PRESET",
+    "PRESETS",
+    "RECIPES_TEXT",
+    "at_preset",
+    "clamping_caption",
+    "clamping_notes",
+    "error_notes",
+    "placement_columns",
+    "placement_notes",
+    "recipe_columns",
+    "recipe_notes",
+    "recipe_sources",
+    "sample_summary",
+    "sweep_notes",
+    "variance_caption",
+    "variance_columns",
+]
+
+ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
+BFLOAT16_PRESET = "bfloat16"
+PRESETS = {
+    "noise + 2000": {"data": "noise", "n": 1000, "seed": 0, "off": 2000.0, "prec": "float32"},
+    "16 values around 1e4": {"data": "grid", "off": 1e4, "prec": "float32"},
+    "(1, 0, 0, 0)": {"x": "1, 0, 0, 0", "eps": 1e-6},
+    BFLOAT16_PRESET: {"data": "noise", "n": 1000, "seed": 0, "off": 10.0, "prec": "bfloat16"},
+}
+_FLOAT16_MAX = 65504.0
+
+
+def at_preset(name: str, sample: SampleSpec, offset: float, precision: str) -> bool:
+    """True when the sample, offset and format shown are the ones preset `name` sets.
+
+    >>> at_preset(BFLOAT16_PRESET, SampleSpec("noise", 1000, 0), 10.0, "bfloat16")
+    True
+    """
+    want = PRESETS[name]
+    have = {"data": sample.kind, "n": sample.n, "seed": sample.seed, "off": offset,
+            "prec": precision}  # fmt: skip
+    return all(have[k] == v for k, v in want.items() if k in have)
+
+
+def sample_summary(s: Sweep, k: int, kind: str) -> str:
+    """One line on the sample at offset index k: size, true variance, format spacings.
+
+    >>> from lnviz.lessons.numerics_sweep import SampleSpec, SweepSetup, run_sweep
+    >>> sw = run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
+    >>> sample_summary(sw, 0, "grid")[:41]
+    'x = 1e4 + grid: **16 values**, true varia'
+    """
+    c = float(s.offsets[k])
+    return (
+        f"x = {text.offset_label(c)} + {kind}: **{s.base.size} values**, true variance "
+        f"**{text.number(s.cell_true(k), 8)}**. At this offset float32 numbers are "
+        f"{text.number(ulp(c, 'float32'), 8)} apart and bfloat16 numbers "
+        f"{text.number(ulp(c, 'bfloat16'), 8)} apart."
+    )
+
+
+def variance_caption(s: Sweep, k: int) -> str:
+    """The caption of the variance table, with the true variance.
+
+    >>> from lnviz.lessons.numerics_sweep import SampleSpec, SweepSetup, run_sweep
+    >>> variance_caption(run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True,
+    ...                                      "sequential")), 0)
+    'Variance as each setting computes it (true: 2.125e−5)'
+    """
+    return f"Variance as each setting computes it (true: {text.float_result(s.cell_true(k))})"
+
+
+def variance_columns(s: Sweep, k: int) -> dict[str, tuple[str, ...]]:
+    """The variance each format and algorithm computes at offset index k.
+
+    >>> from lnviz.lessons.numerics_sweep import SampleSpec, SweepSetup, run_sweep
+    >>> sw = run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
+    >>> variance_columns(sw, 0)["one-pass"][1]
+    '−8'
+    """
+    cols: dict[str, tuple[str, ...]] = {"format": s.precisions}
+    for a in s.algorithms:
+        cols[ALGORITHM_NAMES[a]] = tuple(
+            text.float_result(s.cell("variance", a, p, k)) for p in s.precisions
+        )
+    return cols
+
+
+def error_notes(s: Sweep, k: int) -> tuple[str, ...]:
+    """What to notice under the error heatmap at offset index k."""
+
+    def f32(field: str, a: str) -> str:
+        v = s.cell(field, a, "float32", k)
+        return text.float_result(v) if field == "variance" else text.rel_error(v)
+
+    n = s.base.size
+    return (
+        f"float32 one-pass: v = {f32('variance', 'one-pass')}, output error "
+        f"{f32('rel_error', 'one-pass')}; two-pass: {f32('rel_error', 'two-pass')}; "
+        f"Welford: {f32('rel_error', 'welford')}.",
+        "The one-pass error grows with the offset; two-pass and Welford barely notice it.",
+        f"float16 stops at 65504: x² overflows once |x| exceeds 256, and a sum of these {n} "
+        f"values once n·|x| does (|x| above about {text.number(_FLOAT16_MAX / n, 0)}). NaN "
+        "means no usable output.",
+        "Errors also include storing x itself: a format cannot hold digits finer than its "
+        "spacing at c (the dash-dotted lines below).",
+    )
+
+
+def sweep_notes(summation: str) -> tuple[str, ...]:
+    """What to notice under the offset sweep, for the summation order shown."""
+    order = (
+        "Switch the summation order to pairwise: each sum's rounding error grows like log n "
+        "instead of n, but the one-pass cancellation remains."
+        if summation == "sequential"
+        else "These are pairwise sums, whose rounding error grows like log n instead of n; "
+        "switch back to sequential to compare: the one-pass cancellation is there either way."
+    )
+    return (
+        "One-pass lines rise like c²: the cancelled digits grow with the square of the mean.",
+        "Two-pass and Welford follow the input-rounding floor of their format until the "
+        "format cannot hold the spread at all (error about 1).",
+        order,
+    )
+
+
+def clamping_caption(c: Clamping) -> str:
+    """The caption under the clamping metrics: the truth, and whether the clamp acted."""
+    acted = (
+        "The variance came out negative, so the clamp replaced it by 0."
+        if c.negative
+        else "The variance is not negative here, so the clamp changes nothing; any gap to the "
+        "truth below is rounding alone."
+    )
+    return (
+        f"True mean {text.float_result(c.true_mean)}, true variance "
+        f"{text.float_result(c.true_variance)}. {acted}"
+    )
+
+
+def clamping_notes(c: Clamping, at_bfloat16_preset: bool) -> tuple[str, ...]:
+    """What to notice in the clamping section; the last bullet depends on the preset shown."""
+    if not at_bfloat16_preset:
+        last = (
+            "In bfloat16 a running sum stops growing once each new value is below half its "
+            "spacing: try the bfloat16 preset, then the pairwise order, and watch the mean."
+        )
+    elif c.summation == "sequential":
+        last = (
+            f"This is the bfloat16 preset: the sequential sum has stalled, so the mean comes "
+            f"out {text.float_result(c.mean)} instead of {text.float_result(c.true_mean)}. "
+            "Switch the summation order to pairwise and watch the mean."
+        )
+    else:
+        last = (
+            f"With pairwise sums the bfloat16 mean is {text.float_result(c.mean)} (true "
+            f"{text.float_result(c.true_mean)}): no partial sum grows large enough to swallow "
+            "the next value."
+        )
+    return (
+        "Without the clamp, a variance below −ε makes the square root NaN: the whole row is lost.",
+        "With it the row survives, but the deviations are divided by √ε instead of the "
+        "standard deviation: about √(v/ε) times too large.",
+        "Two-pass cannot go negative: it sums squares, so this trap does not exist.",
+        last,
+    )
+
+
+def placement_columns(p: Placements) -> dict[str, tuple[str, ...]]:
+    """The four denominators, their values and the outputs they give.
+
+    >>> from lnviz.lessons.numerics_recipes import eps_placements
+    >>> placement_columns(eps_placements([1.0, 0.0, 0.0, 0.0], 1e-6))["first coordinate"]
+    ('1.732046', '1.732047', '1.499997', '1.499997')
+    """
+    return {
+        "denominator": p.labels,
+        "divisor": tuple(d for _, d, _ in PLACEMENTS),
+        "s": tuple(text.number(float(v), 6) for v in p.scales),
+        "first coordinate": tuple(text.number(float(v), 6) for v in p.outputs[:, 0]),
+        "output": tuple(text.vector(row, 4) for row in p.outputs),
+    }
+
+
+def placement_notes(p: Placements) -> tuple[str, ...]:
+    """What to notice under the placements: the numbers of the x shown."""
+    return (
+        f"For x = {text.vector(p.x)}: μ = {text.with_exact(p.mean)}, v = "
+        f"{text.with_exact(p.variance)}, so with ε = {text.eps_label(p.eps)} the first "
+        f"coordinate is {text.number(float(p.outputs[0, 0]), 6)}; with the divisor d − 1, "
+        f"v′ = {text.with_exact(p.unbiased_variance)} and it is "
+        f"{text.number(float(p.outputs[2, 0]), 6)}.",
+        "PyTorch, Flax and Keras divide by √(v + ε) with the divisor d. "
+        "`(x - mean) / (x.std(-1) + eps)`, found in many hand-written layer norms, uses "
+        "d − 1 (torch.std's default) and ε outside.",
+        "ε inside the root matters once v is near ε; outside it, once √v is near ε.",
+    )
+
+
+def recipe_columns(runs: tuple[RecipeRun, ...]) -> dict[str, tuple[str, ...]]:
+    """Each framework's recipe on the sample: its formula, ε, and what it computed."""
+    return {
+        "framework": tuple(r.recipe.framework for r in runs),
+        "variance": tuple(ALGORITHM_NAMES[r.recipe.algorithm] for r in runs),
+        "clamp at 0": tuple("yes" if r.recipe.clamp else "no" for r in runs),
+        "default ε": tuple(text.eps_label(r.recipe.eps) for r in runs),
+        "v on this sample": tuple(text.float_result(r.variance) for r in runs),
+        "output error": tuple(text.rel_error(r.rel_error) for r in runs),
+        "max |Δ| vs PyTorch": tuple(text.float_result(r.gap_to_first) for r in runs),
+    }
+
+
+RECIPES_TEXT = (
+    "Float32 input, statistics in float32, pairwise sums; each row computes its framework's "
+    "variance formula, then (x − μ)/√(v + ε). **Read in the sources** (PyTorch 2.13, Keras "
+    "3.15.1, Flax 0.12.8): PyTorch's CPU layer norm gets mean and variance from a Welford "
+    "pass with pairwise (cascaded) merges, accumulating float16 and bfloat16 inputs in "
+    "float32. Flax linen's `LayerNorm` defaults to `use_fast_variance=True`: E[x²] − E[x]², "
+    "reduced in at least float32, then clamped at 0. Keras 3's `LayerNormalization` depends "
+    "on the backend: on JAX (`jnp.var`) and TensorFlow (`tf.nn.moments`) the variance is "
+    "two-pass, not clamped, then x·inv − μ·inv; on torch (contiguous axes) it calls "
+    "`torch.nn.functional.layer_norm`, PyTorch's Welford kernel with Keras's ε; on NumPy "
+    "`ops.moments` is E[x²] − E[x]² without a clamp. **Run as well**: PyTorch, Flax, and "
+    "Keras on JAX, torch and NumPy; Keras's TensorFlow backend was read, not run. **Not "
+    "verified, so not shown**: GPU kernels and XLA's summation order. The emulations "
+    "reproduce the formulas, not the last digits."
+)
+
+
+def recipe_sources() -> str:
+    """A markdown list: the source file read for each recipe."""
+    return "\n".join(f"- **{r.framework}**: `{r.source}`" for r in RECIPES)
+
+
+def recipe_notes(runs: tuple[RecipeRun, ...], offset: float, largest: bool) -> tuple[str, ...]:
+    """What to notice under the recipes at this offset; `largest`: no larger offset exists."""
+    one = [r for r in runs if r.recipe.algorithm == "one-pass"]
+    other = [r for r in runs if r.recipe.algorithm != "one-pass"]
+
+    def worst(rs: list[RecipeRun]) -> str:
+        errs = [r.rel_error for r in rs]
+        return text.rel_error(float("nan") if any(map(math.isnan, errs)) else max(errs))
+
+    notes = [
+        f"At c = {text.offset_label(offset)} the one-pass recipes err by up to {worst(one)}, "
+        f"the two-pass and Welford ones by up to {worst(other)}.",
+        "The max |Δ| column is each output minus PyTorch's: near c = 0 it is set by the "
+        "default ε (Keras's 1e-3 against PyTorch's 1e-5).",
+    ]
+    if not largest:
+        notes.append(
+            "Move the offset up: the one-pass errors grow like c², the others stay at "
+            "float32's input-rounding floor until float32 cannot hold the spread."
+        )
+    notes.append(
+        "Flax's clamp keeps the output finite; Keras's E[x²] − E[x]² on the NumPy backend "
+        "gives NaN once v + ε < 0."
+    )
+    return tuple(notes)
