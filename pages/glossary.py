@@ -4,7 +4,7 @@ import streamlit as st
 
 from lnviz import params
 from lnviz.app import ui
-from lnviz.content import glossary
+from lnviz.content import glossary, registry
 from lnviz.errors import LnvizError
 
 ui.page_intro(
@@ -64,6 +64,15 @@ def show_term(term: glossary.Term, *, expanded: bool, highlighted: bool = False)
                 query_params=target.params,
                 icon=":material/arrow_forward:",
             )
+        users = registry.pages_using(term.slug)
+        if users:
+            st.markdown("**Used on** " + " · ".join(p.title for p in users))
+            cols = st.columns(min(len(users), 4))
+            for i, info in enumerate(users):
+                cols[i % len(cols)].page_link(
+                    info.script, label=info.title, icon=":material/north_west:",
+                    query_params=ui.link_params(),
+                )  # fmt: skip
         if term.related:
             st.markdown("**Related entries**")
             cols = st.columns(len(term.related))

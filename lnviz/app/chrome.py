@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable
 
 import streamlit as st
@@ -10,6 +11,7 @@ from lnviz.app._streamlit_private import current_url_path, ensure_router
 from lnviz.app.controls import toggle
 from lnviz.content import registry
 from lnviz.content.references import for_page
+from lnviz.content.term_links import link_terms
 
 PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
 
@@ -28,10 +30,42 @@ def presenting() -> bool:
     return bool(st.session_state.get(PRESENT_KEY, False))
 
 
+_TERM_CLAIMS = "lnviz-term-claims"  # {page: {glossary slug: the call site that links it}}
+
+
+def linked(text: str, *, depth: int = 1) -> str:
+    """`text` with the page's first mention of each of its glossary terms linked.
+
+    Which call links a term is decided on the page's full run (page_intro starts the
+    count afresh) and remembered by call site, so a fragment's rerun links exactly what
+    it linked before.
+    """
+    page = current_url_path()
+    try:
+        slugs = registry.by_path(page).terms
+    except KeyError:
+        return text
+    if not slugs:
+        return text
+    caller = sys._getframe(depth)  # 1: the caller of linked(); 2: the caller of prose()
+    site = f"{caller.f_code.co_filename}:{caller.f_lineno}"
+    claims = st.session_state.setdefault(_TERM_CLAIMS, {}).setdefault(page, {})
+    out, _ = link_terms(
+        text, slugs, claim=lambda slug: claims.setdefault(slug, site) == site,
+        present=presenting(),
+    )  # fmt: skip
+    return out
+
+
+def prose(text: str) -> None:
+    """A paragraph of the page, its glossary terms linked at their first mention."""
+    st.markdown(linked(text, depth=2))
+
+
 def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
     """The 'what to notice' list of a section (folded in presentation mode)."""
     with st.expander(title, expanded=not presenting(), icon=":material/visibility:"):
-        st.markdown("\n".join(f"- {item}" for item in items))
+        st.markdown(linked("\n".join(f"- {item}" for item in items), depth=2))
 
 
 _KEEP_PRESENTING = "lnviz-presenting"  # survives a page change; the widget's state does not
@@ -63,6 +97,7 @@ def page_intro(title: str, lead: str) -> None:
     """
     ensure_router()
     _carry_presentation()
+    st.session_state.setdefault(_TERM_CLAIMS, {})[current_url_path()] = {}  # a full run
     present = presenting()
     if not st.context.is_embedded:  # an embedding site shows its own frame and link
         with st.sidebar:
@@ -81,9 +116,9 @@ def page_intro(title: str, lead: str) -> None:
     st.title(title)
     if present:
         with st.expander("About this page", icon=":material/info:"):
-            st.markdown(lead)
+            st.markdown(linked(lead, depth=2))
     else:
-        st.markdown(lead)
+        st.markdown(linked(lead, depth=2))
 
 
 def page_end() -> None:

@@ -12,10 +12,12 @@ from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
     PRESENT_KEY,
     link_params,
+    linked,
     notice,
     page_end,
     page_intro,
     presenting,
+    prose,
     share_link,
 )
 from lnviz.app.controls import (
@@ -58,6 +60,7 @@ __all__ = [
     "label_name",
     "link_params",
     "link_text",
+    "linked",
     "notice",
     "number_slider",
     "page_end",
@@ -65,6 +68,7 @@ __all__ = [
     "plain",
     "presenting",
     "presets",
+    "prose",
     "refuse",
     "set_state",
     "share_link",

@@ -25,6 +25,7 @@ __all__ = [
     "by_path",
     "in_section",
     "neighbours",
+    "pages_using",
     "position",
     "title_of",
 ]
@@ -41,6 +42,7 @@ class PageInfo:
     blurb: str  # one line for the home page and the navigation's hover text
     card: bool = False  # a card with a live picture on the home page (lnviz.figures.home)
     course: bool = True  # a step of the course path (every page but home and the reference)
+    terms: tuple[str, ...] = ()  # glossary slugs whose first mention on the page links there
 
     @property
     def script(self) -> str:
@@ -69,6 +71,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/trending_up:",
         "Start",
         "A deep stack without normalization: activations drift, explode or vanish with depth.",
+        terms=("layer-normalization",),
     ),
     PageInfo(
         "gain-and-bias",
@@ -213,3 +216,8 @@ def neighbours(url_path: str) -> tuple[PageInfo | None, PageInfo | None]:
         return None, None
     k = steps.index(url_path)
     return (COURSE[k - 1] if k > 0 else None, COURSE[k + 1] if k + 1 < len(COURSE) else None)
+
+
+def pages_using(slug: str) -> tuple[PageInfo, ...]:
+    """The pages whose prose links this glossary term (the entry's "used on" list)."""
+    return tuple(p for p in PAGES if slug in p.terms)

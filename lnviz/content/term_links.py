@@ -1,0 +1,100 @@
+"""Links from a page's prose to the glossary: the first use of a term on a page links to
+its entry (glossary?term=<slug>).
+
+A term is found by the words prose uses for it (MENTIONS: "Jacobian", "oblique
+projection", …), as whole words, case-insensitively, never inside math ($…$), code or an
+existing link. Which pages use which term is declared in USED_ON, and a test renders
+every page and checks that its links are exactly those.
+
+>>> text, linked = link_terms("The Jacobian of $u$ is bounded: see the Jacobian.", {"jacobian"})
+>>> text
+'The [Jacobian](glossary?term=jacobian) of $u$ is bounded: see the Jacobian.'
+>>> linked
+('jacobian',)
+>>> link_terms("the $Jacobian$ in math is left alone", {"jacobian"})[1]
+()
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Collection
+
+__all__ = ["MENTIONS", "href", "link_terms", "protected_spans"]
+
+# slug -> the words prose uses for the term (longest first within a term).
+MENTIONS: dict[str, tuple[str, ...]] = {
+    "layer-normalization": ("layer normalization", "layer norm"),
+    "normalized-core": ("normalized core",),
+    "epsilon": ("epsilon",),
+    "population-variance": ("population variance",),
+    "centering-matrix": ("centering matrix",),
+    "weighted-centering-matrix": ("weighted centering matrix", "weighted centering"),
+    "oblique-projection": ("oblique projection",),
+    "d-inner-product": ("D-inner product",),
+    "batch-normalization": ("batch normalization", "batch norm"),
+    "group-normalization": ("group normalization", "group norm"),
+    "instance-normalization": ("instance normalization", "instance norm"),
+    "rms-normalization": ("RMS normalization", "RMS norm"),
+    "reduction-axes": ("reduction axes",),
+    "parameter-axes": ("parameter axes",),
+    "jacobian": ("Jacobian",),
+    "lipschitz-constant": ("Lipschitz constant", "Lipschitz bound", "Lipschitz"),
+    "shift-invariance": ("shift invariance", "shift-invariant"),
+    "scale-invariance": ("scale invariance", "scale-invariant"),
+    "look-ahead-bias": ("look-ahead bias",),
+    "running-statistics": ("running statistics", "running mean", "running variance"),
+    "momentum": ("momentum",),
+}
+
+# Spans that are never linked: inline or display math, code, existing links, HTML tags.
+_PROTECTED = re.compile(r"\$\$.*?\$\$|\$[^$]*\$|`[^`]*`|\[[^\]]*\]\([^)]*\)|<[^>]+>", re.S)
+
+
+def href(slug: str, *, present: bool = False) -> str:
+    """The relative address of a glossary entry (relative, so a path prefix is kept)."""
+    return f"glossary?term={slug}" + ("&present=true" if present else "")
+
+
+def protected_spans(text: str) -> list[tuple[int, int]]:
+    return [m.span() for m in _PROTECTED.finditer(text)]
+
+
+def _pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])", re.I)
+
+
+_PATTERNS = {slug: _pattern(words) for slug, words in MENTIONS.items()}
+
+
+def link_terms(
+    text: str,
+    slugs: Collection[str],
+    *,
+    claim: Callable[[str], bool] = lambda slug: True,
+    present: bool = False,
+) -> tuple[str, tuple[str, ...]]:
+    """Link the first mention of each term in `slugs` that `claim` grants; return the new
+    text and the slugs linked, in order of appearance."""
+    spans = protected_spans(text)
+    found: list[tuple[int, int, str]] = []
+    for slug in slugs:
+        pattern = _PATTERNS.get(slug)
+        if pattern is None:
+            continue
+        for m in pattern.finditer(text):
+            if any(a <= m.start() < b for a, b in spans):
+                continue
+            found.append((m.start(), m.end(), slug))
+            break
+    found.sort()
+    out, last, linked = [], 0, []
+    for start, end, slug in found:
+        if start < last or not claim(slug):
+            continue
+        out += [text[last:start], f"[{text[start:end]}]({href(slug, present=present)})"]
+        last = end
+        linked.append(slug)
+    out.append(text[last:])
+    return "".join(out), tuple(linked)
