@@ -24,6 +24,7 @@ __all__ = [
     "StatsAgreement",
     "compare_schemes",
     "divisors",
+    "has_statistics",
     "reduce_tensor",
     "sample_tensor",
     "statistics_agree",
@@ -193,6 +194,15 @@ def reduce_tensor(
     )
 
 
+def has_statistics(scheme: str, shape: tuple[int, int, int]) -> bool:
+    """Whether a scheme has statistics on a (B, T, F) tensor: batch norm needs B * T >= 2.
+
+    >>> has_statistics("batch", (1, 1, 4)), has_statistics("layer", (1, 1, 4))
+    (False, True)
+    """
+    return not (scheme == "batch" and shape[0] * shape[1] < 2)
+
+
 def compare_schemes(
     x: ArrayLike, *, num_groups: int = 1, eps: float = 1e-5
 ) -> dict[str, Reduction]:
@@ -208,10 +218,8 @@ def compare_schemes(
     ['layer', 'layer_all', 'instance', 'group', 'rms']
     """
     arr = np.asarray(x)
-    skip = {"batch"} if arr.ndim == 3 and arr.shape[0] * arr.shape[1] < 2 else set()
-    return {
-        s: reduce_tensor(arr, s, num_groups=num_groups, eps=eps) for s in SCHEMES if s not in skip
-    }
+    keep = [s for s in SCHEMES if arr.ndim != 3 or has_statistics(s, arr.shape)]
+    return {s: reduce_tensor(arr, s, num_groups=num_groups, eps=eps) for s in keep}
 
 
 @dataclass(frozen=True)

@@ -4,7 +4,7 @@ import streamlit as st
 
 import lnviz
 from lnviz.app import ui
-from lnviz.axes import SCHEME_INFO, divisors, statistics_agree, with_entries
+from lnviz.axes import SCHEME_INFO, divisors, has_statistics, statistics_agree, with_entries
 from lnviz.content import axes_text
 from lnviz.content.text import short
 from lnviz.figures import axes as figs
@@ -71,6 +71,7 @@ with st.container(border=True):
     with c4:
         seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
     scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=SHORT)
+    shown = scheme if has_statistics(scheme, (bsz, tsz, fsz)) else "layer"
     caption = st.empty()  # filled in below, once the scheme shown is known
     c5, c6 = st.columns(2)
     with c5:
@@ -83,7 +84,7 @@ with st.container(border=True):
         )
     with c6:
         eps = ui.eps_slider(
-            axes_text.eps_label_text(scheme), default=1e-5, help=axes_text.eps_help(scheme)
+            axes_text.eps_label_text(shown), default=1e-5, help=axes_text.eps_help(shown)
         )
     edits = ui.text_field(
         "Edit entries (b,t,f=value; …)",
@@ -96,14 +97,13 @@ with st.container(border=True):
     )
 
 results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
-if scheme not in results:
+if shown != scheme:
     st.error(
         "Batch norm needs more than one entry per feature (B × T ≥ 2): with a single value "
         "its variance is meaningless. Showing token-wise layer norm instead.",
         icon=":material/error:",
     )
-    scheme = "layer"
-red = results[scheme]
+red = results[shown]
 caption.caption(axes_text.scheme_caption(red))
 if not red.finite:
     st.warning(axes_text.nonfinite_warning(red))
@@ -168,14 +168,14 @@ left, right = st.columns(2)
 left.download_button(
     "Download the tensor (every entry) as CSV",
     axes_tables.csv_text(axes_tables.entry_table(red).columns()),
-    file_name=f"lnviz-tensor-{scheme}.csv",
+    file_name=f"lnviz-tensor-{shown}.csv",
     mime="text/csv",
     icon=":material/download:",
 )
 right.download_button(
     "Download groups as CSV",
     axes_tables.csv_text(table.columns()),
-    file_name=f"lnviz-groups-{scheme}.csv",
+    file_name=f"lnviz-groups-{shown}.csv",
     mime="text/csv",
     icon=":material/download:",
 )

@@ -222,3 +222,11 @@ def test_no_private_labels(preset) -> None:
     shown_text = texts(at) + " ".join(c.proto.alt for c in at.get("plotly_chart"))
     assert not re.search(r"seed|the notes", shown_text, flags=re.I)
     assert not re.search(r"\b[CW][0-9]{1,2}\b", shown_text)
+
+
+def test_refused_batch_norm_describes_the_layer_norm_shown() -> None:
+    """B × T = 1: layer norm is shown, so the ε help gives layer norm's defaults."""
+    at = page("reduction-axes", {"b": "1", "t": "1", "scheme": "batch"})
+    assert "more than one entry per feature" in texts(at)
+    assert "Flax linen 1e-06" in at.select_slider(key="eps").help
+    assert "Layer norm, token-wise" in " ".join(str(c.value) for c in at.caption)

@@ -142,3 +142,9 @@ def test_reduce_tensor_does_not_mutate(x) -> None:
     r = lnviz.reduce_tensor(x_ro, "group", num_groups=2)
     np.testing.assert_array_equal(x_ro, xc)
     assert not np.shares_memory(r.x, x_ro)
+
+
+def test_has_statistics_is_what_compare_schemes_keeps() -> None:
+    for shape in ((1, 1, 3), (1, 2, 3), (2, 1, 3)):
+        kept = set(lnviz.compare_schemes(np.ones(shape) + np.arange(3.0)))
+        assert kept == {s for s in lnviz.SCHEMES if lnviz.axes.has_statistics(s, shape)}
