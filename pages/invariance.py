@@ -26,8 +26,9 @@ def undefined_note(what: str) -> None:
 
 ui.page_intro(
     "Invariances: what layer norm cannot see",
-    r"""Layer normalization subtracts the mean $\mu$ of the coordinates before it divides by
-$\sqrt{q+\varepsilon}$. Anything that only moves the mean is therefore erased, whatever
+    r"""Layer normalization subtracts the mean $\mu$ of the coordinates, leaving the centred
+vector $v=z-\mu\mathbf 1$, and divides by $\sqrt{q+\varepsilon}$, where $q$ is the population
+variance of $z$. Anything that only moves the mean is therefore erased, whatever
 $\varepsilon$ is. For every number $c$:""",
 )
 st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")

@@ -83,7 +83,7 @@ def _from_shift(
 def common_shift(z: ArrayLike, c: float, eps: float) -> Symmetry:
     """z -> z + c 1: mu moves by c and q stays, so u_eps is unchanged; rms_eps is not.
 
-    The seed's pair (1, 2, 3) and (101, 102, 103) at eps = 1/3:
+    The worked pair (1, 2, 3) and (101, 102, 103) at eps = 1/3:
 
     >>> s = common_shift([1, 2, 3], 100, 1 / 3)
     >>> s.ln_moved.round(12).tolist(), s.ln_change, s.rms_change > 0.5
@@ -96,7 +96,7 @@ def common_shift(z: ArrayLike, c: float, eps: float) -> Symmetry:
 def unequal_shift(z: ArrayLike, s: ArrayLike, eps: float) -> Symmetry:
     """z -> z + s for a vector s: only the part of s along 1 is removed.
 
-    The seed's (1, 2, 4) = (1, 2, 3) + (0, 0, 1) at eps = 1/3 gives (-4, -1, 5) / sqrt(17):
+    The worked (1, 2, 4) = (1, 2, 3) + (0, 0, 1) at eps = 1/3 gives (-4, -1, 5) / sqrt(17):
 
     >>> u = unequal_shift([1, 2, 3], [0, 0, 1], 1 / 3)
     >>> (u.ln_moved * 17**0.5).round(12).tolist()
@@ -153,7 +153,7 @@ class Split:
 def split_shift(s: ArrayLike) -> Split:
     """Split a shift into c 1 + p with c = mean(s) and p = s - c 1 (so mean(p) = 0).
 
-    The seed's unequal shift (0, 0, 1) is 1/3 on every coordinate plus (-1/3, -1/3, 2/3):
+    The worked unequal shift (0, 0, 1) is 1/3 on every coordinate plus (-1/3, -1/3, 2/3):
 
     >>> sp = split_shift([0, 0, 1])
     >>> round(sp.c * 3, 12), (sp.rest * 3).round(12).tolist(), sp.common

@@ -99,3 +99,56 @@ def test_scrubber_opens_at_the_pages_eps_and_carries_every_eps() -> None:
     assert len(scrub["frames"]) == len(labels) == 31
     assert labels[slider["active"]] == "0.001"
     assert scrub["frames"][slider["active"]]["name"] == "0.001"
+
+
+def notes(at) -> str:
+    """The 'what to notice' bullets of the page."""
+    return "\n".join(str(m.value) for m in at.markdown if str(m.value).startswith("- "))
+
+
+def test_no_private_labels_in_presets_help_or_text() -> None:
+    at = page("epsilon")
+    shown = [b.label for b in at.button] + [at.select_slider(key="eps").help or "", texts(at)]
+    for text in shown:
+        assert "seed" not in text.lower() and "the notes" not in text
+        assert "original argument" not in text
+
+
+def test_constant_input_preset_is_described_not_offered() -> None:
+    """Issue 14 item 3: no bullet suggests the preset the page already shows."""
+    at = page("epsilon")
+    assert "try the 'Constant input' preset" in notes(at)
+    at.button(key="eps-presets-3").click().run()
+    text = notes(at)
+    assert "try the 'Constant input' preset" not in text
+    assert "reaches the bound ε^(−1/2) = 10" in text
+    assert "no radial direction" in text and "The radial direction v has" not in text
+
+
+def test_two_coordinates_have_no_tangential_directions() -> None:
+    at = page("epsilon", {"z": "1, 2"})
+    assert_clean(at)
+    text = notes(at)
+    assert "orthogonal to 𝟏 and v" not in text and "d = 2" in text
+
+
+def test_one_meaning_per_symbol_in_the_jacobian_table() -> None:
+    """v is the centred input on this page; the table's probe vector is b."""
+    at = page("epsilon")
+    columns = list(at.dataframe[0].value.columns)
+    assert "measured bᵀJb" in columns and not any("vᵀJv" in c for c in columns)
+
+
+def test_core_variance_near_one_is_not_called_exactly_one() -> None:
+    at = page("epsilon", {"z": "-1000, 1000", "eps": "1e-06"})
+    assert_clean(at)
+    assert metric(at, "core variance q/(q+ε)") == "1"  # the decimal rounds
+    text = notes(at)
+    assert "never exactly 1" not in text and "falls short of 1 by ε/(q+ε) = 1e−12" in text
+
+
+def test_scaling_notes_follow_a() -> None:
+    at = page("epsilon", {"a": "1"})
+    text = notes(at)
+    assert "With a = 1 nothing is scaled" in text and "moves by up to" not in text
+    assert "u_(ε/a²)" in text and "u_ε/a²" not in texts(at)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import pytest
 
@@ -188,3 +189,60 @@ def test_hostile_url_values_show_a_message_not_an_error(query: dict[str, str]) -
     assert_clean(at)
     assert at.warning or at.error
     assert "nan" not in " ".join(m.value for m in at.metric).lower()
+
+
+def notes(at) -> str:
+    """The 'what to notice' bullets of the page."""
+    return "\n".join(str(m.value) for m in at.markdown if str(m.value).startswith("- "))
+
+
+def metric_help(at, label: str) -> str | None:
+    return next(m.help for m in at.metric if m.label == label) or None
+
+
+def test_no_private_labels_in_presets_help_or_text() -> None:
+    at = page(PAGE)
+    shown = [b.label for b in at.button] + [at.select_slider(key="eps").help or "", texts(at)]
+    for text in shown:
+        assert "seed" not in text.lower() and "toy" not in text.lower()
+
+
+def test_tiny_nonzero_mean_is_not_called_exactly_zero() -> None:
+    """Issue 14 item 4: z = (1, 2, 4), γ = 1, β = 0: the computed mean is about 7e-17."""
+    at = page(PAGE, {"z": "1, 2, 4", "gamma": "1, 1, 1", "beta": "0, 0, 0"})
+    assert_clean(at)
+    assert metric(at, "output mean") == "0"  # the decimal rounds
+    assert metric_help(at, "output mean") is None  # but no "exactly 0"
+    core_title = figures(at)[1]["layout"]["title"]["text"]
+    assert "mean 0 ·" not in core_title and "e−17" in core_title
+
+
+def test_variance_near_one_is_not_called_exactly_one() -> None:
+    at = page(PAGE, {"z": "-1000, 1000", "gamma": "1, 1", "beta": "0, 0", "eps": "1e-06"})
+    assert_clean(at)
+    assert metric_help(at, "output variance") is None
+    assert "short of 1 by ε/(q+ε) = 1e−12" in notes(at)
+
+
+def test_notes_describe_the_state_shown() -> None:
+    at = page(PAGE)
+    assert "Its entry 2 is 0, so the gain 2 there has nothing to multiply" in notes(at)
+    at.text_input(key="z").set_value("1, 2, 4").run()
+    text = notes(at)
+    assert "no entry is 0" in text and "gain 2 there" not in text
+    at.button(key="gb-presets-2").click().run()  # γ = 1, β = 0
+    text = notes(at)
+    assert "γ = 1 and β = 0 here" in text and "(the 'No affine" not in text
+    assert "centred, and of variance 1" in text
+
+
+def test_no_raw_float_noise_in_any_text_or_alt_text() -> None:
+    for index in range(5):
+        at = page(PAGE)
+        at.button(key=f"gb-presets-{index}").click().run()
+        alts = [c.proto.alt for c in at.get("plotly_chart")]
+        labels = [str(t.get("text", "")) for fig in figures(at) for t in fig["data"]] + [
+            fig["layout"]["title"]["text"] for fig in figures(at)
+        ]
+        shown = "\n".join([texts(at), *alts, *labels])
+        assert not re.search(r"\d\.\d{9,}", shown), index

@@ -214,3 +214,55 @@ def test_hostile_url_values_show_a_message_not_an_error(query: dict[str, str]) -
     assert_clean(at)
     assert at.warning or at.error
     assert not any(m.value in ("undefined", "nan") for m in at.metric)
+
+
+def notes(at) -> str:
+    """The 'what to notice' bullets of the page."""
+    return "\n".join(str(m.value) for m in at.markdown if str(m.value).startswith("- "))
+
+
+def test_no_private_labels_in_presets_help_or_text() -> None:
+    at = page(PAGE)
+    shown = [b.label for b in at.button] + [at.select_slider(key="eps").help or "", texts(at)]
+    for text in shown:
+        assert "seed" not in text.lower().replace("layer seed", "")  # a random seed may stay
+
+
+def test_one_notation_for_the_core_at_eps_over_a_squared() -> None:
+    """Issue 14 item 7: u_(ε/a²), never u_ε/a² (u_ε divided by a²)."""
+    at = page(PAGE)
+    alts = [c.proto.alt for c in at.get("plotly_chart")]
+    shown = "\n".join([texts(at), *alts, *(c.proto.spec for c in at.get("plotly_chart"))])
+    assert "u_ε/a²" not in shown
+    assert "identity error |u_ε(az) − u_(ε/a²)(z)|" in [m.label for m in at.metric]
+    assert trace(figure(at, "Scaling by"), "u_(ε/a²)(z)")
+
+
+def test_common_shift_rounding_is_not_called_exact() -> None:
+    """Issue 14 item 6: (0.1, 0.2, 0.3) + 1000 computes a change of ~1e-13: rounding."""
+    at = page(PAGE, {"z": "0.1, 0.2, 0.3", "c": "1000"})
+    assert_clean(at)
+    text = notes(at)
+    assert "not just approximately" not in text and "layer norm's bar is 0" not in text
+    assert "the rounding of z + c itself" in text and "(rounding)" in text
+
+
+def test_notes_follow_the_state_shown() -> None:
+    at = page(PAGE, {"s": "7, 7, 7", "dx": "0, 0, 0", "c": "-1"})
+    assert_clean(at)
+    text = notes(at)
+    assert "Try s with equal entries" not in text and "a common shift after all" in text
+    assert "Red diamonds leave the diagonal" not in text and "stay on the diagonal" in text
+    assert "shrinks" in text and "grows with c" not in text  # (1, 2, 3) - 1 = (0, 1, 2)
+    at.button(key="inv-presets-2").click().run()  # scaling at ε = 0
+    text = notes(at)
+    assert "(try the preset)" not in text and "Scaling at ε = 0 (exact)" not in text
+    assert "both exactly invariant" in text
+
+
+def test_rms_section_speaks_of_its_mean_square_only() -> None:
+    at = page(PAGE)
+    rms = next(n for n in notes(at).split("\n") if n.startswith("- Common shift"))
+    assert "mean square m" in rms
+    for word in ("variance", "bias", "mean 0", "centred on"):
+        assert word not in rms
