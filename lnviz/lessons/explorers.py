@@ -26,6 +26,9 @@ from lnviz.lessons.symmetry import AffineLayer, Split, Symmetry, split_shift
 
 __all__ = [
     "ROUNDING_ULPS",
+    "WORKED_BETA",
+    "WORKED_GAMMA",
+    "WORKED_Z",
     "AffineCheck",
     "Contrast",
     "RedundancyCheck",
@@ -161,6 +164,7 @@ def scaling_check(z: ArrayLike, eps: float, a: float) -> ScalingCheck:
 
 # --- the gain-and-bias page ---------------------------------------------------------------
 
+# The worked example of layer norm with gain and bias (ε = 0): z, γ and β.
 WORKED_Z, WORKED_GAMMA, WORKED_BETA = (1.0, 2.0, 3.0), (1.0, 2.0, 1.0), (0.0, 1.0, 0.0)
 
 
