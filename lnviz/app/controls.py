@@ -13,7 +13,7 @@ import streamlit as st
 from lnviz.app._streamlit_private import forget_url_value, set_url_value
 from lnviz.content.text import eps_label, plain
 from lnviz.errors import LnvizError
-from lnviz.params import parse_vector
+from lnviz.params import parse_number, parse_vector
 
 # Log-spaced epsilon values from 1e-6 to 10 (four per decade), plus 1/3 and 4/3.
 EPS_GRID = tuple(sorted({round(10 ** (k / 4), 12) for k in range(-24, 5)} | {1 / 3, 4 / 3}))
@@ -59,6 +59,45 @@ def _raw(key: str) -> str | None:
     return values[-1] if values else None
 
 
+def nearest(value: float, options: Sequence[float]) -> float:
+    """The allowed value nearest to `value`: by ratio between positive values (the sliders
+    are log-spaced or near it), by difference otherwise. One rule for every select slider.
+
+    >>> round(nearest(0.5, EPS_GRID), 4), nearest(0.0, [0.0, 1e-6]), nearest(7, [1, 2, 4, 8])
+    (0.5623, 0.0, 8)
+    """
+
+    def distance(option: float) -> float:
+        if value > 0 and option > 0:
+            return abs(math.log(value / option))
+        return abs(value - option) + (0.0 if value == option else 1e9)
+
+    return min(options, key=distance)
+
+
+def _snap_link(key: str, raw: str | None, options: Sequence[float], fmt: Callable[[float], str]):
+    """A link's value between a select slider's values: the nearest allowed value is used
+    and the page says so. Returns the text now in the link, or the raw text unchanged when
+    it is already an option or is not a number inside the slider's range (then the usual
+    refusal follows)."""
+    if raw is None or raw in {fmt(o) for o in options}:
+        return raw
+    lo, hi = min(options), max(options)
+    try:
+        value = parse_number(raw, key, lo, hi)
+    except LnvizError:
+        return raw
+    snapped = nearest(value, options)
+    set_url_value(key, fmt(snapped))
+    st.session_state.pop(key, None)  # let the widget take the snapped link value
+    st.info(
+        f"The link set **{key}** to {plain(raw, 40)}, between the slider's values: "
+        f"showing the nearest, {fmt(snapped)}.",
+        icon=":material/straighten:",
+    )
+    return fmt(snapped)
+
+
 def eps_slider(
     label: str = "ε (added to the variance)",
     *,
@@ -69,7 +108,7 @@ def eps_slider(
 ) -> float:
     """Epsilon on a log scale (1e-6 to 10, optionally 0), bound to the URL as `key`."""
     options = eps_options(allow_zero)
-    raw = _raw(key)
+    raw = _snap_link(key, _raw(key), options, eps_label)
     value = st.select_slider(
         label,
         options=options,
@@ -100,7 +139,7 @@ def choice_slider(
     help: str | None = None,
 ) -> float:
     """A select slider over fixed numeric options, bound to the URL."""
-    raw = _raw(key)
+    raw = _snap_link(key, _raw(key), options, fmt)
     value = st.select_slider(
         label,
         options=list(options),
