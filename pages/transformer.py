@@ -11,10 +11,10 @@ from lnviz.lessons import transformer as tf
 from lnviz.lessons import transformer_page as tp
 
 PLACEMENT_LABELS = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, scaled by 1/√l"}
-BLOCK_LATEX = {
-    "post": r"x_l=\mathrm{LN}\bigl(x_{l-1}+F_l(x_{l-1})\bigr),\qquad y=x_L",
-    "pre": r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})\bigr),\qquad y=\mathrm{LN}(x_L)",
-    "scaled": r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})/\sqrt l\,\bigr),\quad y=\mathrm{LN}(x_L)",
+BLOCK_LATEX = {  # block l, and the output y
+    "post": (r"x_l=\mathrm{LN}\bigl(x_{l-1}+F_l(x_{l-1})\bigr)", r"y=x_L"),
+    "pre": (r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})\bigr)", r"y=\mathrm{LN}(x_L)"),
+    "scaled": (r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})/\sqrt l\,\bigr)", r"y=\mathrm{LN}(x_L)"),
 }
 SPHERE_DIMS = (3, 8, 64)  # d of the sphere section
 SPHERE_TOKENS = 60
@@ -22,6 +22,20 @@ TAUS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # QK-norm's learned logit scale
 LOGIT_SCALES = tuple(np.logspace(-1, 3, 41))  # s from 0.1 to 1000
 OUTLIER_SHARES = (0.0, 0.02, 0.05, 0.1, 0.2, 0.5)
 X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"
+
+
+def latex_row(*formulas: str) -> None:
+    """Formulas side by side on a wide screen, one under the other on a phone."""
+    for col, formula in zip(st.columns(len(formulas)), formulas, strict=True):
+        col.latex(formula)
+
+
+def chart_pair(first: tuple, second: tuple) -> None:
+    """Two charts side by side on a wide screen, one under the other on a phone; each given
+    as (pair, *args, key)."""
+    for col, (pair, *args, key) in zip(st.columns(2), (first, second), strict=True):
+        with col:
+            ui.chart(pair, *args, key=key)
 
 
 @st.cache_resource(max_entries=8, show_spinner=False)
@@ -99,7 +113,7 @@ norm sits at the top. A third variant divides block l's normalized input by √l
         ui.chart(figs.GRADIENT, cmp, placement, key="gradient")
     with right:
         ui.chart(figs.STREAM, cmp, placement, key="stream")
-    st.latex(BLOCK_LATEX[placement])
+    latex_row(*BLOCK_LATEX[placement])
     st.caption(
         "F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer norm without gain or bias (gain "
         "1 and bias 0 at initialization). The gradient is that of a fixed random linear loss "
@@ -155,8 +169,9 @@ ellipsoid."""
         d = ui.int_choice("d (features)", SPHERE_DIMS, key="d", default=3)
     with c2:
         eps = ui.eps_slider(
-            key="eps", default=0.01, allow_zero=True,
-            help="0.01 makes the effect visible; PyTorch's default is 1e-5.",
+            key="eps", default=1e-5, allow_zero=True,
+            help="1e-5 is PyTorch's default. Raise it and watch tokens of small variance "
+            "fall inside the sphere.",
         )  # fmt: skip
     with c3:
         gamma = (
@@ -166,9 +181,9 @@ ellipsoid."""
         )
     view = tf.sphere_view(tf.sample_tokens(SPHERE_TOKENS, d, seed=0), eps, gamma=gamma)
     ui.chart(figs.SPHERE, view, key="sphere")
-    st.latex(
-        r"\lVert u\rVert=\sqrt d\,\sqrt{\frac{q}{q+\varepsilon}}\le\sqrt d,"
-        r"\qquad u=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}"
+    latex_row(
+        r"u=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}",
+        r"\lVert u\rVert=\sqrt d\,\sqrt{\frac{q}{q+\varepsilon}}\le\sqrt d",
     )
     ui.notice(notes.sphere_notes(view))
     c1, c2 = st.columns(2)
@@ -207,10 +222,10 @@ and k first and multiplies by a learned τ: the scores can then never exceed τ�
     q, keys = tf.hidden_key_example()
     raw = tf.attention_scan(q, keys, LOGIT_SCALES)
     normed = tf.attention_scan(q, keys, LOGIT_SCALES, qk_norm=how, tau=tau)
-    ui.chart(figs.ATTENTION, raw, normed, key="attention")
-    st.latex(
-        r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d},\qquad"
-        r"\lvert\text{logit}_j\rvert\le\tau\sqrt d"
+    chart_pair((figs.WEIGHTS, raw, normed, "weights"), (figs.ENTROPY, raw, normed, "entropy"))
+    latex_row(
+        r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d}",
+        r"\lvert\text{logit}_j\rvert\le\tau\sqrt d",
     )
     st.markdown(
         """**A key no query can pick.** The fourth key is a blend of the others,
@@ -221,7 +236,7 @@ every key is a corner of their outline: each one wins for some query (Brody, Alo
     )
     sel_raw = tf.selectable_keys(keys[:, :2])
     sel_ln = tf.selectable_keys(keys, layer_norm=True)
-    ui.chart(figs.SELECTION, sel_raw, sel_ln, key="selection")
+    chart_pair((figs.KEYS, sel_raw, "keys"), (figs.KEYS, sel_ln, "keys-ln"))
     ui.notice(notes.attention_notes(raw, normed, sel_ln))
 
 
@@ -242,8 +257,10 @@ tokens of width 64, each with its own scale, some carrying a large outlier in tw
     )  # fmt: skip
     result = fit(outliers)
     ui.chart(figs.TANH, result, key="tanh")
-    st.latex(r"\mathrm{DyT}(x)=\gamma\tanh(\alpha x)+\beta\qquad\text{against}\qquad"
-             r"\mathrm{LN}(x)_i=\frac{x_i-\mu_t}{\sigma_t}")  # fmt: skip
+    latex_row(
+        r"\mathrm{DyT}(x)_i=\gamma\tanh(\alpha x_i)+\beta",
+        r"\mathrm{LN}(x)_i=\frac{x_i-\mu_t}{\sigma_t}",
+    )
     ui.notice(notes.tanh_notes(result))
 
 
@@ -268,7 +285,8 @@ it. And the part of g along the output x̂ itself is removed when ε = 0, and on
             lo=-1000, hi=1000, help="As many numbers as x; the gain is 1.",
         )  # fmt: skip
     with c3:
-        eps = ui.eps_slider(key="beps", default=1 / 3, allow_zero=True)
+        eps = ui.eps_slider("ε (added to the variance, here)", key="beps", default=1 / 3,
+                            allow_zero=True)  # fmt: skip
     if len(g) != len(x):
         st.info(
             f"g has {len(g)} numbers and x has {len(x)}: g is "
@@ -295,11 +313,11 @@ it. And the part of g along the output x̂ itself is removed when ε = 0, and on
         hide_index=True,
         width="stretch",
     )
-    st.latex(
+    latex_row(
         r"\frac{\partial L}{\partial x}=\frac1\sigma\Bigl(g-\overline{g}\,\mathbf 1-"
-        r"\hat x\,\overline{g\odot\hat x}\Bigr),\qquad"
+        r"\hat x\,\overline{g\odot\hat x}\Bigr)",
         r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"
-        r"\frac{\varepsilon}{q+\varepsilon}"
+        r"\frac{\varepsilon}{q+\varepsilon}",
     )
     m1, m2, m3 = st.columns(3)
     m1.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))

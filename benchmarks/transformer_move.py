@@ -1,0 +1,104 @@
+"""Server time of one move on the transformer page at its largest sizes (depth 48, width 256).
+
+What the page's placement section does on a move whose result is not cached yet:
+* a width or seed move: the three placements at the chosen depth (float32, hidden 2 d), the
+  last-block gradient of every depth read off the L = 48 stack (at depth 48 the same
+  stack), the statements, the three charts built and serialized as Streamlit sends them;
+* a depth move (the sweep for this width and seed already cached): the three placements at
+  the new depth and the two per-block charts.
+The other sections (sphere, attention, tanh, backward) rerun on their own (fragments) and
+are timed too. Single-threaded BLAS as deployed:
+
+    OPENBLAS_NUM_THREADS=1 python benchmarks/transformer_move.py
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import plotly.io as pio
+
+from lnviz.content import transformer_notes as notes
+from lnviz.figures import transformer as figs
+from lnviz.lessons import transformer as tf
+from lnviz.lessons import transformer_page as tp
+
+DEPTH, WIDTH = max(tp.DEPTHS), max(tp.WIDTHS)
+
+
+def _draw(pair: figs.Chart, *args: object) -> None:
+    pio.to_json(pair.figure(*args), validate=False)
+    pair.alt(*args)
+
+
+def _stack(depth: int, seed: int) -> tf.PlacementComparison:
+    run = tf.compare_placements(
+        depth, WIDTH, hidden=tp.HIDDEN_RATIO * WIDTH, seed=seed, precision=tp.PRECISION
+    )
+    return tp.read_only(run)
+
+
+def width_or_seed_move(seed: int) -> None:
+    cmp = _stack(DEPTH, seed)
+    sweep = tp.last_block_sweep(cmp)
+    notes.placement_notes(tp.placement_facts(cmp, sweep))
+    _draw(figs.GRADIENT, cmp, "post")
+    _draw(figs.STREAM, cmp, "post")
+    _draw(figs.DEPTH, sweep, DEPTH)
+
+
+def depth_move(seed: int) -> None:
+    cmp = _stack(DEPTH, seed)
+    _draw(figs.GRADIENT, cmp, "post")
+    _draw(figs.STREAM, cmp, "post")
+
+
+def sphere_move(seed: int) -> None:
+    view = tf.sphere_view(tf.sample_tokens(60, 64, seed=seed), 1e-5)
+    notes.sphere_notes(view)
+    _draw(figs.SPHERE, view)
+
+
+def attention_move(seed: int) -> None:
+    q, keys = tf.hidden_key_example()
+    raw = tf.attention_scan(q, keys, tuple(10 ** (k / 10 - 1) for k in range(41)))
+    normed = tf.attention_scan(q, keys, raw.scales, qk_norm="rms", tau=1.0 + seed)
+    sel = tf.selectable_keys(keys, layer_norm=True)
+    notes.attention_notes(raw, normed, sel)
+    _draw(figs.WEIGHTS, raw, normed)
+    _draw(figs.ENTROPY, raw, normed)
+    _draw(figs.KEYS, sel)
+
+
+def tanh_move(seed: int) -> None:
+    fit = tf.tanh_fit(tokens=256, width=64, outlier_fraction=0.5, seed=seed)
+    notes.tanh_notes(fit)
+    _draw(figs.TANH, fit)
+
+
+def timed(move: Callable[[int], None], runs: int = 7) -> tuple[float, float, float]:
+    move(0)  # imports and first-call costs
+    times = []
+    for seed in range(1, runs + 1):
+        start = time.perf_counter()
+        move(seed)
+        times.append((time.perf_counter() - start) * 1e3)
+    return min(times), statistics.median(times), max(times)
+
+
+if __name__ == "__main__":
+    for name, move in (
+        ("width or seed move, L = 48, d = 256", width_or_seed_move),
+        ("depth move to L = 48, d = 256", depth_move),
+        ("sphere section, d = 64", sphere_move),
+        ("attention section", attention_move),
+        ("tanh section, half the tokens with outliers", tanh_move),
+    ):
+        lo, mid, hi = timed(move)
+        print(f"{name:45s} min {lo:6.1f}  median {mid:6.1f}  max {hi:6.1f} ms")
