@@ -31,6 +31,7 @@ __all__ = [
     "short",
     "short_vector",
     "vector",
+    "vector_with_exact",
     "with_exact",
 ]
 
@@ -149,7 +150,7 @@ def _fraction(x: float) -> Fraction | None:
     frac = Fraction(x).limit_denominator(_MAX_DEN)
     if frac == 0 and x != 0:  # a tiny nonzero value has no small closed form
         return None
-    return frac if math.isclose(float(frac), x, rel_tol=1e-10, abs_tol=1e-12) else None
+    return frac if math.isclose(float(frac), x, rel_tol=1e-13, abs_tol=0.0) else None
 
 
 def _frac_text(f: Fraction) -> str:
@@ -164,12 +165,13 @@ def _isqrt(n: int) -> int | None:
 def exact(x: float) -> str | None:
     """A short closed form of x (p/q or ±√(p/q) with small q), or None if none fits.
 
-    A nonzero value is never called 0, however small.
+    A nonzero value is never called 0, however small, and a form is kept only when it
+    matches x to rounding (relative 1e-13): 1 − 10⁻¹² is not "1".
 
     >>> exact(1 / 3), exact(11 / 9), exact(-(1.5**0.5)), exact(-4 / 17**0.5), exact(0.1234567)
     ('1/3', '11/9', '−√(3/2)', '−4/√17', None)
-    >>> exact(0.0), exact(1e-17)
-    ('0', None)
+    >>> exact(0.0), exact(1e-17), exact(1 - 1e-12)
+    ('0', None, None)
     """
     if not math.isfinite(x):
         return None
@@ -201,6 +203,17 @@ def exact_vec(v: Iterable[float] | np.ndarray) -> str | None:
     if any(f is None for f in forms) or not any("/" in f or "√" in f for f in forms if f):
         return None
     return "(" + ", ".join(f for f in forms if f) + ")"
+
+
+def vector_with_exact(v: Iterable[float] | np.ndarray, digits: int = 6) -> str:
+    """The decimals of a vector, followed by its closed forms when they say more.
+
+    >>> vector_with_exact([-(1.5**0.5), 0.0, 1.5**0.5])
+    '(−1.224745, 0, 1.224745) = (−√(3/2), 0, √(3/2))'
+    """
+    form = exact_vec(v)
+    text = vector(v, digits)
+    return f"{text} = {form}" if form else text
 
 
 def with_exact(x: float, digits: int = 6) -> str:
