@@ -1,8 +1,9 @@
 """Minimal NumPy stand-ins for keras and flax.linen, to execute the generated snippets.
 
 Neither framework is installed here. These fakes follow the structure of the frameworks'
-own source, read for the frameworks page (keras/src/layers/normalization/*.py with
-keras/src/backend/numpy/nn.py moments; flax/linen/normalization.py _compute_stats and
+own source, read for the frameworks page (Keras 3.15.1 keras/src/layers/normalization/*.py
+on the NumPy backend, keras/src/backend/numpy/nn.py moments, so the tests generate Keras
+code for that backend; Flax 0.12.8 flax/linen/normalization.py _compute_stats and
 _normalize): they reduce over axes of the real tensor, not over the engine's rows, so they
 check the axis arguments the generated code passes. Defaults are repeated here on purpose.
 """
@@ -20,7 +21,9 @@ def _axes(ndim: int, axis) -> tuple[int, ...]:
 
 
 def _moments_fast(x: np.ndarray, axes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
-    """keras ops.moments (numpy/torch backends): E[x^2] - E[x]^2, not clipped."""
+    """keras ops.moments on the NumPy (and torch) backend: E[x^2] - E[x]^2, not clipped.
+
+    JAX and TensorFlow compute a two-pass variance instead (jnp.var, tf.nn.moments)."""
     mean = np.mean(x, axis=axes, keepdims=True)
     var = np.mean(np.square(x), axis=axes, keepdims=True) - np.square(mean)
     return mean, var

@@ -280,8 +280,13 @@ def test_no_keras_statement_without_its_backend() -> None:
             assert "Keras, Flax" not in str(trace.get("name", ""))
 
 
-def test_no_private_labels() -> None:
+def test_no_private_labels_and_no_raw_float_noise() -> None:
     at = page("frameworks", {"scheme": "batch"})
+    for d in at.dataframe:
+        for value in d.value.astype(str).to_numpy().ravel():
+            assert not re.search(r"\d\.\d{9,}", value), value
+    for m in at.metric:
+        assert len(m.value) <= 9, m.value  # three significant digits
     body = texts(at) + notes(at)
     assert "the notes" not in body.lower() and "(seed)" not in body.lower()
     assert not re.search(r"\b[CW]\d+\b", body)
