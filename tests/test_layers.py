@@ -21,7 +21,7 @@ THIRD_PARTY = {  # what each layer may import besides lnviz and the standard lib
     "lessons": {"numpy"},
     "content": {"numpy"},
     "figures": {"numpy", "plotly"},
-    "app": {"numpy", "plotly", "streamlit", "pandas", "pyarrow"},
+    "app": {"numpy", "plotly", "streamlit", "pandas", "pyarrow", "segno"},
     "pages": {"numpy", "plotly", "streamlit", "pandas"},
 }
 MAX_ENGINE_MODULES = 12

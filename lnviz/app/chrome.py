@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 import streamlit as st
 
+from lnviz.app import classroom
 from lnviz.app._streamlit_private import current_url_path, ensure_router
 from lnviz.app.controls import toggle
 from lnviz.content import registry
@@ -14,15 +15,6 @@ from lnviz.content.references import for_page
 from lnviz.content.term_links import link_terms
 
 PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
-
-_PRESENT_CSS = """<style>
-  [data-testid="stMainBlockContainer"] { max-width: 96rem; }
-  [data-testid="stMain"] p, [data-testid="stMain"] li { font-size: 1.3rem; }
-  [data-testid="stMain"] h1 { font-size: 3.2rem; }
-  [data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: 2.2rem; }
-  [data-testid="stMetricValue"] div { font-size: 2.8rem; }
-  .katex { font-size: 1.35em; }
-</style>"""
 
 
 def presenting() -> bool:
@@ -108,8 +100,15 @@ def page_intro(title: str, lead: str) -> None:
             )
             share_link()
     st.session_state[_KEEP_PRESENTING] = present
+    if st.context.is_embedded:
+        classroom.full_app_link()
     if present:
-        st.html(_PRESENT_CSS)
+        st.html(classroom.PRESENT_CSS)
+        left, right = st.columns([3, 1])
+        with left:
+            classroom.join_panel()
+        with right:
+            classroom.way_out(PRESENT_KEY)
     where = registry.position(current_url_path())
     if where is not None:
         st.caption(f"Course · step {where[0]} of {where[1]}")
