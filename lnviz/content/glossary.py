@@ -20,6 +20,7 @@ from urllib.parse import quote, urlencode
 
 from lnviz import params
 from lnviz.content.glossary_terms import TERM_DATA
+from lnviz.content.glossary_terms_applied import ENGINEERING_TERMS, MODEL_TERMS
 from lnviz.content.registry import title_of
 from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
 
@@ -100,7 +101,8 @@ class Term:
 
 def _build() -> tuple[Term, ...]:
     terms = []
-    for slug, name, aliases, definition, formulas, links, related in TERM_DATA:
+    rows = (*TERM_DATA, *MODEL_TERMS, *ENGINEERING_TERMS)
+    for slug, name, aliases, definition, formulas, links, related in rows:
         terms.append(
             Term(
                 slug=slug,

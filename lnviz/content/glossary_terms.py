@@ -101,6 +101,20 @@ TERM_DATA: tuple = (
         ("centering-matrix", "oblique-projection", "d-inner-product"),
     ),
     (
+        "idempotent", "Idempotent", ("idempotence", "P squared equals P"),
+        r"""A map is idempotent when doing it twice gives the same result as doing it once:
+        whatever it produces, it leaves alone. Every projection is idempotent. Centering is
+        one: once the mean is removed, removing it again changes nothing, and the same holds
+        for weighted centering, because its weights add up to 1. The normalized core is
+        idempotent at ε = 0 (its output already has mean 0 and variance 1); with ε > 0 a
+        second pass generally changes the result.""",
+        (r"P^2=P", r"P_a^2=I-2\,\mathbf 1a^{\mathsf T}+\mathbf 1\,(a^{\mathsf T}\mathbf 1)\,"
+         r"a^{\mathsf T}=P_a\quad(a^{\mathsf T}\mathbf 1=1)"),
+        (("weighted-centering", "Check Pₐ² = Pₐ on the matrix",
+          {"w": "0.25", "x": "4,2", "m": "2"}),),
+        ("centering-matrix", "weighted-centering-matrix", "oblique-projection"),
+    ),
+    (
         "oblique-projection", "Oblique projection", ("slanted projection", "non-orthogonal"),
         r"""A projection (doing it twice is the same as once) that reaches its target subspace
         along a direction that is not perpendicular to it. Weighted centering is one: it lands

@@ -8,7 +8,7 @@ import pytest
 
 from lnviz.content import glossary
 from tests.apptest_helpers import assert_clean, texts
-from tests.deep_links import assert_link_opens, via_router
+from tests.deep_links import REFUSED, shown_value_matches, via_router
 
 LINKS = {(t.page, t.query): t for term in glossary.TERMS for t in term.links}
 HOSTILE_TERMS = [
@@ -152,7 +152,13 @@ def test_presets_set_the_search(index: int, q: str) -> None:
 
 @pytest.mark.parametrize("target", list(LINKS.values()), ids=lambda t: t.href)
 def test_every_glossary_link_is_accepted_by_its_page(target: glossary.Link) -> None:
-    assert_link_opens(target)
+    """Opened as a visitor opens it, through the router (pages link to other pages)."""
+    at = via_router(target.page, target.params)
+    assert_clean(at)
+    assert not at.error, (target.href, [e.value for e in at.error])
+    assert not [w.value for w in at.warning if REFUSED in str(w.value)], target.href
+    for key, raw in target.query:
+        assert shown_value_matches(at, key, raw), (target.href, key, raw)
 
 
 def test_no_private_labels_on_the_page() -> None:

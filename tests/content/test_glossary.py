@@ -20,6 +20,12 @@ REQUIRED = {  # the terms issue 6 asks for
     "reduction-axes", "parameter-axes", "jacobian", "lipschitz-constant", "shift-invariance",
     "scale-invariance", "look-ahead-bias",
 }  # fmt: skip
+ISSUE_15 = {  # terms pages used without explaining them (issue 15, item 5)
+    "idempotent", "welford", "bfloat16", "float16", "catastrophic-cancellation",
+    "one-pass-variance", "two-pass-variance", "residual-connection", "residual-stream",
+    "pre-ln", "post-ln", "learning-rate-warm-up", "garch", "log-return", "qk-norm",
+    "attention-entropy", "softmax", "dynamic-tanh",
+}  # fmt: skip
 
 
 def routed_pages() -> set[str]:
@@ -36,6 +42,21 @@ def test_every_required_term_is_there_and_slugs_are_unique() -> None:
     slugs = [t.slug for t in glossary.TERMS]
     assert len(slugs) == len(set(slugs)) >= 20
     assert set(slugs) >= REQUIRED
+    assert set(slugs) >= ISSUE_15
+
+
+def test_every_term_has_words_that_prose_links() -> None:
+    """Each entry can be linked from a page's prose (gain and bias have no words: they are
+    too common to link), and the words of issue 15's entries find only their own entry."""
+    from lnviz.content.term_links import MENTIONS, link_terms
+
+    assert set(MENTIONS) == {t.slug for t in glossary.TERMS} - {"gain", "bias"}
+    for slug, words in MENTIONS.items():
+        for word in words:
+            others = [s for s in MENTIONS if s != slug]
+            assert link_terms(f"A {word}, here.", [slug])[1] == (slug,), word
+            if slug in ISSUE_15:
+                assert link_terms(f"A {word}, here.", others)[1] == (), (slug, word)
 
 
 @pytest.mark.parametrize("term", glossary.TERMS, ids=lambda t: t.slug)
