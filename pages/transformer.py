@@ -60,11 +60,10 @@ def fit(outliers: float) -> tf.TanhFit:
 
 ui.page_intro(
     "Layer norm in a transformer",
-    """So far: one vector, one tensor. In a transformer, layer norm sits in every block,
-beside a **residual connection** that adds each block's output to a running sum, the
-**residual stream**. Where the norm sits decides how gradients flow through a deep stack;
-what it does to each token decides which keys attention can pick. Every number below is
-computed live, at initialization, by the page's NumPy engine.""",
+    """In a transformer, layer norm sits in every block, beside a **residual
+connection** that adds each block's output to a running sum, the **residual stream**. Where
+the norm sits decides how gradients flow through a deep stack; what it does to each token
+decides which keys attention can pick. Every number is computed live.""",
 )
 ui.presets(
     {
@@ -82,10 +81,9 @@ def placement_section() -> None:
     st.subheader("Pre-LN or Post-LN: where the norm sits")
     st.markdown(
         """A stack of L blocks, each a small MLP with random weights, as at the start of
-training. **Post-LN** (the original Transformer) adds the block's output to the stream and
-then normalizes the sum. **Pre-LN** (GPT-2 and most language models since) normalizes a copy
-of the stream on its way into the block and leaves the stream itself alone; one last layer
-norm sits at the top. A third variant divides block l's normalized input by √l."""
+training. **Post-LN** (the original Transformer) normalizes the stream after each block's
+output is added. **Pre-LN** (GPT-2 and most language models since) normalizes only the
+block's input, and once more at the top. A third variant divides that input by √l."""
     )
     st.caption(
         "Predict first: as L grows from 6 to 48, does the last block's gradient grow, "
@@ -114,11 +112,6 @@ norm sits at the top. A third variant divides block l's normalized input by √l
     with right:
         ui.chart(figs.STREAM, cmp, placement, key="stream")
     latex_row(*BLOCK_LATEX[placement])
-    st.caption(
-        "F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer norm without gain or bias (gain "
-        "1 and bias 0 at initialization). The gradient is that of a fixed random linear loss "
-        "of the output y, the same for every placement."
-    )
     m1, m2, m3 = st.columns(3)
     name = PLACEMENT_LABELS[placement]
     m1.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
@@ -128,18 +121,21 @@ norm sits at the top. A third variant divides block l's normalized input by √l
 
     st.markdown(
         """**The claim.** Xiong et al. (2020), *On Layer Normalization in the Transformer
-Architecture*, prove that at initialization the gradient of the last layer's weights does
-not depend on the depth in Post-LN, but shrinks like 1/√L in Pre-LN. Large gradients near the
-output are why Post-LN needs a learning-rate warm-up. The reason, in pictures: Post-LN
-renormalizes the stream after every block, so the last block always sees a stream of size
-√d; in Pre-LN every block adds to the stream, it grows with L, and the final layer norm
-divides the gradient by its size."""
+Architecture*, prove that at initialization the last layer's gradient does not depend on the
+depth in Post-LN but shrinks like 1/√L in Pre-LN; Post-LN's large gradients near the output
+are why it needs a learning-rate warm-up. Why: Post-LN keeps the stream at size √d; Pre-LN's
+stream grows with L, and its final layer norm divides the gradient by that size."""
     )
     ui.chart(figs.DEPTH, sweep(width, seed), depth, key="depth-sweep")
     with st.expander("What differs from the paper, and how the stack is built"):
         st.markdown(notes.across_blocks_text(facts))
         st.markdown(
-            f"""The stack: {cmp.pre.tokens} tokens x₀ with N(0, 1) entries; weights ±a with
+            f"""F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer norm without gain or bias
+(gain 1 and bias 0 at initialization). Post-LN renormalizes the stream after every block, so
+the last block always sees a stream of size √d; in Pre-LN every block adds to the stream, it
+grows with L, and the final layer norm divides the gradient by its size.
+
+The stack: {cmp.pre.tokens} tokens x₀ with N(0, 1) entries; weights ±a with
 a² = 2/(d + 2d), the variance of Xavier's initialization that Xiong et al. use; the loss is
 r·y/T for a fixed random r, so the gradient arriving at the output is the same for every
 placement and depth. The depth chart reads the last block's gradient of every depth off the
@@ -158,11 +154,10 @@ placement_section()
 def sphere_section() -> None:
     st.subheader("Every token on a sphere")
     st.markdown(
-        """Layer norm does two things to a token. Subtracting its mean moves it into the
-plane of vectors whose coordinates add up to 0 (orthogonal to 𝟏 = (1, …, 1)). Dividing by
-its spread then puts it at distance √d from the origin: on a sphere inside that plane. ε
-pulls tokens of small variance inside the sphere; the gain γ stretches it into an
-ellipsoid."""
+        """Subtracting the mean moves a token into the plane of vectors whose coordinates
+add up to 0 (orthogonal to 𝟏 = (1, …, 1)); dividing by its spread puts it on a sphere of
+radius √d in that plane. ε pulls tokens of small variance inside; the gain γ stretches the
+sphere into an ellipsoid."""
     )
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -204,12 +199,11 @@ ellipsoid."""
 def attention_section() -> None:
     st.subheader("Attention: bounded logits and keys that can win")
     st.markdown(
-        """Attention scores a query q against each key k by the dot product q·k and turns
-the scores into weights with a softmax. During training q and k can grow; a scale s
-stands for that growth here. Without normalization the scores grow with s until one key
-takes all the weight (the entropy of the weights drops to 0), a failure Dehghani et al.
-(2023) met when training a 22-billion-parameter vision transformer. **QK-norm** normalizes q
-and k first and multiplies by a learned τ: the scores can then never exceed τ√d."""
+        """Attention turns the scores q·k of a query against each key into weights with a
+softmax. Training can grow q and k (a scale s here) until one key takes all the weight and
+the entropy drops to 0 (Dehghani et al. 2023, training a 22-billion-parameter vision
+transformer). **QK-norm** normalizes q and k and multiplies by a learned τ: every score
+stays within τ√d."""
     )
     c1, c2 = st.columns(2)
     with c1:
@@ -228,11 +222,10 @@ and k first and multiplies by a learned τ: the scores can then never exceed τ�
         r"\lvert\text{logit}_j\rvert\le\tau\sqrt d",
     )
     st.markdown(
-        """**A key no query can pick.** The fourth key is a blend of the others,
-k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so its score q·k₄ is the same blend of their scores and can
-never be the largest, whatever the query. Layer norm puts all four keys on a circle, where
-every key is a corner of their outline: each one wins for some query (Brody, Alon & Yahav
-2023). The query above is one that picks k₄ after layer norm."""
+        """**A key no query can pick.** k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so q·k₄ is the same
+blend of the other scores and never the largest. After layer norm all four keys lie on a
+circle, each a corner of their outline, so each wins for some query (Brody, Alon & Yahav
+2023); the query above picks k₄."""
     )
     sel_raw = tf.selectable_keys(keys[:, :2])
     sel_ln = tf.selectable_keys(keys, layer_norm=True)
@@ -245,11 +238,9 @@ every key is a corner of their outline: each one wins for some query (Brody, Alo
 def tanh_section() -> None:
     st.subheader("Layer norm against a tanh")
     st.markdown(
-        """Plot every input number against what layer norm makes of it, over many tokens,
-and the cloud bends like an S. Zhu et al. (2025) saw this in trained transformers and
-replaced layer norm with **Dynamic Tanh**, γ·tanh(αx) + β with a learned α. Here: 256 random
-tokens of width 64, each with its own scale, some carrying a large outlier in two channels
-(as trained models do)."""
+        """Over many tokens, layer norm's output plotted against its input bends like an S.
+Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ·tanh(αx) + β. Here: 256 random
+tokens of width 64, each with its own scale, some with a large outlier in two channels."""
     )
     outliers = ui.choice_slider(
         "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,
@@ -269,10 +260,9 @@ tokens of width 64, each with its own scale, some carrying a large outlier in tw
 def backward_section() -> None:
     st.subheader("The backward pass: the gradient is re-centred")
     st.markdown(
-        """Training sends a gradient g back through layer norm. What comes out has mean 0:
-moving all coordinates together would not change the output, so the gradient never asks for
-it. And the part of g along the output x̂ itself is removed when ε = 0, and only shrunk when
-ε > 0. Type a token x and an arriving gradient g."""
+        """The gradient that comes back through layer norm has mean 0: moving all
+coordinates together would not change the output. Its part along the output x̂ is removed
+when ε = 0 and only shrunk when ε > 0."""
     )
     c1, c2, c3 = st.columns(3)
     with c1:

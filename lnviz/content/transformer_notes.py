@@ -66,10 +66,9 @@ def placement_notes(f: PlacementFacts) -> list[str]:
         f"{number(f.pre_sweep[0], 3)} to {number(f.pre_sweep[1], 3)}, while its stream at the "
         f"top grows from {number(f.pre_stream_sweep[0], 3)} to "
         f"{number(f.pre_stream_sweep[1], 3)}: {product}.",
-        f"The stream: Post-LN's ends at {number(f.stream_out['post'], 3)} (√d = "
-        f"{number(float(np.sqrt(f.width)), 3)}: layer norm's output), Pre-LN's grows to "
-        f"{number(f.stream_out['pre'], 3)}, the scaled variant's only to "
-        f"{number(f.stream_out['scaled'], 3)}.",
+        f"The stream at the top: Post-LN {number(f.stream_out['post'], 3)} (√d = "
+        f"{number(float(np.sqrt(f.width)), 3)}), Pre-LN {number(f.stream_out['pre'], 3)}, "
+        f"scaled {number(f.stream_out['scaled'], 3)}.",
     ]
 
 
@@ -107,8 +106,7 @@ def sphere_notes(view: SphereView) -> list[str]:
         else f"{int(view.pulled_in.sum())} of {n} tokens sit visibly inside the sphere of "
         f"radius {sphere} ({radius}): those whose variance q is not large next to "
         f"ε = {eps_label(view.eps)}.",
-        "Whatever the input's mean, the core's coordinates add up to 0: it lies in the plane "
-        "orthogonal to 𝟏.",
+        "Whatever the input, the core's coordinates add up to 0: it lies in the plane ⟂ 𝟏.",
     ]
     if d == 3:
         axes = view.semi_axes
@@ -160,12 +158,11 @@ def tanh_notes(fit: TanhFit) -> list[str]:
         f"The best curve, {number(fit.gamma, 3)}·tanh({number(fit.alpha, 3)}·x) "
         f"{signed(fit.beta)}, explains r² = {number(fit.r2, 3)} of the variance; the best "
         f"straight line {number(fit.linear_r2, 3)}.",
-        "What differs: layer norm acts per token (it needs the token's own mean and spread "
-        "σ_t), so each token's points lie on their own line, with slopes 1/σ_t from "
-        f"{number(low, 3)} to {number(high, 3)}; tanh acts on each number alone, one fixed "
-        "curve for all.",
+        "What differs: layer norm acts per token, so each token's points lie on a line of "
+        f"its own (slope 1/σ_t, from {number(low, 3)} to {number(high, 3)}); tanh acts per "
+        "number, one curve for all.",
         f"{with_outlier} of {tokens} tokens carry outliers: their large σ_t squashes their "
-        "other entries toward 0, which is what bends the cloud."
+        "other entries toward 0, bending the cloud."
         if with_outlier
         else "No outliers: only the tokens' different scales spread the cloud; move the "
         "slider to add outliers.",

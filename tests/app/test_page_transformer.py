@@ -186,11 +186,8 @@ def test_pre_post_statements_match_the_charts(query: dict[str, str]) -> None:
 
 def test_stream_statement_matches_the_stream_chart(default) -> None:
     fig = figures(default)[STREAM]
-    text = item(default, "The stream:")
-    for name, pattern in (
-        ("Post-LN", rf"Post-LN's ends at {NUMBER}"),
-        ("Pre-LN", rf"Pre-LN's grows to {NUMBER}"),
-    ):
+    text = item(default, "The stream at the top:")
+    for name, pattern in (("Post-LN", rf"Post-LN {NUMBER}"), ("Pre-LN", rf"Pre-LN {NUMBER}")):
         m = re.search(pattern, text)
         assert m is not None, text
         assert number(m[1]) == pytest.approx(trace(fig, name)["y"][-1], rel=1e-3)
