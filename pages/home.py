@@ -1,27 +1,83 @@
-"""Home: what layer normalization is, and one card per explorer page."""
+"""Home: why normalization exists, where layer norm sits in a transformer, the formula, the
+way into the course (and a shortcut for practitioners), then one card per explorer page."""
 
 import streamlit as st
 
 from lnviz.app import ui
 from lnviz.content import registry
 from lnviz.figures import home as thumbs
+from lnviz.figures.block_diagram import BLOCK
+
+START = registry.COURSE[0]  # the first step of the course
+PRACTICE = (registry.by_path("frameworks"), registry.by_path("numerics"))
 
 ui.page_intro(
     "lnviz: layer normalization, one idea at a time",
-    r"""Layer normalization rescales a vector of hidden activations using statistics of that
-same vector. For $z\in\mathbb R^d$ it subtracts the mean, divides by the square root of the
-population variance plus a small $\varepsilon$, then applies a learned gain $\gamma$ and bias
-$\beta$, one per coordinate:""",
+    """A deep network passes numbers through many layers, one after another. Left alone,
+their size drifts from layer to layer: after a few dozen layers they have grown huge or
+shrunk to almost nothing, and training stalls. Layer normalization is a simple remedy:
+before a layer uses a vector of numbers, rescale it so that its entries average 0 and
+spread about 1, using only that vector's own numbers.""",
+)
+st.page_link(
+    START.script,
+    label=f"See the drift happen: {START.title}",
+    icon=":material/trending_up:",
+    query_params=ui.link_params(),
+)
+
+st.subheader("Where it sits: in every transformer block")
+ui.prose(
+    """In a transformer, the model behind today's language models, each token is a vector
+that travels through the blocks along the **residual stream**. Every block reads a copy of
+it, normalizes the copy with layer norm, passes it through attention or an MLP, and adds
+the result back to the stream."""
+)
+ui.chart(BLOCK, key="block-diagram", static=True)
+ui.prose(
+    "This placement, normalizing on the way into each block, is called Pre-LN; most "
+    "language models today use it. The original Transformer normalized after the addition "
+    "instead (Post-LN)."
+)
+
+st.subheader("The formula")
+ui.prose(
+    r"""For a vector $z$ with $d$ entries, subtract their mean $\mu$, divide by the square
+root of their population variance $q$ plus a small $\varepsilon$, then give each entry a
+learned gain $\gamma_i$ and bias $\beta_i$:"""
 )
 st.latex(r"\mu=\frac1d\sum_i z_i,\qquad q=\frac1d\sum_i (z_i-\mu)^2")
 st.latex(r"y=\gamma\odot\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}+\beta")
 st.markdown(
     "The statistics come from the current input, in training and at inference alike: no "
-    "running averages and no dependence on the rest of the batch. Each page below isolates one "
-    "consequence of this formula; every number on them is computed live, and every state is a "
-    "link you can share."
+    "running averages and no dependence on the rest of the batch. Every number in this app is "
+    "computed live, and every state is a link you can share."
 )
 
+with st.container(border=True):
+    st.markdown(f"### Start the course: {len(registry.COURSE)} steps")
+    st.markdown(
+        "From first principles to engineering, one idea per page. Each page asks you to "
+        "predict before it shows the answer, and ends with a link to the next step."
+    )
+    st.page_link(
+        START.script,
+        label=f"Start the course: {START.title}",
+        icon=":material/school:",
+        query_params=ui.link_params(),
+    )
+    st.markdown("**Already use layer norm?** Go straight to the engineering:")
+    cols = st.columns(len(PRACTICE))
+    for col, info in zip(cols, PRACTICE, strict=True):
+        col.page_link(
+            info.script,
+            label=info.title,
+            icon=":material/build:",
+            help=info.blurb,
+            query_params=ui.link_params(),
+        )
+
+st.subheader("Explore one idea at a time")
 cards = [p for p in registry.PAGES if p.card]
 for start in range(0, len(cards), 3):
     cols = st.columns(3)

@@ -26,11 +26,31 @@ def test_home_page_renders_a_card_per_explorer_page() -> None:
     assert_clean(at)
     assert "layer normalization" in at.title[0].value
     specs = figures(at)
-    assert len(specs) == len(EXPLORE)  # one live thumbnail per explorer page
-    drawn = {str(spec["data"]) for spec in specs}
+    assert len(specs) == 1 + len(EXPLORE)  # the block diagram, one live thumbnail per page
+    drawn = {str(spec["data"]) for spec in specs[1:]}
     assert len(drawn) == len(EXPLORE), "two cards show the same thumbnail"
     links = at.get("page_link")
-    assert len(links) == len(URL_PATHS)  # and a link to every page
+    assert {link.proto.page for link in links} == URL_PATHS  # a link to every page
+
+
+def test_home_page_starts_a_beginner_and_a_practitioner() -> None:
+    """Why normalize, where layer norm sits in a transformer (a diagram with alt text), the
+    formula, then 'Start the course' at the first step and a shortcut to the engineering."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    assert_clean(at)
+    text = " ".join(str(m.value) for m in at.markdown)
+    assert "transformer" in text and "residual stream" in text
+    for words in ("drifts from layer to layer", "attention or an MLP", "Pre-LN", "Post-LN"):
+        assert words in text, words
+    diagram = at.get("plotly_chart")[0]
+    assert "layer norm, then through attention or an MLP" in diagram.proto.alt
+    links = {link.proto.label: link.proto.page for link in at.get("page_link")}
+    start = registry.COURSE[0]
+    assert links[f"Start the course: {start.title}"] == start.url_path
+    assert links["Framework parity"] == "frameworks" and links["Numerics lab"] == "numerics"
+    assert any("### Start the course" in str(m.value) for m in at.markdown)
+    subheads = [h.value for h in at.subheader]
+    assert subheads.index("The formula") < subheads.index("Explore one idea at a time")
 
 
 def test_registry_declares_every_page_once_with_an_existing_script() -> None:
