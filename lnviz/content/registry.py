@@ -64,7 +64,21 @@ SECTIONS = (
 )
 
 PAGES: tuple[PageInfo, ...] = (
-    PageInfo("", "Home", ":material/home:", "Start", "What layer normalization is.", course=False),
+    PageInfo(
+        "",
+        "Home",
+        ":material/home:",
+        "Start",
+        "Why normalize, where layer norm sits in a transformer, and the way into the course.",
+        course=False,
+        terms=(
+            "layer-normalization",
+            "residual-stream",
+            "pre-ln",
+            "post-ln",
+            "population-variance",
+        ),
+    ),
     PageInfo(
         "why-normalize",
         "Why normalize?",
