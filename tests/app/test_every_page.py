@@ -44,7 +44,14 @@ def shown(at: AppTest) -> str:
 
 
 def controls(at: AppTest) -> list[tuple[str, Any]]:
-    return [(kind, w) for kind in KINDS for w in at.get(kind) if getattr(w, "key", None)]
+    """The keyed controls, but not the answer boxes of the questions (lnviz.app.quiz puts
+    each in a form "quiz-…"): an answer is kept for the session, never in the link."""
+    return [
+        (kind, w)
+        for kind in KINDS
+        for w in at.get(kind)
+        if getattr(w, "key", None) and not str(getattr(w, "form_id", "")).startswith("quiz-")
+    ]
 
 
 def other_link_value(kind: str, w: Any) -> str:
