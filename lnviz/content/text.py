@@ -93,30 +93,33 @@ def short_vector(v: Iterable[float] | np.ndarray, digits: int = 4) -> str:
     return "(" + ", ".join(short(float(x), digits) for x in np.asarray(v).ravel()) + ")"
 
 
-def float_result(x: float) -> str:
-    """A value a floating-point format computed: 6 significant digits, NaN and ±∞ as such.
+def float_result(x: float, digits: int = 6) -> str:
+    """A value a floating-point format computed: `digits` significant digits, NaN and ±∞
+    as such.
 
     >>> float_result(float("nan")), float_result(-1234567.0), float_result(1e-7)
     ('NaN', '−1.23457e+6', '1e−7')
+    >>> float_result(2 / 3, 3)
+    '0.667'
     """
     special = _special(float(x), nan="NaN")
     if special is not None:
         return special
-    return _minus(f"{float(x):.6g}").replace("e+0", "e+").replace("e−0", "e−")
+    return _minus(f"{float(x):.{digits}g}").replace("e+0", "e+").replace("e−0", "e−")
 
 
 def rel_error(x: float) -> str:
-    """A relative error at one significant digit: 3e-05 reads 3e-5; 0, NaN and ∞ as such.
+    """A relative error at one significant digit: 3e-05 reads 3e−5; 0, NaN and ∞ as such.
 
     >>> rel_error(3.1e-5), rel_error(0.0), rel_error(float("inf"))
-    ('3e-5', '0', '∞')
+    ('3e−5', '0', '∞')
     """
     special = _special(float(x), nan="NaN")
     if special is not None:
         return special
     if x == 0:
         return "0"
-    return f"{float(x):.0e}".replace("e-0", "e-").replace("e+0", "e+")
+    return _minus(f"{float(x):.0e}".replace("e-0", "e-").replace("e+0", "e+"))
 
 
 def eps_label(eps: float) -> str:

@@ -111,7 +111,7 @@ def test_a_broken_engine_shows_failure_marks(monkeypatch: pytest.MonkeyPatch) ->
     failed_checks = sum(not c.agrees for r in broken for c in r.checks)
     assert failed_checks >= 4  # C3 twice, C9 and C10 use normalized_core
     assert metric(at, "checks that agree") == f"{N_CHECKS - failed_checks} of {N_CHECKS}"
-    assert metric(at, "largest error") == "1e-2"
+    assert metric(at, "largest error") == "1e−2"
     c3 = claims.claim_by_id("C3").title
     assert at.error and c3 in at.error[0].value and not at.success
     assert "C3" not in at.error[0].value
