@@ -173,8 +173,8 @@ def backward_notes(result: LayerNormBackward) -> list[str]:
     """The input gradient's mean, and its component along x̂ (0 only when ε = 0)."""
     along = float(result.along_x_hat[0])
     return [
-        f"The mean of ∂L/∂x is {number(float(result.grad_mean[0]), 12)}: zero up to "
-        "rounding, for every x, g and ε.",
+        f"∂L/∂x is re-centred: its mean is {number(float(result.grad_mean[0]), 12)} (0 up to "
+        "rounding), for every x, g and ε.",
         f"With ε = 0, x̂ · ∂L/∂x = {number(along, 12)}: the gradient is orthogonal to the output."
         if result.radial_removed
         else f"With ε = {eps_label(result.eps)}, x̂ · ∂L/∂x = {number(along, 6)}, the "

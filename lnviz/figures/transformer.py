@@ -78,7 +78,8 @@ def gradient_figure(cmp: PlacementComparison, focus: str | None = None) -> go.Fi
         x="block l (1 = next to the input)",
         y="|∂loss/∂W_l| (log scale)",
     )
-    fig.update_yaxes(type="log", exponentformat="power")
+    values = np.concatenate([cmp.run(p).grad_norm for p in PLACEMENTS])
+    fig.update_yaxes(type="log", tickvals=_log_ticks(float(values.min()), float(values.max())))
     return legend_below(fig).figure()
 
 

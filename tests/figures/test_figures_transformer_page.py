@@ -35,6 +35,11 @@ def test_log_ticks_are_short_1_2_5_steps_around_the_data() -> None:
     cmp = compare_placements(12, 8)
     fig = figs.DEPTH.figure(tp.last_block_sweep(cmp, (1, 2, 3, 6, 12)), 12)
     assert list(fig.layout.xaxis.tickvals) == [1, 2, 6, 12]
+    grad = figs.GRADIENT.figure(cmp)
+    ticks = list(grad.layout.yaxis.tickvals)
+    assert ticks[0] <= float(cmp.scaled.grad_norm.min()) and ticks[-1] >= float(
+        cmp.post.grad_norm.max()
+    )
 
 
 def test_attention_charts_draw_the_scans_and_the_keys() -> None:
