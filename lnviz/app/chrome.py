@@ -136,21 +136,17 @@ def page_end() -> None:
             icon=":material/library_books:",
             query_params=link_params(),
         )
-    left, right = st.columns(2)
-    if previous is not None:
-        left.page_link(
-            previous.script,
-            label=f"Previous: {previous.title}",
-            icon=":material/arrow_back:",
-            query_params=link_params(),
-        )
-    if following is not None:
-        right.page_link(
-            following.script,
-            label=f"Next: {following.title}",
-            icon=":material/arrow_forward:",
-            query_params=link_params(),
-        )
+    for column, step, word, icon in zip(
+        st.columns(2),
+        (previous, following),
+        ("Previous", "Next"),
+        (":material/arrow_back:", ":material/arrow_forward:"),
+        strict=True,
+    ):
+        if step is not None:
+            column.page_link(
+                step.script, label=f"{word}: {step.title}", icon=icon, query_params=link_params()
+            )
 
 
 _SHARE_HTML = """

@@ -107,26 +107,12 @@ def eps_slider(
     help: str | None = None,
 ) -> float:
     """Epsilon on a log scale (1e-6 to 10, optionally 0), bound to the URL as `key`."""
+    lo = "0" if allow_zero else "1e-06"
+    accepted = f"one of the slider's values from {lo} to 10, e.g. 0.001 or 1/3"
     options = eps_options(allow_zero)
-    raw = _snap_link(key, _raw(key), options, eps_label)
-    value = st.select_slider(
-        label,
-        options=options,
-        value=default,
-        format_func=eps_label,
-        key=key,
-        bind="query-params",
-        help=help,
+    return choice_slider(
+        label, options, key=key, default=default, fmt=eps_label, help=help, accepted=accepted
     )
-    if raw is not None and raw != eps_label(value):
-        lo = "0" if allow_zero else "1e-06"
-        _warn_url(
-            key,
-            raw,
-            f"one of the slider's values from {lo} to 10, e.g. 0.001 or 1/3",
-            eps_label(value),
-        )
-    return float(value)
 
 
 def choice_slider(
@@ -137,8 +123,10 @@ def choice_slider(
     default: float,
     fmt: Callable[[float], str] = lambda v: f"{v:g}",
     help: str | None = None,
+    accepted: str | None = None,
 ) -> float:
-    """A select slider over fixed numeric options, bound to the URL."""
+    """A select slider over fixed numeric options, bound to the URL; a link's value between
+    two options snaps to the nearer one, any other value is refused with `accepted`."""
     raw = _snap_link(key, _raw(key), options, fmt)
     value = st.select_slider(
         label,
@@ -150,7 +138,8 @@ def choice_slider(
         help=help,
     )
     if raw is not None and raw != fmt(value):
-        _warn_url(key, raw, f"one of {fmt(options[0])} … {fmt(options[-1])}", fmt(value))
+        accepted = accepted or f"one of {fmt(options[0])} … {fmt(options[-1])}"
+        _warn_url(key, raw, accepted, fmt(value))
     return float(value)
 
 

@@ -60,23 +60,19 @@ def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: s
         for answers in (False, True):
             suffix = "-answers" if answers else ""
             label = "with answers" if answers else "for students"
-            c1, c2 = st.columns(2)
-            c1.download_button(
-                f"Markdown, {label}",
-                sheets.markdown_sheet(sections, base, answers=answers),
-                file_name=f"lnviz-{name}-exercises{suffix}.md",
-                mime="text/markdown",
-                key=f"sheet-{name}-md{suffix}",
-                on_click="ignore",
+            formats = (
+                ("Markdown", sheets.markdown_sheet, "md", "text/markdown"),
+                ("HTML", sheets.html_sheet, "html", "text/html"),
             )
-            c2.download_button(
-                f"HTML, {label}",
-                sheets.html_sheet(sections, base, answers=answers),
-                file_name=f"lnviz-{name}-exercises{suffix}.html",
-                mime="text/html",
-                key=f"sheet-{name}-html{suffix}",
-                on_click="ignore",
-            )
+            for column, (kind, write, ext, mime) in zip(st.columns(2), formats, strict=True):
+                column.download_button(
+                    f"{kind}, {label}",
+                    write(sections, base, answers=answers),
+                    file_name=f"lnviz-{name}-exercises{suffix}.{ext}",
+                    mime=mime,
+                    key=f"sheet-{name}-{ext}{suffix}",
+                    on_click="ignore",
+                )
 
 
 def _check(q: Question, page: str) -> None:
