@@ -3,8 +3,9 @@ needs neither."""
 
 import streamlit as st
 
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import text
+from lnviz.content.exercises import batch_statistics as exercises
 from lnviz.figures import batchstats as figs
 from lnviz.lessons import batchstats_page as model
 from lnviz.lessons.batchstats import MAX_BATCH, MAX_FEATURES, MAX_STEPS, Running, Stream
@@ -68,23 +69,29 @@ batch of $B$ examples and feature $f$, in training:""",
 st.latex(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}")
 st.latex(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2")
 st.latex(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}")
-st.markdown(
-    r"""At evaluation there may be no batch at all, so training also keeps **running averages**
-$\bar\mu_f,\bar\sigma^2_f$ of those statistics, and evaluation uses them instead. With $r$ a
-running value, $b$ the new batch's value and $w$ the weight of the new batch, each step
-updates"""
+ui.prose(
+    r"""At evaluation there may be no batch at all, so training also keeps running statistics
+$\bar\mu_f,\bar\sigma^2_f$, averages of the batches' values, and evaluation uses them
+instead. With $r$ a running value, $b$ the new batch's value and $w$ the weight of the new
+batch, each step updates"""
 )
 st.latex(r"r\leftarrow(1-w)\,r+w\,b")
-st.markdown(
+ui.prose(
     f"""The frameworks all call their parameter *momentum* but mean different things by it:
 PyTorch's momentum is $w$ ({text.number(TORCH_MOMENTUM)} by default), Keras's and Flax's is
-$1-w$ ({text.number(KERAS_MOMENTUM)} by default). PyTorch feeds the **unbiased** batch variance
-(divisor $B-1$), Keras 3 and Flax the **biased** one (divisor $B$); all normalize a training
-batch with the biased one. Their default ε differ too: {text.eps_label(TORCH_EPS)} in PyTorch,
-{text.eps_label(KERAS_EPS)} in Keras, {text.eps_label(FLAX_EPS)} in Flax. Layer normalization
-takes $\\mu_i,\\sigma_i^2$ over the $F$ features of example $i$ alone: the same formula at
-training and evaluation, no running state, and no dependence on the rest of the batch."""
+$1-w$ ({text.number(KERAS_MOMENTUM)} by default). PyTorch feeds the running variance the
+**unbiased** batch variance (divisor $B-1$), Keras 3 and Flax the **biased** one (divisor $B$).
+Layer normalization takes $\\mu_i,\\sigma_i^2$ over the $F$ features of example $i$ alone: the
+same formula at training and evaluation, no running state, no dependence on the batch."""
 )
+with st.expander("More framework details: ε, versions checked"):
+    st.markdown(
+        f"""All three normalize a training batch with the biased variance. Their default ε
+differ: {text.eps_label(TORCH_EPS)} in PyTorch, {text.eps_label(KERAS_EPS)} in Keras,
+{text.eps_label(FLAX_EPS)} in Flax. The conventions were checked against the sources of
+PyTorch 2.13, Keras 3.15.1 and Flax 0.12.8; some older versions differed: multi-backend
+Keras 2 and tf.keras's fused kernel fed a B/(B − 1)-corrected variance."""
+    )
 
 BASE = {"steps": 200, "b": 8, "f": 3, "seed": 0, "at": 100, "shift": 3.0, "spread": 2.0}
 BASE |= {"mt": 0.1, "mk": 0.99, "feat": 1}
@@ -131,6 +138,8 @@ with st.container(border=True):
     with c10:
         feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
 
+quiz.ask(exercises.questions(b, mk, f, seed), page="batch-statistics")
+
 settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
 sr = stream_runs(settings)
 stream, runs = sr.stream, sr.runs
@@ -162,26 +171,22 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
     st.dataframe(convention_table(conv), hide_index=True, width="stretch")
     late = [NAMES[c.convention] for c in conv.columns if not c.settled]
     st.caption(
-        "The variance ratio is averaged over the last quarter of the steps before the shift; "
-        "± two standard deviations of the ratio over those steps. "
-        + (
-            f"Not settled on its long-run value yet: {' and '.join(late)}. "
-            if late
-            else "Both have settled on their long-run values. "
-        )
-        + "Checked against the sources of PyTorch 2.13, Keras 3.15.1 and Flax 0.12.8; "
-        "some older versions differed: multi-backend Keras 2 and tf.keras's fused kernel fed "
-        "a B/(B − 1)-corrected variance."
+        f"Not settled on its long-run value yet: {' and '.join(late)}."
+        if late
+        else "Both running variances have settled on their long-run values."
     )
+    with st.expander("How the variance ratio is measured"):
+        st.markdown(
+            "The running variance over the true one, averaged over the last quarter of the "
+            "steps before the shift; ± two standard deviations of that ratio over those steps."
+        )
     torch, keras = conv.columns
     equal = abs(torch.weight_new - keras.weight_new) < 1e-12
     limit = text.with_exact(keras.limit, 4)
     ui.notice(
         [
-            "The two momenta are not the same knob: PyTorch's weights the new batch, Keras's "
-            "the old average. "
-            + (
-                "Here both give w = "
+            (
+                "Here both momenta give w = "
                 f"{text.number(torch.weight_new)}: the running means coincide and only the "
                 "variances differ."
                 if equal
@@ -280,13 +285,16 @@ def size_section(f: int, seed: int, feat: int) -> None:
         f"**B = 1** is refused (*{z.sizes.refused}*): the only example is its own mean. "
         "**B = 2**: for each feature the two values sit at μ ± d, the variance is d², so each "
         "normalized value is ±d/√(d² + ε), that is ±1 when ε is small against d², for every "
-        "feature, whatever the inputs. That needs a batch with no spatial axis, as here; a "
-        "convolution's channel pools B × H × W values. Two examples of the stream's "
-        "distribution:"
+        "feature, whatever the inputs. Two examples of the stream's distribution:"
     )
     table = {"row": list(z.pair.rows)}
     table |= {f"f{j + 1}": [text.number(v) for v in col] for j, col in enumerate(z.pair.features)}
     st.dataframe(table, hide_index=True, width="stretch")
+    with st.expander("Only without a spatial axis"):
+        st.markdown(
+            "The ±1 outputs need a batch with no spatial axis, as here: a convolution's "
+            "channel pools B × H × W values, so two images still give many values per mean."
+        )
     left, right = st.columns(2)
     with left:
         ui.chart(figs.SIZE, z.sizes, feat, key="size")
@@ -339,9 +347,9 @@ def companion_section(stream: Stream) -> None:
             + (", most after the shift." if cs.most_after_shift else "."),
             "Layer norm's lines lie on top of each other: its spread is 0 (up to rounding in "
             "the last bit).",
-            "This is why padding, masking or regrouping a batch can change batch-norm outputs "
-            "in training, and never the outputs of a layer norm taken over each example's (or "
-            "each token's) own features, as here.",
+            "So padding, masking or regrouping a batch can change batch-norm outputs in "
+            "training, never the outputs of a layer norm taken over each example's (or each "
+            "token's) own features.",
         ]
     )
 
@@ -352,3 +360,4 @@ if runs is not None:
 size_section(f, seed, feat)
 if runs is not None:
     companion_section(stream)
+ui.page_end()

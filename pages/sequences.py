@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import text
+from lnviz.content.exercises import sequences as exercises
 from lnviz.figures import seqchecks as checks
 from lnviz.figures import sequences as figs
 from lnviz.lessons import sequences_page as model
@@ -49,7 +50,7 @@ $F$ features:""",
 st.latex(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}")
 st.latex(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2")
 st.latex(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}")
-st.markdown(
+ui.prose(
     "The page compares it with three other choices of *where the statistics come from*, "
     "each applied to the same tensor with the same formula (no gain or bias):\n"
     "- **token-wise**: the F features of token t;\n"
@@ -90,6 +91,8 @@ with st.container(border=True):
     with c6:
         eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
 
+quiz.ask(exercises.questions(tsz, bsz, leak, seed, win, eps), page="sequences")
+
 settings = Settings(bsz, tsz, seed, win, leak, eps)
 a = analyse(settings)
 
@@ -98,9 +101,7 @@ left, right = st.columns([3, 2])
 with left:
     ui.chart(figs.PRICES, a.market, key="prices")
 with right:
-    st.markdown(
-        "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
-    )
+    ui.prose("Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:")
     ft = model.feature_table(win, leak)
     st.dataframe(
         {"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads},
@@ -110,10 +111,13 @@ with right:
 ui.notice(
     [
         "Every honest feature is point-in-time: it reads returns up to t only. "
-        + ("The last one reads r(t+1), as a misaligned join would." if leak else ""),
-        f"The features have different spreads (std {ui.fmt_vec(a.market.spread, 2)}): "
-        "token-wise statistics put them in one mean and variance, so the widest one sets each "
-        "token's scale. Units still matter.",
+        + (
+            "The last one reads r(t+1), as a misaligned join would: look-ahead bias."
+            if leak
+            else "Nothing here has look-ahead bias."
+        ),
+        f"The features' spreads differ (std {ui.fmt_vec(a.market.spread, 2)}): token-wise "
+        "statistics pool them, so the widest sets each token's scale. Units still matter.",
     ]
 )
 
@@ -121,11 +125,10 @@ ui.notice(
 @st.fragment
 def dependence_section(a: Analysis, leak: bool) -> None:
     st.subheader("Which tokens does each output see?")
-    st.markdown(
-        r"Each map shows $\max\lvert\partial y_{b t f}/\partial\,\text{input}_{b' s f'}\rvert$ "
-        r"from the exact Jacobian, per output token $t$ (rows) and input $s$ (columns), "
-        "on a log scale relative to its largest entry. Blank means exactly zero; red cells "
-        "lie in the future (s > t), right of the dotted staircase."
+    ui.prose(
+        "Each map shows how strongly output token t (rows) depends on input s (columns), "
+        "from the exact Jacobian. Blank means exactly zero; red cells lie in the future "
+        "(s > t)."
     )
     wrt = ui.choice("Inputs", list(WRT), key="wrt", default="x", labels=WRT)
     dmap = a.deps[wrt]
@@ -145,11 +148,15 @@ def dependence_section(a: Analysis, leak: bool) -> None:
         hide_index=True,
         width="stretch",
     )
-    st.caption(
-        "Future pairs: (t, s) with s > t and a nonzero derivative. Tokens: outputs with at "
-        "least one such pair. Other examples: ordered pairs of different series (b, b′) with "
-        "y of b depending on b′."
-    )
+    with st.expander("How to read the maps and the table"):
+        st.markdown(
+            r"A cell is $\max\lvert\partial y_{b t f}/\partial\,\text{input}_{b' s f'}\rvert$ "
+            "over series and features, on a log scale relative to the map's largest entry; "
+            "the dotted staircase separates past from future. Future pairs: (t, s) with "
+            "s > t and a nonzero derivative. Tokens: outputs with at least one such pair. "
+            "Other examples: ordered pairs of different series (b, b′) with y of b depending "
+            "on b′."
+        )
     ui.chart(figs.EXAMPLES, list(dmap.values()), key="examples")
     tok, seq, cau, bn = (dmap[k] for k in SCHEMES)
     rows = a.market.x.shape[1]
@@ -280,10 +287,10 @@ def shock_section(settings: Settings) -> None:
 @st.fragment
 def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
     st.subheader("Training, inference and the batch")
-    st.markdown(
+    ui.prose(
         "Layer norm computes its statistics from the current input at training and at "
-        "inference alike: it keeps no running averages. Batch norm, in evaluation mode, "
-        "uses averages gathered during training instead."
+        "inference alike. Batch norm, in evaluation mode, uses running statistics gathered "
+        "during training instead."
     )
     bsz = settings.batch
     c1, c2, c3 = st.columns(3)
@@ -305,11 +312,12 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
         hide_index=True,
         width="stretch",
     )
-    st.caption(
-        "Each row compares the example's training-mode output in its batch with the same "
-        "example alone, among other series, and fed one token at a time at inference (batch "
-        "norm then in evaluation mode)."
-    )
+    with st.expander("What each row compares"):
+        st.markdown(
+            "The example's training-mode output in its batch, against the same example alone, "
+            "among other series, and fed one token at a time at inference (batch norm then in "
+            "evaluation mode)."
+        )
     ui.chart(checks.INFERENCE, inf, feat, names[feat], key="inference")
     tiny = max(g("ln_batch", "ln_alone"), g("ln_batch", "ln_stream"))
     ui.notice(
@@ -338,12 +346,15 @@ shock_section(settings)
 inference_section(settings, a.market.names)
 
 st.subheader("What normalization does not replace")
-st.markdown(
-    """Token-wise statistics rule out one route for the future to reach the past: the
-normalization itself. Every other route stays open, and each needs its own remedy.
-
-- **Causal masks.** Attention, convolutions and recurrences still mix tokens. A forecaster
-  needs a mask that stops token t from attending to later tokens; normalization is no mask.
+ui.prose(
+    "Token-wise statistics close one route for the future to reach the past: the "
+    "normalization itself. Every other route stays open, and each needs its own remedy."
+)
+with st.expander("The other routes and their remedies"):
+    st.markdown(
+        """- **Causal masks.** Attention, convolutions and recurrences still mix tokens. A
+  forecaster needs a mask that stops token t from attending to later tokens; normalization
+  is no mask.
 - **Point-in-time inputs.** A feature built with data published later (a revised figure, a
   close used before the market closed, a label joined one day off) passes through
   normalization intact, as the leaky feature shows.
@@ -355,6 +366,7 @@ normalization itself. Every other route stays open, and each needs its own remed
 - **Placement.** Whether the normalization sits inside the residual branch or after the sum
   ($\\mathcal F$: attention or an MLP) is a design decision, to be judged by how training
   behaves and how held-out data scores:"""
-)
-st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+\mathcal{F}\bigl(\mathrm{LN}(h_l)\bigr)")
-st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")
+    )
+    st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+\mathcal{F}\bigl(\mathrm{LN}(h_l)\bigr)")
+    st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")
+ui.page_end()

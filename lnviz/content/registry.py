@@ -129,6 +129,13 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/timeline:",
         "In models",
         "What token-wise statistics guarantee for a forecast, and what they do not.",
+        terms=(
+            "layer-normalization",
+            "batch-normalization",
+            "look-ahead-bias",
+            "jacobian",
+            "running-statistics",
+        ),
     ),
     PageInfo(
         "batch-statistics",
@@ -136,6 +143,7 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/stacks:",
         "In models",
         "Batch norm's batch and running statistics against layer norm, which needs neither.",
+        terms=("batch-normalization", "running-statistics", "momentum", "layer-normalization"),
     ),
     PageInfo(
         "transformer",

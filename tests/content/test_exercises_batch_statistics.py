@@ -1,0 +1,67 @@
+"""The batch-statistics page's questions: expected answers are the engine's at the state
+asked about, exact forms pass, near misses do not, and answering on the page explains."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from lnviz.content.exercises import batch_statistics as ex
+from lnviz.lessons.batchstats_page import StreamSettings, conventions, stream_runs
+from tests.apptest_helpers import ROOT, assert_clean
+
+PAGE = "batch-statistics"
+
+
+def by_key(**state: object) -> dict[str, object]:
+    return {q.key: q for q in ex.questions(**state)}  # type: ignore[arg-type]
+
+
+def table(batch: int, keras_momentum: float):  # the page's conventions table at that state
+    r = stream_runs(StreamSettings(200, batch, 3, 0, 100, 3.0, 2.0, 0.1, keras_momentum))
+    return conventions(r.stream, r.runs, 0)
+
+
+@pytest.mark.parametrize(("batch", "mk"), [(8, 0.99), (2, 0.9), (64, 0.5)])
+def test_weight_and_limit_are_the_tables(batch: int, mk: float) -> None:
+    qs = by_key(batch=batch, keras_momentum=mk)
+    keras = table(batch, mk).columns[1]
+    assert qs["weight"].answer == pytest.approx(keras.weight_new, rel=1e-12)
+    assert qs["limit"].answer == keras.limit == (batch - 1) / batch
+    assert f"B = {batch}" in qs["limit"].prompt and f"{mk:g}" in qs["weight"].prompt
+    assert dict(qs["weight"].link.query) == {"mk": f"{mk:g}"}
+    assert dict(qs["limit"].link.query) == {"b": str(batch)}
+
+
+def test_a_batch_of_one_asks_about_the_smallest_batch_that_trains() -> None:
+    q = by_key(batch=1)["limit"]
+    assert "B = 2" in q.prompt and q.answer == 0.5
+
+
+def test_exact_forms_pass_and_near_misses_do_not() -> None:
+    qs = by_key(batch=8, keras_momentum=0.99)
+    assert qs["weight"].check("1/100").correct and qs["weight"].check("1 - 0.99").correct
+    assert not qs["weight"].check("0.99").correct  # the momentum itself: the usual mix-up
+    assert qs["limit"].check("7/8").correct and qs["limit"].check("0.875").correct
+    assert not qs["limit"].check("8/7").correct and not qs["limit"].check("1").correct
+
+
+@pytest.mark.parametrize(("features", "seed"), [(3, 0), (2, 3), (8, 11)])
+def test_a_pair_is_plus_or_minus_one(features: int, seed: int) -> None:
+    q = by_key(features=features, seed=seed)["pair"]
+    assert q.choices[q.correct].startswith("±1")
+    assert not q.check(2).correct
+    assert dict(q.link.query) == {"f": str(features), "seed": str(seed)}
+
+
+def test_right_answer_on_the_page_shows_the_explanation() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.switch_page(f"pages/{PAGE}.py")
+    at.query_params["b"] = "4"
+    at.run()
+    at.text_input(key=f"answer-{PAGE}-limit").set_value("3/4")
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-limit"]
+    at = button.click().run()
+    assert_clean(at)
+    said = "\n".join(str(e.value) for e in at.success)
+    assert "is right" in said and "(B − 1)/B = 0.75 = 3/4" in said
