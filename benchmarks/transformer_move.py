@@ -1,19 +1,18 @@
 """Server time of one move on the transformer page at its largest sizes (depth 48, width 256).
 
-What the page's placement section does on a move whose result is not cached yet:
-* a width or seed move: the three placements at the chosen depth (float32, hidden 2 d), the
-  last-block gradient of every depth read off the L = 48 stack (at depth 48 the same
-  stack), the statements, the three charts built and serialized as Streamlit sends them;
-* a depth move (the sweep for this width and seed already cached): the three placements at
-  the new depth and the two per-block charts.
-The other sections (sphere, attention, tanh, backward) rerun on their own (fragments) and
-are timed too. Single-threaded BLAS as deployed:
+What the page's placement section does on a move (depth, width, seed or placement) whose
+result is not cached yet: the three placements at the chosen depth (float32, hidden 2 d),
+the last-block gradient of every shallower depth read off that same stack, the statements,
+and the three charts built and serialized as Streamlit sends them. The other sections
+(sphere, attention, tanh, backward) rerun on their own (fragments) and are timed too.
+Single-threaded BLAS as deployed; the load average is printed with them:
 
     OPENBLAS_NUM_THREADS=1 python benchmarks/transformer_move.py
 """
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -44,19 +43,13 @@ def _stack(depth: int, seed: int) -> tf.PlacementComparison:
     return tp.read_only(run)
 
 
-def width_or_seed_move(seed: int) -> None:
+def placement_move(seed: int) -> None:
     cmp = _stack(DEPTH, seed)
     sweep = tp.last_block_sweep(cmp)
     notes.placement_notes(tp.placement_facts(cmp, sweep))
     _draw(figs.GRADIENT, cmp, "post")
     _draw(figs.STREAM, cmp, "post")
     _draw(figs.DEPTH, sweep, DEPTH)
-
-
-def depth_move(seed: int) -> None:
-    cmp = _stack(DEPTH, seed)
-    _draw(figs.GRADIENT, cmp, "post")
-    _draw(figs.STREAM, cmp, "post")
 
 
 def sphere_move(seed: int) -> None:
@@ -82,23 +75,26 @@ def tanh_move(seed: int) -> None:
     _draw(figs.TANH, fit)
 
 
-def timed(move: Callable[[int], None], runs: int = 7) -> tuple[float, float, float]:
+def timed(move: Callable[[int], None], runs: int = 7) -> tuple[float, float, float, float]:
+    """Wall-clock min, median and max, and the median CPU time of this process (ms): on a
+    busy machine the wall clock counts waiting for a core, the CPU time does not."""
     move(0)  # imports and first-call costs
-    times = []
+    wall, cpu = [], []
     for seed in range(1, runs + 1):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         move(seed)
-        times.append((time.perf_counter() - start) * 1e3)
-    return min(times), statistics.median(times), max(times)
+        wall.append((time.perf_counter() - start) * 1e3)
+        cpu.append((time.process_time() - start_cpu) * 1e3)
+    return min(wall), statistics.median(wall), max(wall), statistics.median(cpu)
 
 
 if __name__ == "__main__":
+    print("load average", " ".join(f"{v:.2f}" for v in os.getloadavg()))
     for name, move in (
-        ("width or seed move, L = 48, d = 256", width_or_seed_move),
-        ("depth move to L = 48, d = 256", depth_move),
+        ("placement section, L = 48, d = 256", placement_move),
         ("sphere section, d = 64", sphere_move),
         ("attention section", attention_move),
         ("tanh section, half the tokens with outliers", tanh_move),
     ):
-        lo, mid, hi = timed(move)
-        print(f"{name:45s} min {lo:6.1f}  median {mid:6.1f}  max {hi:6.1f} ms")
+        lo, mid, hi, cpu = timed(move)
+        print(f"{name:44s} wall min {lo:5.0f} median {mid:5.0f} max {hi:5.0f}, CPU {cpu:4.0f} ms")

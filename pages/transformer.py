@@ -49,8 +49,9 @@ def comparison(depth: int, width: int, seed: int) -> tf.PlacementComparison:
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
-def sweep(width: int, seed: int) -> tp.LastBlockSweep:
-    return tp.last_block_sweep(comparison(max(tp.DEPTHS), width, seed))
+def sweep(depth: int, width: int, seed: int) -> tp.LastBlockSweep:
+    """The last block's gradient of every shallower stack, read off the one shown."""
+    return tp.last_block_sweep(comparison(depth, width, seed))
 
 
 @st.cache_data(max_entries=32, show_spinner=False)
@@ -86,8 +87,9 @@ output is added. **Pre-LN** (GPT-2 and most language models since) normalizes on
 block's input, and once more at the top. A third variant divides that input by √l."""
     )
     st.caption(
-        "Predict first: as L grows from 6 to 48, does the last block's gradient grow, "
-        "shrink or stay put, in each placement?"
+        "Predict first: as the stack gets deeper, does the last block's gradient grow, "
+        "shrink or stay put, in each placement? The depth chart below answers up to the L "
+        "you choose."
     )
     c1, c2, c3 = st.columns([2, 2, 1])
     with c1:
@@ -105,7 +107,7 @@ block's input, and once more at the top. A third variant divides that input by �
         "divided by √l. The link keeps these short names.",
     )  # fmt: skip
     cmp = comparison(depth, width, seed)
-    facts = tp.placement_facts(cmp, sweep(width, seed))
+    facts = tp.placement_facts(cmp, sweep(depth, width, seed))
     left, right = st.columns(2)
     with left:
         ui.chart(figs.GRADIENT, cmp, placement, key="gradient")
@@ -126,7 +128,7 @@ depth in Post-LN but shrinks like 1/√L in Pre-LN; Post-LN's large gradients ne
 are why it needs a learning-rate warm-up. Why: Post-LN keeps the stream at size √d; Pre-LN's
 stream grows with L, and its final layer norm divides the gradient by that size."""
     )
-    ui.chart(figs.DEPTH, sweep(width, seed), depth, key="depth-sweep")
+    ui.chart(figs.DEPTH, sweep(depth, width, seed), depth, key="depth-sweep")
     with st.expander("What differs from the paper, and how the stack is built"):
         st.markdown(notes.across_blocks_text(facts))
         st.markdown(
@@ -138,9 +140,9 @@ grows with L, and the final layer norm divides the gradient by its size.
 The stack: {cmp.pre.tokens} tokens x₀ with N(0, 1) entries; weights ±a with
 a² = 2/(d + 2d), the variance of Xavier's initialization that Xiong et al. use; the loss is
 r·y/T for a fixed random r, so the gradient arriving at the output is the same for every
-placement and depth. The depth chart reads the last block's gradient of every depth off the
-L = {max(tp.DEPTHS)} stack: block l's weights do not depend on L, so a shallower stack is the
-start of a deeper one. Computed in float32. The variant with 1/√l is the *LayerNorm scaling*
+placement and depth. The depth chart reads the last block's gradient of every depth up to
+L = {depth} off the stack above: block l's weights do not depend on L, so a shallower stack is
+the start of a deeper one. Computed in float32. The variant with 1/√l is the *LayerNorm scaling*
 of Sun et al. (2025); DeepNorm (Wang et al. 2022) instead scales the residual branch of
 Post-LN."""
         )

@@ -56,10 +56,10 @@ class LastBlockSweep:
 
 
 def last_block_sweep(
-    cmp: PlacementComparison, depths: tuple[int, ...] = SWEEP_DEPTHS
+    cmp: PlacementComparison, depths: tuple[int, ...] | None = None
 ) -> LastBlockSweep:
-    """The last block's gradient for every depth L in `depths` (each at most cmp's depth),
-    read off one comparison run.
+    """The last block's gradient for every depth L in `depths` (each at most cmp's depth;
+    by default the SWEEP_DEPTHS up to it), read off one comparison run.
 
     Block l's weights and the inputs do not depend on the depth, so a depth-L stack's
     forward pass is the first L blocks of the deeper one; its last block's gradient needs
@@ -73,6 +73,8 @@ def last_block_sweep(
     ([2, 8], True)
     """
     top = cmp.pre.depth
+    if depths is None:
+        depths = tuple(L for L in SWEEP_DEPTHS if top >= L)
     accepted = f"1 to 16 depths, each a whole number from 1 to the stack's depth {top}"
     if not isinstance(depths, (list, tuple)) or not 1 <= len(depths) <= 16:
         raise LnvizError("depths", depths, accepted)

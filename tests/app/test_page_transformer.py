@@ -81,6 +81,7 @@ def test_link_state_is_restored() -> None:
     assert at.select_slider(key="depth").value == 24
     assert at.radio(key="placement").value == "post"
     assert len(trace(figures(at)[GRADIENT], "Post-LN")["x"]) == 24
+    assert trace(figures(at)[DEPTH], "Post-LN")["x"][-1] == 24  # the sweep ends at the stack
     labels = [m.label for m in at.metric]
     assert "Post-LN: block 24's gradient" in labels
     assert any("x_l=\\mathrm{LN}" in str(e.value) for e in at.latex)  # Post-LN's formula
