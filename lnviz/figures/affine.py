@@ -114,6 +114,9 @@ def stage_alt(res: AffineStages, index: int) -> str:
     )
 
 
+STAGE = Chart(stage_figure, stage_alt)
+
+
 def moments_figure(res: AffineStages) -> go.Figure:
     """Mean and variance of the core and of the output, against the targets 0 and 1."""
     names = [res.core.name, res.output.name]
@@ -156,6 +159,4 @@ def moments_alt(res: AffineStages) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
 MOMENTS = Chart(moments_figure, moments_alt)
-STAGE = Chart(stage_figure, stage_alt)

@@ -115,6 +115,9 @@ def cube_alt(red: Reduction, entry: tuple[int, int, int]) -> str:
     )
 
 
+CUBE = Chart(cube_figure, cube_alt)
+
+
 def _row_names(shape: tuple[int, ...]) -> list[str]:
     return [f"b{b}·t{t}" for b in range(shape[0]) for t in range(shape[1])]
 
@@ -182,6 +185,9 @@ def unfolded_alt(red: Reduction, which: str) -> str:
     )
 
 
+UNFOLDED = Chart(unfolded_figure, unfolded_alt)
+
+
 def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
     """Small multiples: the statistic groups of every scheme on the same tensor."""
     items = list(reductions.items())
@@ -224,7 +230,4 @@ def schemes_alt(reductions: Mapping[str, Reduction]) -> str:
     return "Six small grids comparing the statistic groups of each scheme. " + parts + "."
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-CUBE = Chart(cube_figure, cube_alt)
 SCHEMES = Chart(schemes_figure, schemes_alt)
-UNFOLDED = Chart(unfolded_figure, unfolded_alt)

@@ -105,6 +105,9 @@ def stat_alt(stream: Stream, runs: tuple[Running, ...], feature: int, which: str
     )
 
 
+STAT = Chart(stat_figure, stat_alt)
+
+
 def gap_figure(stream: Stream, runs: tuple[Running, ...]) -> go.Figure:
     """max |y_train - y_eval| per step for each convention."""
     steps = list(range(stream.x.shape[0]))  # (S,)
@@ -133,6 +136,9 @@ def gap_alt(stream: Stream, runs: tuple[Running, ...]) -> str:
         "Line chart of the largest difference between the training-mode and evaluation-mode "
         f"outputs of each batch, over {stream.x.shape[0]} steps. {parts}. " + _shift_text(stream)
     )
+
+
+GAP = Chart(gap_figure, gap_alt)
 
 
 def size_figure(bs: BatchSizes, feature: int) -> go.Figure:
@@ -186,6 +192,9 @@ def size_alt(bs: BatchSizes, feature: int) -> str:
     )
 
 
+SIZE = Chart(size_figure, size_alt)
+
+
 def spread_figure(sp: Spread) -> go.Figure:
     """Box plots of batch variance / true variance, biased and unbiased, by batch size."""
     fig = FigureSpec()
@@ -232,6 +241,9 @@ def spread_alt(sp: Spread) -> str:
     return "Box plots of the batch variance divided by the true variance, by batch size: " + rows
 
 
+SPREAD = Chart(spread_figure, spread_alt)
+
+
 def companion_figure(comp: Companions, which: str) -> go.Figure:
     """The example's output (per feature) in each batch: batch norm or layer norm."""
     values = comp.bn if which == "bn" else comp.ln  # (R, F)
@@ -268,9 +280,4 @@ def companion_alt(comp: Companions, which: str) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
 COMPANION = Chart(companion_figure, companion_alt)
-GAP = Chart(gap_figure, gap_alt)
-SIZE = Chart(size_figure, size_alt)
-SPREAD = Chart(spread_figure, spread_alt)
-STAT = Chart(stat_figure, stat_alt)

@@ -89,6 +89,9 @@ def h_alt(current: Family, others: Sequence[Family]) -> str:
     )
 
 
+H = Chart(h_figure, h_alt)
+
+
 def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h'_eps(t) on a log axis: a peak of height eps^(-1/2) at t = 0."""
     fig = FigureSpec()
@@ -122,6 +125,9 @@ def dh_alt(current: Family, others: Sequence[Family]) -> str:
         f"{short(float(current.dh[-1]))} at t = {short(current.t[-1])}. "
         f"Faint curves for ε = {', '.join(eps_label(f.eps) for f in others)}."
     )
+
+
+DH = Chart(dh_figure, dh_alt)
 
 
 def variance_figure(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float) -> go.Figure:
@@ -173,6 +179,9 @@ def variance_alt(ratio_grid: np.ndarray, ratio: np.ndarray, q_over_eps: float) -
     )
 
 
+VARIANCE = Chart(variance_figure, variance_alt)
+
+
 def scaling_figure(s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) and u_{eps/a^2}(z) per coordinate."""
     idx = [f"coordinate {i + 1}" for i in range(s.core_z.size)]
@@ -200,6 +209,9 @@ def scaling_alt(s: Scaling) -> str:
     )
 
 
+SCALING = Chart(scaling_figure, scaling_alt)
+
+
 def jacobian_figure(spec: Spectrum) -> go.Figure:
     """Heatmap of Du_eps(z), symmetric colour scale around 0, values written in cells."""
     lim = float(np.abs(spec.matrix).max()) or 1.0
@@ -218,6 +230,9 @@ def jacobian_alt(spec: Spectrum) -> str:
         f"{short(float(spec.matrix.min()), 3)} to {short(float(spec.matrix.max()), 3)}, "
         "symmetric about the diagonal."
     )
+
+
+JACOBIAN = Chart(jacobian_figure, jacobian_alt)
 
 
 def eigen_figure(spec: Spectrum) -> go.Figure:
@@ -253,6 +268,9 @@ def eigen_alt(spec: Spectrum) -> str:
         f"dashed bound ε^(−1/2) = {short(spec.core_bound)}; operator norm "
         f"{short(spec.operator_norm)}."
     )
+
+
+EIGEN = Chart(eigen_figure, eigen_alt)
 
 
 def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
@@ -346,12 +364,6 @@ def _max_slope(families: Sequence[Family]) -> float:
     return max(f.peak_slope for f in families) * 2
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-DH = Chart(dh_figure, dh_alt)
-EIGEN = Chart(eigen_figure, eigen_alt)
-H = Chart(h_figure, h_alt)
-JACOBIAN = Chart(jacobian_figure, jacobian_alt)
-SCALING = Chart(scaling_figure, scaling_alt)
 SCRUB_POINTS = 201  # per curve of the in-browser ε scrubber
 
 
@@ -361,4 +373,3 @@ def scrub_eps_figure(eps_values: Sequence[float], start: int) -> go.Figure:
 
 
 SCRUB = Chart(scrub_eps_figure, scrub_alt)
-VARIANCE = Chart(variance_figure, variance_alt)

@@ -76,6 +76,9 @@ def delta_alt(comp: Comparison, a: str, b: str) -> str:
     )
 
 
+DELTA = Chart(delta_figure, delta_alt)
+
+
 def diagnosis_figure(diag: Diagnosis) -> go.Figure:
     """max |y - y_PyTorch| for Keras and Flax as each convention is aligned in turn."""
     fig = FigureSpec()
@@ -109,6 +112,9 @@ def diagnosis_alt(diag: Diagnosis) -> str:
     return "Grouped bar chart on a log scale of the largest output difference from PyTorch. " + (
         "; ".join(parts) + "."
     )
+
+
+DIAGNOSIS = Chart(diagnosis_figure, diagnosis_alt)
 
 
 def _floor(v: float) -> float | None:
@@ -155,6 +161,9 @@ def running_alt(stats: tuple[RunningStats, ...], channel: int) -> str:
     )
 
 
+RUNNING = Chart(running_figure, running_alt)
+
+
 def variance_error_figure(v: VarianceError) -> go.Figure:
     """Relative variance error against |mean| / sd, with the page's input marked."""
     fig = FigureSpec()
@@ -198,8 +207,4 @@ def variance_error_alt(v: VarianceError) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-DELTA = Chart(delta_figure, delta_alt)
-DIAGNOSIS = Chart(diagnosis_figure, diagnosis_alt)
-RUNNING = Chart(running_figure, running_alt)
 VARIANCE_ERROR = Chart(variance_error_figure, variance_error_alt)

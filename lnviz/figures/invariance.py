@@ -97,6 +97,9 @@ def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
     )
 
 
+PAIR = Chart(pair_figure, pair_alt)
+
+
 def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) as bars and u_{eps/a^2}(z) as crosses on top of the second."""
     idx = _coords(sym.z.size)
@@ -139,6 +142,9 @@ def scale_alt(sym: Symmetry, s: Scaling) -> str:
     )
 
 
+SCALE = Chart(scale_figure, scale_alt)
+
+
 def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
     """Largest change of layer norm and of RMS norm under the common shift and the scaling."""
     groups = [f"z + c, c = {short(shift.amount)}", f"a·z, a = {short(scaled.amount)}"]
@@ -178,6 +184,9 @@ def contrast_alt(shift: Symmetry, scaled: Symmetry) -> str:
         f"{short(shift.rms_change)}. Scaling by a = {short(scaled.amount)}: layer norm "
         f"{short(scaled.ln_change)}, RMS norm {short(scaled.rms_change)}."
     )
+
+
+CONTRAST = Chart(contrast_figure, contrast_alt)
 
 
 _CHANGES = (  # field of Redundancy, label, colour, marker
@@ -266,6 +275,9 @@ def redundancy_alt(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray)
     )
 
 
+REDUNDANCY = Chart(redundancy_figure, redundancy_alt)
+
+
 def ws_figure(split: Split) -> go.Figure:
     """Bars of W dx, with its common part (the mean, removed by layer norm) dashed."""
     idx = _coords(split.s.size)
@@ -307,9 +319,4 @@ def ws_alt(split: Split) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-CONTRAST = Chart(contrast_figure, contrast_alt)
-PAIR = Chart(pair_figure, pair_alt)
-REDUNDANCY = Chart(redundancy_figure, redundancy_alt)
-SCALE = Chart(scale_figure, scale_alt)
 WS = Chart(ws_figure, ws_alt)

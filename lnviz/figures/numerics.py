@@ -59,6 +59,9 @@ def placements_alt(p: Placements) -> str:
     )
 
 
+PLACEMENTS = Chart(placements_figure, placements_alt)
+
+
 def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
     """log10 of the output's relative error, precision (rows) x algorithm, at offset index k."""
     rel = s.rel_error[:, :, k].T  # (P, A)
@@ -97,6 +100,9 @@ def heatmap_alt(s: Sweep, k: int = 0) -> str:
         f"Heatmap of the relative error of the layer-norm output at mean offset "
         f"{float(s.offsets[k]):,.0f}, by precision and algorithm (darker is smaller): {rows}."
     )
+
+
+HEATMAP = Chart(heatmap_figure, heatmap_alt)
 
 
 def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
@@ -181,6 +187,9 @@ def sweep_alt(s: Sweep, current: float | None = None) -> str:
     )
 
 
+SWEEP = Chart(sweep_figure, sweep_alt)
+
+
 def clamping_figure(c: Clamping, limit: int = 64) -> go.Figure:
     """Each entry's output, sorted by its true value: truth, two-pass, one-pass clamped."""
     order = np.argsort(c.truth, kind="stable")
@@ -235,8 +244,4 @@ def clamping_alt(c: Clamping) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
 CLAMPING = Chart(clamping_figure, clamping_alt)
-HEATMAP = Chart(heatmap_figure, heatmap_alt)
-PLACEMENTS = Chart(placements_figure, placements_alt)
-SWEEP = Chart(sweep_figure, sweep_alt)

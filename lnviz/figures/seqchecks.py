@@ -57,6 +57,9 @@ def shock_alt(s: Shock) -> str:
     )
 
 
+SHOCK = Chart(shock_figure, shock_alt)
+
+
 def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
     """One feature of one example, normalized in each setting."""
     series = (
@@ -93,6 +96,4 @@ def inference_alt(inf: Inference, feature: int, name: str) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
 INFERENCE = Chart(inference_figure, inference_alt)
-SHOCK = Chart(shock_figure, shock_alt)

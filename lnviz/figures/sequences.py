@@ -65,6 +65,9 @@ def prices_alt(m: Market) -> str:
     )
 
 
+PRICES = Chart(prices_figure, prices_alt)
+
+
 def _rel_log(values: np.ndarray, mask: np.ndarray, top: float) -> np.ndarray:
     """log10(|v| / top) where mask holds, NaN (a gap) elsewhere, as float32."""
     with np.errstate(divide="ignore"):
@@ -147,6 +150,9 @@ def dependence_alt(dep: Dependence) -> str:
     )
 
 
+DEPENDENCE = Chart(dependence_figure, dependence_alt)
+
+
 def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
     """One small B x B map per scheme: does example b's output depend on example b'?"""
     fig = FigureSpec.subplots(
@@ -190,6 +196,9 @@ def examples_alt(deps: Sequence[Dependence]) -> str:
     )
 
 
+EXAMPLES = Chart(examples_figure, examples_alt)
+
+
 def leak_figure(t: LeakTable) -> go.Figure:
     """Correlation with the next return: features (rows) by treatment (columns), in cells."""
     names = [f"{n} ⚠" if n == "next return" else n for n in t.names]
@@ -225,6 +234,9 @@ def leak_alt(t: LeakTable) -> str:
     return f"Table of correlations with the next return over {t.samples} tokens — {rows}."
 
 
+LEAK = Chart(leak_figure, leak_alt)
+
+
 def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: str) -> go.Figure:
     """A feature before and after token-wise layer norm against the next return."""
     fig = FigureSpec.subplots(rows=1, cols=2, subplot_titles=["raw", "token-wise layer norm"])
@@ -254,9 +266,4 @@ def scatter_alt(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name: s
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-DEPENDENCE = Chart(dependence_figure, dependence_alt)
-EXAMPLES = Chart(examples_figure, examples_alt)
-LEAK = Chart(leak_figure, leak_alt)
-PRICES = Chart(prices_figure, prices_alt)
 SCATTER = Chart(scatter_figure, scatter_alt)

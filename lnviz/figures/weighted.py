@@ -131,6 +131,9 @@ def plane_alt(result: WeightedCentering, view: ProjectionView) -> str:
     )
 
 
+PLANE = Chart(plane_figure, plane_alt)
+
+
 def space_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
     """n = 3: the plane ker a^T as a patch, the line along 1 through x, and the three points."""
     assert view.plane is not None
@@ -211,6 +214,9 @@ def space_alt(result: WeightedCentering, view: ProjectionView) -> str:
     )
 
 
+SPACE = Chart(space_figure, space_alt)
+
+
 def objective_figure(fit: ConstantFit) -> go.Figure:
     """f(c) = sum_i a_i (x_i - c)^2 with its minimum and the ordinary mean marked."""
     fig = FigureSpec()
@@ -261,6 +267,9 @@ def objective_alt(fit: ConstantFit) -> str:
     )
 
 
+OBJECTIVE = Chart(objective_figure, objective_alt)
+
+
 def matrix_figure(checks: ProjectionChecks) -> go.Figure:
     """Heatmap of P_a with its entries written in the cells."""
     text = [[_entry(v, 3).replace("-", "−") for v in row] for row in checks.matrix]
@@ -278,14 +287,10 @@ def matrix_alt(checks: ProjectionChecks) -> str:
     )
 
 
+MATRIX = Chart(matrix_figure, matrix_alt)
+
+
 def matrix_latex(m: np.ndarray, digits: int = 4) -> str:
     """A matrix as a LaTeX bmatrix with short numbers."""
     rows = [" & ".join(_entry(v, digits) for v in row) for row in m]
     return r"\begin{bmatrix}" + r" \\ ".join(rows) + r"\end{bmatrix}"
-
-
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-MATRIX = Chart(matrix_figure, matrix_alt)
-OBJECTIVE = Chart(objective_figure, objective_alt)
-PLANE = Chart(plane_figure, plane_alt)
-SPACE = Chart(space_figure, space_alt)

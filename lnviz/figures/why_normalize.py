@@ -49,5 +49,4 @@ def drift_alt(drift: Drift) -> str:
     )
 
 
-# Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
 DRIFT = Chart(drift_figure, drift_alt)
