@@ -1,8 +1,10 @@
-"""lnviz: a NumPy engine for exploring layer normalization.
+"""lnviz: the engine of a course on layer normalization, NumPy only.
 
-Framework-compatible normalizations (semantics of torch.nn.functional) and the seeds'
-single-vector mathematics, each returning plain arrays or frozen dataclasses of named
-intermediates. This package imports NumPy only; figures and Streamlit live elsewhere.
+Framework-compatible normalizations (semantics of torch.nn.functional) and the
+single-vector mathematics of the normalized core, each returning plain arrays or frozen
+dataclasses of named intermediates. The layers above it are folders of this package, and
+import it, never the reverse: lnviz.lessons (page models) ← lnviz.content (what pages say)
+← lnviz.figures (Plotly) ← lnviz.app (Streamlit) ← pages/.
 
 >>> import lnviz
 >>> lnviz.normalized_core([101.0, 102.0, 103.0], 1 / 3).round(12).tolist()
