@@ -4,6 +4,7 @@ import streamlit as st
 
 from lnviz.app import ui
 from lnviz.content import claims, claims_view
+from lnviz.content import examples_worked as worked_examples
 from lnviz.content.registry import title_of
 from lnviz.content.sources import SOURCES
 
@@ -38,71 +39,85 @@ def claim_card(card: claims_view.Card) -> None:
 
 ui.page_intro(
     "Worked examples",
-    f"""The claims of two source documents, {SOURCES["note"].name} and {SOURCES["glossary"].name},
-each checked live every time this page loads. Where a source writes a number, the card shows
-it under **What the sources state**, with the value computed now. The app adds its **own
-checks**: numbers the sources never write, each computed by a route that does not use its
-closed form (finite differences for a derivative, a variance measured from the values, a
-least-squares solve). A check agrees when the two differ by no more than its tolerance
-(absolute); anything else is marked in red. Each card opens the page that shows the example,
-set to exactly that state.""",
+    f"""The examples of two source documents, {SOURCES["note"].name} and
+{SOURCES["glossary"].name}, worked one step at a time: the input, its mean, its variance, the
+normalized core, and the output after the gain and bias. Every number is computed now by the
+app's engine; each example opens the page that shows it, set to exactly that state. Below
+them, folded away, every claim of the sources is checked live.""",
 )
 
-results = claims.evaluate_all()
-info = claims_view.overview(results, claims.summarize(results))
-m1, m2, m3, m4 = st.columns(4)
-m1.metric("checks that agree", info.checks)
-m2.metric("claims that agree", info.claims)
-m3.metric("numbers the sources write", info.stated)
-m4.metric("largest error", info.largest_error)
-if info.all_agree:
-    st.success(info.message, icon=":material/verified:")
-else:
-    st.error(info.message, icon=":material/error:")
+st.subheader("Step by step")
+for n, example in enumerate(worked_examples.EXAMPLES):
+    work = worked_examples.worked(example)
+    with st.container(border=True, key=f"worked-{n}"):
+        st.markdown(f"##### {example.title}")
+        st.markdown("\n".join(f"{i}. {step.markdown}" for i, step in enumerate(work.steps, 1)))
+        st.page_link(
+            example.link.script,
+            label=example.link.label,
+            query_params=ui.link_params(example.link.params),
+            icon=":material/arrow_forward:",
+        )
 
-ui.notice(
-    [
-        "The sections follow a lesson: one vector through the formula, then ε, then what the "
-        "layer ignores, then tensors, then weighted centering.",
-        "Each card states the claim, then the numbers a source writes (with its name), then "
-        "the app's own checks, each with its closed form, the value computed now, the route "
-        "that computed it and their difference.",
-        "The arrow links open the page in the same state, for projecting the picture.",
-    ],
-    title="How to teach from this page",
-)
+asked = any(k in st.query_params for k in ("section", "fails"))  # a link to a checks state
+with st.expander(
+    "Checks: every claim of the sources, verified live", expanded=asked,
+    icon=":material/fact_check:",
+):  # fmt: skip
+    results = claims.evaluate_all()
+    info = claims_view.overview(results, claims.summarize(results))
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("checks that agree", info.checks)
+    m2.metric("claims that agree", info.claims)
+    m3.metric("numbers the sources write", info.stated)
+    m4.metric("largest error", info.largest_error)
+    if info.all_agree:
+        st.success(info.message, icon=":material/verified:")
+    else:
+        st.error(info.message, icon=":material/error:")
 
-ui.presets(
-    {
-        "Whole lesson": {"section": "all", "fails": False},
-        "Only ε": {"section": "epsilon", "fails": False},
-        "Only disagreements": {"section": "all", "fails": True},
-    },
-    key="ex-presets",
-)
-c1, c2 = st.columns([3, 1])
-with c1:
-    section = ui.choice("Section", SECTION_OPTIONS, key="section", labels=SECTION_LABELS)
-with c2:
-    only_fails = ui.toggle("only disagreements", key="fails")
+    st.markdown(
+        "Each card states a claim, then the numbers a source writes (with its name), then the "
+        "app's own checks: numbers the sources never write, each computed by a route that does "
+        "not use its closed form (finite differences for a derivative, a variance measured from "
+        "the values, a least-squares solve), with the difference and the tolerance (absolute)."
+    )
 
-for page, heading, note in claims.SECTIONS:
-    if section not in ("all", page):
-        continue
-    shown = [r for r in results if r.claim.page == page and not (only_fails and r.agrees)]
-    st.header(heading)
-    st.caption(note)
-    st.page_link(f"pages/{page}.py", label=f"Open {title_of(page)}", icon=":material/open_in_new:")
-    if not shown:
-        st.info("Every claim of this section agrees.", icon=":material/check_circle:")
-    for result in shown:
-        claim_card(claims_view.card(result))
+    ui.presets(
+        {
+            "Whole lesson": {"section": "all", "fails": False},
+            "Only ε": {"section": "epsilon", "fails": False},
+            "Only disagreements": {"section": "all", "fails": True},
+        },
+        key="ex-presets",
+    )
+    c1, c2 = st.columns([3, 1])
+    with c1:
+        section = ui.choice("Section", SECTION_OPTIONS, key="section", labels=SECTION_LABELS)
+    with c2:
+        only_fails = ui.toggle("only disagreements", key="fails")
 
-st.subheader("The whole table")
-st.download_button(
-    "Download every check as CSV",
-    claims.to_csv(results),
-    file_name="lnviz-worked-examples.csv",
-    mime="text/csv",
-    icon=":material/download:",
-)
+    for page, heading, note in claims.SECTIONS:
+        if section not in ("all", page):
+            continue
+        shown = [r for r in results if r.claim.page == page and not (only_fails and r.agrees)]
+        st.header(heading)
+        st.caption(note)
+        st.page_link(
+            f"pages/{page}.py", label=f"Open {title_of(page)}", icon=":material/open_in_new:"
+        )
+        if not shown:
+            st.info("Every claim of this section agrees.", icon=":material/check_circle:")
+        for result in shown:
+            claim_card(claims_view.card(result))
+
+    st.subheader("The whole table")
+    st.download_button(
+        "Download every check as CSV",
+        claims.to_csv(results),
+        file_name="lnviz-worked-examples.csv",
+        mime="text/csv",
+        icon=":material/download:",
+    )
+
+ui.page_end()

@@ -213,3 +213,39 @@ def test_first_link_opens_the_claims_state(claim: claims.Claim) -> None:
 )
 def test_every_other_link_is_accepted_by_its_page(target: Link) -> None:
     assert_link_opens(target)
+
+
+# ----------------------------------------------------------- worked step by step (issue 15)
+
+
+def test_examples_are_worked_first_and_the_checks_are_folded() -> None:
+    from lnviz.content import examples_worked as ex
+
+    at = via_router("examples")
+    assert_clean(at)
+    assert at.subheader[0].value == "Step by step"
+    titles = [m.value for m in at.markdown if m.value.startswith("##### ")]
+    assert titles == [f"##### {e.title}" for e in ex.EXAMPLES]
+    checks = [e for e in at.expander if e.label.startswith("Checks")]
+    assert len(checks) == 1 and not checks[0].proto.expanded  # closed by default
+    assert checks[0].metric and checks[0].header  # the verification lives inside it
+    worked = ex.worked(ex.EXAMPLES[0])
+    first = next(m.value for m in at.markdown if m.value.startswith("1. **input z**"))
+    assert all(step.value in first for step in worked.steps)
+    assert "1.222222 = 11/9" in first
+
+
+def test_a_link_to_a_checks_state_opens_the_checks() -> None:
+    at = via_router("examples", {"section": "epsilon"})
+    assert_clean(at)
+    assert next(e for e in at.expander if e.label.startswith("Checks")).proto.expanded
+
+
+def test_every_worked_example_link_opens_its_state() -> None:
+    from lnviz.content import examples_worked as ex
+
+    at = via_router("examples")
+    shown = {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
+    for example in ex.EXAMPLES:
+        assert (example.link.page, example.link.query) in shown, example.title
+        assert_link_opens(example.link)
