@@ -351,7 +351,7 @@ ui.prose(
     "normalization itself. Every other route stays open, and each needs its own remedy."
 )
 with st.expander("The other routes and their remedies"):
-    st.markdown(
+    ui.prose(
         """- **Causal masks.** Attention, convolutions and recurrences still mix tokens. A
   forecaster needs a mask that stops token t from attending to later tokens; normalization
   is no mask.
@@ -363,9 +363,9 @@ with st.expander("The other routes and their remedies"):
 - **Units and preprocessing.** Layer norm acts on hidden states a model has learned; it does
   not choose sensible input units for you. Scalers for raw inputs belong to the training
   period only: fitting them on the whole history is sequence pooling again, one step earlier.
-- **Placement.** Whether the normalization sits inside the residual branch or after the sum
-  ($\\mathcal F$: attention or an MLP) is a design decision, to be judged by how training
-  behaves and how held-out data scores:"""
+- **Placement.** Whether the normalization sits inside the branch of a residual connection
+  (pre-norm) or after the sum (post-norm) is a design decision, to be judged by how training
+  behaves and how held-out data scores ($\\mathcal F$: attention or an MLP):"""
     )
     st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+\mathcal{F}\bigl(\mathrm{LN}(h_l)\bigr)")
     st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")

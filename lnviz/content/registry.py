@@ -135,6 +135,11 @@ PAGES: tuple[PageInfo, ...] = (
             "look-ahead-bias",
             "jacobian",
             "running-statistics",
+            "log-return",
+            "garch",
+            "residual-connection",
+            "pre-ln",
+            "post-ln",
         ),
     ),
     PageInfo(
