@@ -14,7 +14,7 @@ import math
 from streamlit.testing.v1 import AppTest
 
 from lnviz.content.glossary import Link
-from tests.apptest_helpers import ROOT, assert_clean, page
+from tests.apptest_helpers import ROOT, assert_clean
 
 REFUSED = "The link set"  # how lnviz.app.ui reports a URL value it did not accept
 
@@ -59,8 +59,9 @@ def shown_value_matches(at: AppTest, key: str, raw: str) -> bool:
 
 
 def assert_link_opens(target: Link) -> AppTest:
-    """Open the link's page with its query parameters and check the state it shows."""
-    at = page(target.page, target.params)
+    """Open the link's page through the router with its query parameters and check the
+    state it shows (through the router, as a visitor's link does: pages may link to others)."""
+    at = via_router(target.page, target.params)
     assert_clean(at)
     where = f"{target.page}?{target.params}"
     assert not at.error, (where, [e.value for e in at.error])
