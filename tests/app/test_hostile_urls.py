@@ -361,6 +361,10 @@ WORST = {
     },
     "invariance": {"z": ", ".join(["1000", "-1000"] * 4), "s": ", ".join(["1000"] * 8)},
     "weighted-centering": {"w": "0.9", "a3": "1000, 0.001, 1000", "m": "3"},
+    "transformer": {
+        **{"depth": "48", "width": "256", "seed": "9999", "d": "64", "outliers": "0.5"},
+        **{"x": "1, 2, 3, 4, 5, 6, 7, 8", "g": "1, 2, 3, 4, 5, 6, 7, 8"},
+    },
     "sequences": {
         **{"b": "8", "t": "64", "seed": "9999", "w": "16", "leak": "true", "eps": "10"},
         **{"wrt": "market returns", "sf": "next return", "at": "5", "size": "10"},
