@@ -166,30 +166,20 @@ class FigureSpec:
         merge(self.layout, nested({**(props or {}), **kw}))
         return self
 
-    def update_xaxes(
-        self,
-        props: Mapping[str, Any] | None = None,
-        *,
-        row: int | None = None,
-        col: int | None = None,
-        **kw: Any,
-    ) -> FigureSpec:
-        """Every x axis, or the one of subplot (row, col), as go.Figure.update_xaxes."""
-        return self._update_axes("x", nested({**(props or {}), **kw}), row, col)
+    def update_xaxes(self, props: Mapping[str, Any] | None = None, **kw: Any) -> FigureSpec:
+        """Every x axis, or only subplot (row=, col=)'s, as go.Figure.update_xaxes."""
+        return self._update_axes("x", props, kw)
 
-    def update_yaxes(
-        self,
-        props: Mapping[str, Any] | None = None,
-        *,
-        row: int | None = None,
-        col: int | None = None,
-        **kw: Any,
-    ) -> FigureSpec:
-        return self._update_axes("y", nested({**(props or {}), **kw}), row, col)
+    def update_yaxes(self, props: Mapping[str, Any] | None = None, **kw: Any) -> FigureSpec:
+        """Every y axis, or only subplot (row=, col=)'s, as go.Figure.update_yaxes."""
+        return self._update_axes("y", props, kw)
 
     def _update_axes(
-        self, letter: str, update: dict[str, Any], row: int | None, col: int | None
+        self, letter: str, props: Mapping[str, Any] | None, kw: dict[str, Any]
     ) -> FigureSpec:
+        row: int | None = kw.pop("row", None)
+        col: int | None = kw.pop("col", None)
+        update = nested({**(props or {}), **kw})
         if row is not None and col is not None:
             names = [self._axis(letter, row, col)]
         else:

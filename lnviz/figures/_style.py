@@ -79,6 +79,18 @@ def legend_below(fig: F, y: float = -0.22) -> F:
     return fig
 
 
+def value_bars(
+    fig: F, x: Any, y: ArrayLike, text: list[str], *, name: str, color: str, **props: Any
+) -> F:
+    """Bars of y at x (to 7 significant digits) with `text` written above each bar, never
+    clipped by the plot area; `props` add to the trace's."""
+    fig.add_bar(
+        x=x, y=r(y, 7), name=name, marker_color=color,
+        text=text, textposition="outside", cliponaxis=False, **props,
+    )  # fmt: skip
+    return fig
+
+
 def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
     """Common layout: title, legend on top, axis titles, no fixed colours. Only the top
     margin (title and legend) is set here; the others are planned from what the chart draws

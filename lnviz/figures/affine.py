@@ -16,7 +16,7 @@ from lnviz.content.closed_forms import exact
 from lnviz.content.text import short, short_vector
 from lnviz.core import AffineStages, Stage
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, r
+from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, value_bars
 
 STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
 
@@ -65,14 +65,13 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
         line={"width": 0},
         layer="below",
     )
-    fig.add_bar(
-        x=list(range(d)),
-        y=r(stage.values, 7),
-        marker_color=color,
+    value_bars(
+        fig,
+        list(range(d)),
+        stage.values,
+        [short(float(v), 3) for v in stage.values],
         name=stage.name,
-        text=[short(float(v), 3) for v in stage.values],
-        textposition="outside",
-        cliponaxis=False,
+        color=color,
         hovertemplate=f"{stage.name}, coordinate %{{x}}: %{{y}}<extra></extra>",
         showlegend=False,
     )
@@ -123,24 +122,9 @@ def moments_figure(res: AffineStages) -> go.Figure:
     means = [res.core.mean, res.output.mean]
     variances = [res.core.var, res.output.var]
     fig = FigureSpec()
-    fig.add_bar(
-        x=names,
-        y=r(np.array(means), 7),
-        name="mean",
-        marker_color=BLUE,
-        text=[exact(m) or short(m) for m in means],
-        textposition="outside",
-        cliponaxis=False,
-    )
-    fig.add_bar(
-        x=names,
-        y=r(np.array(variances), 7),
-        name="variance",
-        marker_color=GREEN,
-        text=[exact(v) or short(v) for v in variances],
-        textposition="outside",
-        cliponaxis=False,
-    )
+    for label, values, color in (("mean", means, BLUE), ("variance", variances, GREEN)):
+        text = [exact(v) or short(v) for v in values]
+        value_bars(fig, names, np.array(values), text, name=label, color=color)
     hline(fig, 1.0, {"dash": "dot", "color": RED, "width": 1.5}, "variance 1")
     hline(fig, 0.0, {"color": GRAY, "width": 1})
     layout(fig, title="Mean and variance: core against output", x="", y="value", height=340)

@@ -27,8 +27,12 @@ from lnviz.figures._style import (
 from lnviz.jacobian import Spectrum
 
 
-def _faint(fig: FigureSpec, others: Sequence[Family], field: str) -> None:
-    """Comparison curves for other eps values: thin, grey, without hover or legend."""
+def _curves(
+    current: Family, others: Sequence[Family], field: str, label: str, color: str
+) -> FigureSpec:
+    """The family's curve `field` for the chosen eps (bold, named `label`) over the same
+    curve for other eps values (thin, grey, without hover or legend)."""
+    fig = FigureSpec()
     for fam in others:
         fig.add_scatter(
             x=r(fam.t),
@@ -40,19 +44,19 @@ def _faint(fig: FigureSpec, others: Sequence[Family], field: str) -> None:
             hoverinfo="skip",
             showlegend=False,
         )
+    fig.add_scatter(
+        x=r(current.t),
+        y=r(getattr(current, field)),
+        mode="lines",
+        name=f"{label}, ε = {eps_label(current.eps)}",
+        line={"color": color, "width": 3},
+    )
+    return fig
 
 
 def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h_eps(t) for the chosen eps (bold) and a few others (faint), with ±sqrt(3/2) dashed."""
-    fig = FigureSpec()
-    _faint(fig, others, "h")
-    fig.add_scatter(
-        x=r(current.t),
-        y=r(current.h),
-        mode="lines",
-        name=f"h_ε(t), ε = {eps_label(current.eps)}",
-        line={"color": BLUE, "width": 3},
-    )
+    fig = _curves(current, others, "h", "h_ε(t)", BLUE)
     for sign in (1, -1):
         hline(fig, sign * current.asymptote, {"dash": "dash", "color": RED, "width": 1.5})
     fig.add_annotation(
@@ -94,15 +98,7 @@ H = Chart(h_figure, h_alt)
 
 def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h'_eps(t) on a log axis: a peak of height eps^(-1/2) at t = 0."""
-    fig = FigureSpec()
-    _faint(fig, others, "dh")
-    fig.add_scatter(
-        x=r(current.t),
-        y=r(current.dh),
-        mode="lines",
-        name=f"h′_ε(t), ε = {eps_label(current.eps)}",
-        line={"color": ORANGE, "width": 3},
-    )
+    fig = _curves(current, others, "dh", "h′_ε(t)", ORANGE)
     fig.add_scatter(
         x=[0.0],
         y=[current.peak_slope],

@@ -22,6 +22,7 @@ from lnviz.figures._style import (
     layout,
     legend_below,
     r,
+    value_bars,
 )
 from lnviz.invariance import Redundancy
 from lnviz.lessons.explorers import redundancy_check
@@ -53,24 +54,8 @@ def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
     what = _WHAT[sym.kind]
     idx = _coords(sym.z.size)
     fig = FigureSpec()
-    fig.add_bar(
-        x=idx,
-        y=r(before, 7),
-        name=f"{f}(z)",
-        marker_color=BLUE,
-        text=_bar_text(before),
-        textposition="outside",
-        cliponaxis=False,
-    )
-    fig.add_bar(
-        x=idx,
-        y=r(after, 7),
-        name=f"{f}({what})",
-        marker_color=ORANGE,
-        text=_bar_text(after),
-        textposition="outside",
-        cliponaxis=False,
-    )
+    for values, label, color in ((before, f"{f}(z)", BLUE), (after, f"{f}({what})", ORANGE)):
+        value_bars(fig, idx, values, _bar_text(values), name=label, color=color)
     change = sym.ln_change if norm == "ln" else sym.rms_change
     name = "layer norm" if norm == "ln" else "RMS norm"
     layout(
@@ -151,24 +136,9 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
     ln = [shift.ln_change, scaled.ln_change]
     rms = [shift.rms_change, scaled.rms_change]
     fig = FigureSpec()
-    fig.add_bar(
-        x=groups,
-        y=r(np.array(ln), 7),
-        name="layer norm",
-        marker_color=BLUE,
-        text=[short(v, 3) for v in ln],
-        textposition="outside",
-        cliponaxis=False,
-    )
-    fig.add_bar(
-        x=groups,
-        y=r(np.array(rms), 7),
-        name="RMS norm",
-        marker_color=PURPLE,
-        text=[short(v, 3) for v in rms],
-        textposition="outside",
-        cliponaxis=False,
-    )
+    for values, label, color in ((ln, "layer norm", BLUE), (rms, "RMS norm", PURPLE)):
+        text = [short(v, 3) for v in values]
+        value_bars(fig, groups, np.array(values), text, name=label, color=color)
     layout(fig, title="Largest change of the output", x="", y="max |change|", height=340)
     finite = [v for v in ln + rms if math.isfinite(v)]
     top = max(finite, default=0.0)
@@ -282,15 +252,7 @@ def ws_figure(split: Split) -> go.Figure:
     """Bars of W dx, with its common part (the mean, removed by layer norm) dashed."""
     idx = _coords(split.s.size)
     fig = FigureSpec()
-    fig.add_bar(
-        x=idx,
-        y=r(split.s, 7),
-        name="W Δx (added to z)",
-        marker_color=RED,
-        text=_bar_text(split.s),
-        textposition="outside",
-        cliponaxis=False,
-    )
+    value_bars(fig, idx, split.s, _bar_text(split.s), name="W Δx (added to z)", color=RED)
     fig.add_scatter(
         x=[idx[0], idx[-1]],
         y=[split.c, split.c],

@@ -37,42 +37,30 @@ def _points(result: WeightedCentering) -> list[np.ndarray]:
     return [result.x, result.centered, result.euclidean]
 
 
+def _line(
+    fig: FigureSpec, points: np.ndarray, name: str, color: str, width: float, dash: str = ""
+) -> None:
+    """A line through the rows of points (m, 2) or (m, 3), in the plane or in space; no
+    hover."""
+    coords = {axis: r(points[:, i]) for i, axis in enumerate("xyz"[: points.shape[1]])}
+    line = {"color": color, "width": width, **({"dash": dash} if dash else {})}
+    add = fig.add_scatter if points.shape[1] == 2 else fig.add_scatter3d
+    add(**coords, mode="lines", name=name, line=line, hoverinfo="skip")
+
+
+def _euclidean_path(result: WeightedCentering) -> np.ndarray:
+    """From x to its Euclidean projection, (2, n)."""
+    return np.stack([result.x, result.euclidean])
+
+
 def plane_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
     """n = 2: ker a^T, the line through x along 1, x, P_a x and the Euclidean projection."""
     assert view.kernel_line is not None and view.mean_zero_line is not None
     fig = FigureSpec()
-    fig.add_scatter(
-        x=r(view.mean_zero_line[:, 0]),
-        y=r(view.mean_zero_line[:, 1]),
-        mode="lines",
-        name="ordinary mean 0 (usual centering)",
-        line={"color": GRAY, "width": 1.5, "dash": "dot"},
-        hoverinfo="skip",
-    )
-    fig.add_scatter(
-        x=r(view.kernel_line[:, 0]),
-        y=r(view.kernel_line[:, 1]),
-        mode="lines",
-        name="ker aᵀ: weighted mean 0",
-        line={"color": BLUE, "width": 3},
-        hoverinfo="skip",
-    )
-    fig.add_scatter(
-        x=r(view.ones_line[:, 0]),
-        y=r(view.ones_line[:, 1]),
-        mode="lines",
-        name="x + t𝟏: the direction 𝟏",
-        line={"color": GREEN, "width": 1.5, "dash": "dash"},
-        hoverinfo="skip",
-    )
-    fig.add_scatter(
-        x=r(np.array([result.x[0], result.euclidean[0]])),
-        y=r(np.array([result.x[1], result.euclidean[1]])),
-        mode="lines",
-        name="shortest Euclidean path",
-        line={"color": PURPLE, "width": 1.5, "dash": "dot"},
-        hoverinfo="skip",
-    )
+    _line(fig, view.mean_zero_line, "ordinary mean 0 (usual centering)", GRAY, 1.5, "dot")
+    _line(fig, view.kernel_line, "ker aᵀ: weighted mean 0", BLUE, 3)
+    _line(fig, view.ones_line, "x + t𝟏: the direction 𝟏", GREEN, 1.5, "dash")
+    _line(fig, _euclidean_path(result), "shortest Euclidean path", PURPLE, 1.5, "dot")
     # labels sit on short arrows (pixel offsets): right of x, up-left of P_a x (above the
     # line), below the Euclidean point, so they stay apart wherever the points are
     offsets = ((26, 0), (-34, -30), (0, 34))
@@ -152,24 +140,8 @@ def space_figure(result: WeightedCentering, view: ProjectionView) -> go.Figure:
         showlegend=True,
         hoverinfo="skip",
     )
-    fig.add_scatter3d(
-        x=r(view.ones_line[:, 0]),
-        y=r(view.ones_line[:, 1]),
-        z=r(view.ones_line[:, 2]),
-        mode="lines",
-        name="x + t𝟏: the direction 𝟏",
-        line={"color": GREEN, "width": 4, "dash": "dash"},
-        hoverinfo="skip",
-    )
-    fig.add_scatter3d(
-        x=r(np.array([result.x[0], result.euclidean[0]])),
-        y=r(np.array([result.x[1], result.euclidean[1]])),
-        z=r(np.array([result.x[2], result.euclidean[2]])),
-        mode="lines",
-        name="shortest Euclidean path",
-        line={"color": PURPLE, "width": 6, "dash": "dot"},
-        hoverinfo="skip",
-    )
+    _line(fig, view.ones_line, "x + t𝟏: the direction 𝟏", GREEN, 4, "dash")
+    _line(fig, _euclidean_path(result), "shortest Euclidean path", PURPLE, 6, "dot")
     positions = ("top center", "top center", "bottom center")
     for (label, name, color, symbol), p, pos in zip(
         _POINTS, _points(result), positions, strict=True
