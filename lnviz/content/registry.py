@@ -95,6 +95,12 @@ PAGES: tuple[PageInfo, ...] = (
         "What the learned affine step does to mean and variance: normalized does not mean "
         "mean 0 and variance 1.",
         card=True,
+        terms=(
+            "layer-normalization",
+            "population-variance",
+            "normalized-core",
+            "lipschitz-constant",
+        ),
     ),
     PageInfo(
         "epsilon",
@@ -104,6 +110,15 @@ PAGES: tuple[PageInfo, ...] = (
         "How ε bends the core: the curve h_ε(t), the variance q/(q+ε), lost scale invariance "
         "and the Lipschitz bound ε^(−1/2).",
         card=True,
+        terms=(
+            "layer-normalization",
+            "population-variance",
+            "epsilon",
+            "scale-invariance",
+            "jacobian",
+            "centering-matrix",
+            "lipschitz-constant",
+        ),
     ),
     PageInfo(
         "invariance",
@@ -113,6 +128,13 @@ PAGES: tuple[PageInfo, ...] = (
         "Common shifts vanish exactly; unequal shifts and rescaling do not; the redundancy of "
         "a bias before the normalization.",
         card=True,
+        terms=(
+            "layer-normalization",
+            "population-variance",
+            "shift-invariance",
+            "scale-invariance",
+            "rms-normalization",
+        ),
     ),
     PageInfo(
         "reduction-axes",
