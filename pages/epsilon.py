@@ -1,12 +1,12 @@
 """Epsilon: what the constant added to the variance changes, and what it protects."""
 
-
 import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import epsilon_notes as notes
+from lnviz.content.exercises import epsilon as exercises
 from lnviz.figures import epsilon as figs
 from lnviz.lessons import explorers
 
@@ -21,8 +21,8 @@ standard deviation $\sqrt q$. For $z\in\mathbb R^d$ with mean $\mu$, centred vec
 $v=z-\mu\mathbf 1$ and population variance $q=\tfrac1d\lVert v\rVert^2$:""",
 )
 st.latex(r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}")
-st.markdown(
-    "Move ε and watch each consequence below: the core stops having variance 1, scaling "
+ui.prose(
+    "Move ε (epsilon) and watch each consequence below: the core stops having variance 1, scaling "
     "the input stops being harmless, and the slope of the map is capped at ε^(−1/2)."
 )
 
@@ -45,6 +45,7 @@ with c2:
     z = ui.vector_input(
         "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
     )
+quiz.ask(exercises.questions(z, eps), page="epsilon")
 
 core = lnviz.analyze_core(z, eps)
 st.subheader("The core of your z")
@@ -60,7 +61,7 @@ ui.notice(notes.core_notes(core))
 @st.fragment
 def family_section(eps: float) -> None:
     st.subheader("The family (−t, 0, t)")
-    st.markdown(
+    ui.prose(
         r"For $z=(-t,0,t)$ the variance is $q=2t^2/3$, so the third coordinate of the core is "
         r"$h_\varepsilon(t)=t/\sqrt{2t^2/3+\varepsilon}$ with slope "
         r"$h'_\varepsilon(t)=\varepsilon/(2t^2/3+\varepsilon)^{3/2}$."
@@ -89,9 +90,10 @@ def variance_section(core: lnviz.Core) -> None:
 @st.fragment
 def scaling_section(z: np.ndarray, eps: float) -> None:
     st.subheader("Scaling the input")
-    st.markdown(
+    ui.prose(
         r"Multiplying $z$ by $a>0$ gives $u_\varepsilon(az)=\dfrac{av}{\sqrt{a^2q+\varepsilon}}"
-        r"=u_{\varepsilon/a^2}(z)$: scaling the input is the same as dividing ε by $a^2$."
+        r"=u_{\varepsilon/a^2}(z)$: scaling the input is the same as dividing ε by $a^2$, so "
+        "for ε > 0 there is no scale invariance."
     )
     a = ui.choice_slider(
         "a (scale factor)", SCALE_OPTIONS, key="a", default=10.0, fmt=lambda v: f"{v:g}"
@@ -109,11 +111,20 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
 @st.fragment
 def jacobian_section(z: np.ndarray, eps: float) -> None:
     st.subheader("Sensitivity: the Jacobian and the Lipschitz bound")
+    ui.prose(
+        r"The Jacobian $Du_\varepsilon(z)$ is the matrix of partial derivatives: how far each "
+        r"coordinate of the core moves per small move of each coordinate of $z$."
+    )
     st.latex(
         r"Du_\varepsilon(z)=\frac{1}{\sqrt{q+\varepsilon}}"
         r"\Bigl(P-\frac{vv^{\mathsf T}}{d\,(q+\varepsilon)}\Bigr)"
     )
-    st.caption("P = I − 𝟏𝟏ᵀ/d is the centering matrix, v = Pz the centred input.")
+    ui.prose(
+        r"Here $P=I-\mathbf 1\mathbf 1^{\mathsf T}/d$ is the centering matrix and $v=Pz$ the "
+        r"centred input. No direction is stretched by more than $\varepsilon^{-1/2}$: that is a "
+        r"Lipschitz bound, the core never moves faster than $\varepsilon^{-1/2}$ times the "
+        "change of z."
+    )
     spec = lnviz.jacobian_spectrum(z, eps)
     left, right = st.columns(2)
     with left:
@@ -144,3 +155,4 @@ family_section(eps)
 variance_section(core)
 scaling_section(z, eps)
 jacobian_section(z, eps)
+ui.page_end()

@@ -6,8 +6,9 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import affine_notes as notes
+from lnviz.content.exercises import gain_and_bias as exercises
 from lnviz.figures import affine as figs
 from lnviz.lessons import explorers
 
@@ -29,13 +30,13 @@ def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray
 ui.page_intro(
     "Gain and bias: after the normalization",
     r"""Layer normalization has two steps. First it centres $z\in\mathbb R^d$ and divides by
-$\sqrt{q+\varepsilon}$, where $\mu$ is the mean of the coordinates and $q$ their population
-variance (divisor $d$). Then it applies a learned gain $\gamma$ and bias $\beta$, one pair per
-coordinate:""",
+$\sqrt{q+\varepsilon}$, where $\mu$ is the mean of the coordinates and $q$ their
+population variance (divisor $d$): this gives the normalized core $u_\varepsilon(z)$. Then it
+applies a learned gain $\gamma$ and bias $\beta$, one pair per coordinate:""",
 )
 st.latex(r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}")
 st.latex(r"y=\gamma\odot u_\varepsilon(z)+\beta,\qquad y_i=\gamma_i\,u_i+\beta_i")
-st.markdown(
+ui.prose(
     "Here γ and β are fixed numbers (learned during training, frozen while we look at how "
     "y depends on z). The second step undoes the promise people read into the name: "
     "after it, the coordinates of y can have any mean and any spread."
@@ -97,6 +98,7 @@ eps = ui.eps_slider(
 )
 gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
 beta = matched(beta_raw, "β", z.size, "β = 0")
+quiz.ask(exercises.questions(z, gamma, beta, eps), page="gain-and-bias")
 
 res = lnviz.affine_stages(z, gamma, beta, eps)
 check = explorers.affine_check(res)
@@ -127,7 +129,7 @@ if res.constant_input and res.defined:
 ui.notice(notes.stage_notes(res, check))
 
 st.subheader("“Normalized” does not mean mean 0 and variance 1")
-st.markdown(
+ui.prose(
     r"""The core always has mean 0. Its variance is $q/(q+\varepsilon)$: exactly 1 only at
 $\varepsilon=0$, and below 1 otherwise. The affine step then changes both moments, because
 $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates unequally."""
@@ -149,9 +151,10 @@ else:
 ui.notice(notes.moment_notes(res, check))
 
 st.subheader("How sensitive is the output to z?")
-st.markdown(
-    r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$; the gain
-multiplies that by its largest entry in absolute value. So for any two inputs"""
+ui.prose(
+    r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$, a
+Lipschitz bound; the gain multiplies it by its largest entry in absolute value. So for any two
+inputs"""
 )
 st.latex(r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 .")
 b1, b2 = st.columns(2)
@@ -172,3 +175,4 @@ if eps == 0:
         icon=":material/all_inclusive:",
     )
 ui.notice(notes.sensitivity_notes())
+ui.page_end()

@@ -4,9 +4,10 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import invariance_notes as notes
 from lnviz.content.closed_forms import vector_with_exact
+from lnviz.content.exercises import invariance as exercises
 from lnviz.figures import invariance as figs
 from lnviz.lessons import explorers, symmetry
 
@@ -14,6 +15,7 @@ SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0,
 SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
 BIAS_SHIFT_OPTIONS = (-10.0, -1.0, 0.0, 1.0, 5.0, 10.0, 100.0)  # c added to b
 S_DEFAULT = "0, 0, 1"  # with z = (1, 2, 3) this gives the worked example's (1, 2, 4)
+S_SPLIT = "5, 5, 6"  # = 5 + (0, 0, 1): the same core as S_DEFAULT, its common part removed
 
 
 def undefined_note(what: str) -> None:
@@ -27,13 +29,13 @@ def undefined_note(what: str) -> None:
 ui.page_intro(
     "Invariances: what layer norm cannot see",
     r"""Layer normalization subtracts the mean $\mu$ of the coordinates, leaving the centred
-vector $v=z-\mu\mathbf 1$, and divides by $\sqrt{q+\varepsilon}$, where $q$ is the population
-variance of $z$. Anything that only moves the mean is therefore erased, whatever
-$\varepsilon$ is. For every number $c$:""",
+vector $v=z-\mu\mathbf 1$, and divides by $\sqrt{q+\varepsilon}$, where $q$ is the
+population variance of $z$. Anything that only moves the mean is therefore erased, whatever
+$\varepsilon$ is (shift invariance). For every number $c$:""",
 )
 st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")
 st.latex(r"\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)")
-st.markdown(
+ui.prose(
     r"Here $\mathbf 1=(1,\dots,1)$, so $z+c\mathbf 1$ adds $c$ to every coordinate; labels "
     "below write it as z + c. Gain and bias are applied after this step, so the full output "
     "is unchanged too. Other changes — moving one coordinate, rescaling — do get through. "
@@ -42,8 +44,13 @@ st.markdown(
 
 ui.presets(
     {
-        "(1, 2, 3) vs (101, 102, 103)": {"z": "1, 2, 3", "c": 100.0, "eps": 1 / 3},
-        "(1, 2, 3) → (1, 2, 4)": {"z": "1, 2, 3", "s": S_DEFAULT, "eps": 1 / 3},
+        "Worked example: (1, 2, 3), ε = 1/3": {
+            "z": "1, 2, 3",
+            "c": 100.0,
+            "s": S_DEFAULT,
+            "eps": 1 / 3,
+        },
+        "Shift by (5, 5, 6)": {"z": "1, 2, 3", "s": S_SPLIT, "eps": 1 / 3},
         notes.EXACT_SCALING_PRESET: {"z": "1, 2, 3", "a": 10.0, "eps": 0.0},
         "Scaling at ε = 1 (broken)": {"z": "1, 2, 3", "a": 10.0, "eps": 1.0},
     },
@@ -60,6 +67,7 @@ with c2:
         help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
     )
 defined = lnviz.analyze_core(z, eps).finite
+quiz.ask(exercises.questions(z, eps), page="invariance")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
@@ -81,7 +89,7 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
 
 def unequal_shift_section(z: np.ndarray, eps: float) -> None:
     st.subheader("2 · An unequal shift does get through")
-    st.markdown(
+    ui.prose(
         r"""Any shift splits as $s=\bar s\,\mathbf 1+(s-\bar s\,\mathbf 1)$. Layer norm removes
 the first part and keeps the second, so only a shift with all entries equal is invisible."""
     )
@@ -124,10 +132,10 @@ def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         r"u_\varepsilon(az)=\frac{a\,v}{\sqrt{a^2q+\varepsilon}}=u_{\varepsilon/a^2}(z),"
         r"\qquad a>0"
     )
-    st.markdown(
+    ui.prose(
         r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so for
 $\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
-does the factor $a$ cancel exactly."""
+does the factor $a$ cancel exactly: scale invariance holds there and nowhere else."""
     )
     a = ui.choice_slider("a (scale factor)", SCALE_OPTIONS, key="a", default=10.0)
     sym = symmetry.scale(z, a, eps)
@@ -147,7 +155,7 @@ does the factor $a$ cancel exactly."""
 
 def rms_section(shift: symmetry.Symmetry, scaled: symmetry.Symmetry) -> None:
     st.subheader("4 · RMS norm for contrast")
-    st.markdown(
+    ui.prose(
         r"""RMS norm skips the centring: $\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$
 with $m=\tfrac1d\sum_i z_i^2$, the mean square. Without the centring nothing absorbs a common
 shift; scaling acts as for layer norm, turning $\varepsilon$ into $\varepsilon/a^2$. The chart
@@ -176,7 +184,7 @@ def shift_scale_sections(z: np.ndarray, eps: float) -> None:
 @st.fragment
 def redundancy_section(eps: float) -> None:
     st.subheader("5 · Redundancy in the layer before")
-    st.markdown(
+    ui.prose(
         r"""Usually $z$ comes out of an affine map $z=Wx+b$. Two of its parameters can change
 without any effect on the normalized output, for **every** input $x$:"""
     )
@@ -187,7 +195,7 @@ without any effect on the normalized output, for **every** input $x$:"""
         r"x\to x+\Delta x:&\quad z\mapsto z+W\Delta x"
         r"\end{aligned}"
     )
-    st.markdown(
+    ui.prose(
         "The first two add a common shift (the second a different one for each x, removed "
         "input by input). Shifting the raw input by Δx adds W Δx, which has equal entries only "
         "by accident."
@@ -230,3 +238,4 @@ if defined:
 else:
     undefined_note("z")
 redundancy_section(eps)
+ui.page_end()

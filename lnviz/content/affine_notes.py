@@ -158,5 +158,5 @@ def sensitivity_notes() -> tuple[str, ...]:
     return (
         "Doubling the largest |γᵢ| doubles the output bound; β shifts the output and never "
         "changes its sensitivity.",
-        "Smaller ε allows a steeper core; the Epsilon page shows where the bound is reached.",
+        "Smaller ε allows a steeper core; the ε page shows where the bound is reached.",
     )

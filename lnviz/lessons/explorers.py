@@ -141,6 +141,15 @@ class ScalingCheck:
         """The change is larger than rounding."""
         return self.scaling.change > self.noise
 
+    @property
+    def equivalent_eps(self) -> float:
+        """eps / a^2: the eps at which z's own core equals u_eps(a z).
+
+        >>> round(scaling_check([1.0, 2.0, 3.0], 1 / 3, 10.0).equivalent_eps * 300, 12)
+        1.0
+        """
+        return self.scaling.eps / self.scaling.a**2
+
 
 def scaling_check(z: ArrayLike, eps: float, a: float) -> ScalingCheck:
     """u_eps(a z) = u_{eps/a^2}(z) at the page's eps and at eps = 0, with the rounding level

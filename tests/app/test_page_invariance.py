@@ -70,6 +70,27 @@ def test_every_preset_runs_clean(index: int) -> None:
     assert "nan" not in texts(at).lower()
 
 
+def test_split_shift_preset_keeps_only_the_uneven_part() -> None:
+    """Preset 1 has its own state (it used to repeat the defaults): s = (5, 5, 6) = 5 +
+    (0, 0, 1) moves the core exactly as (0, 0, 1) does, its common part removed."""
+    at = page(PAGE)
+    default = metric(at, UNEQUAL_CHANGE)
+    at.button(key="inv-presets-1").click().run()
+    assert_clean(at)
+    assert at.text_input(key="s").value == "5, 5, 6"
+    assert metric(at, "common part of s (removed)") == "5.333333"
+    assert metric(at, UNEQUAL_CHANGE) == default == "0.242536"
+    assert "(−4/√17, −1/√17, 5/√17)" in texts(at)
+
+
+def test_worked_example_preset_restores_every_worked_value() -> None:
+    at = page(PAGE, {"s": "5, 5, 6", "c": "-1", "eps": "1"})
+    at.button(key="inv-presets-0").click().run()
+    assert at.text_input(key="s").value == "0, 0, 1"
+    assert at.select_slider(key="c").value == 100.0
+    assert at.select_slider(key="eps").value == pytest.approx(1 / 3)
+
+
 def test_scaling_at_eps_zero_preset_is_exact() -> None:
     at = page(PAGE)
     at.button(key="inv-presets-2").click().run()

@@ -67,6 +67,15 @@ def test_scaling_check_separates_effects_from_rounding() -> None:
     assert tiny.visible and tiny.scaling.change < 1e-11
 
 
+@pytest.mark.parametrize(("eps", "a"), [(1 / 3, 10.0), (1e-3, 0.1), (0.0, 3.0), (10.0, 1.0)])
+def test_equivalent_eps_gives_the_core_of_the_scaled_input(eps: float, a: float) -> None:
+    """u_eps(a z) = u_(eps/a^2)(z): the core at equivalent_eps is the scaled input's core."""
+    check = scaling_check([1.0, 2.0, 4.0], eps, a)
+    assert check.equivalent_eps == pytest.approx(eps / a**2, rel=1e-15)
+    rescaled = scaling_check([1.0, 2.0, 4.0], check.equivalent_eps, 1.0).scaling.core_z
+    np.testing.assert_allclose(rescaled, check.scaling.core_az, rtol=0, atol=1e-14)
+
+
 def test_compare_families_and_scrub_start() -> None:
     assert [f.eps for f in compare_families(1.0, (1e-3, 1.0, 10.0))] == [1e-3, 10.0]
     options = (1e-6, 1e-3, 1 / 3, 1.0)

@@ -1,0 +1,23 @@
+"""How a question's link writes a page's state: the strings the page's controls read."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from lnviz.content.text import eps_label
+
+__all__ = ["eps_param", "vector_param"]
+
+eps_param = eps_label  # the ε slider reads (and a link writes) its option's label
+
+
+def vector_param(values: Iterable[float] | np.ndarray) -> str:
+    """A vector as a text box reads it: comma-separated (no spaces, so a printed link
+    stays readable), to 12 significant digits.
+
+    >>> vector_param([1.0, -2.5, 1 / 3])
+    '1,-2.5,0.333333333333'
+    """
+    return ",".join(f"{float(v):.12g}" for v in values)

@@ -1,0 +1,124 @@
+"""Questions of the invariance page: a common shift, RMS norm under it, and scaling as a
+change of ε."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numpy.typing import ArrayLike
+
+import lnviz
+from lnviz.content.exercises._links import eps_param, vector_param
+from lnviz.content.questions import Question, choice, link, number
+from lnviz.content.text import eps_label, short, vector, vector_with_exact, with_exact
+from lnviz.content.text import number as num
+from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.explorers import WORKED_Z
+
+WORKED_C, WORKED_A = 100.0, 10.0  # the page's default shift c and scale factor a
+WORKED_EPS = 1 / 3  # the page's default ε
+_UP, _DOWN = "up makes ε matter less", "down makes ε matter more"
+
+
+def questions(
+    z: ArrayLike = WORKED_Z, eps: float = WORKED_EPS, c: float = WORKED_C, a: float = WORKED_A
+) -> tuple[Question, ...]:
+    """Three questions at the page's z and ε: the change of the core under a common shift
+    by c, whether RMS norm's output changes under it, and the ε at which z's core equals
+    that of a z. A constant z (no direction to keep) asks about the worked z instead, and at
+    ε = 0 about the worked ε as well."""
+    zv = lnviz.analyze_core(z, eps).z
+    if np.ptp(zv) == 0:
+        zv = np.array(WORKED_Z)
+    return (_shift(zv, eps, c), _rms(zv, eps, c), _scale(zv, eps, a))
+
+
+def _shift_link(z: np.ndarray, eps: float, c: float, label: str):
+    return link("invariance", label, z=vector_param(z), c=f"{c:g}", eps=eps_param(eps))
+
+
+def _shift(z: np.ndarray, eps: float, c: float) -> Question:
+    """max |u_ε(z + c) − u_ε(z)|: 0, up to the rounding of z + c itself."""
+    sym = symmetry.common_shift(z, c, eps)
+    check = explorers.shift_check(sym)
+    value = sym.ln_change if check.visible else 0.0
+    return number(
+        "common-shift",
+        f"Add c = {num(c)} to every coordinate of z = {vector(z)}, giving {vector(sym.moved)}. "
+        f"At ε = {eps_label(eps)}, what is the largest change of the core, "
+        "max |u_ε(z + c) − u_ε(z)|?",
+        value,
+        _shift_link(z, eps, c, f"Show z + {c:g}"),
+        hint="Adding c raises the mean μ by c; what happens to z − μ and to the variance q?",
+        explanation=f"Both give u_ε = {vector_with_exact(sym.ln_moved)}: the mean absorbs the "
+        "shift and the variance does not see it, so the change is 0 for every c and every ε"
+        + ("" if sym.ln_change == 0 else f" (computed: {short(sym.ln_change)}, rounding)")
+        + ".",
+    )
+
+
+def _rms_changes(z: np.ndarray, c: float, eps: float) -> bool:
+    """Whether RMS norm's output moves under z → z + c by more than rounding."""
+    sym = symmetry.common_shift(z, c, eps)
+    if not sym.rms_defined:
+        return False
+    noise = explorers.contrast(sym, symmetry.scale(z, 1.0, eps)).noise
+    return sym.rms_change > (noise if math.isfinite(noise) else 1e-12)
+
+
+def _rms(z: np.ndarray, eps: float, c: float) -> Question:
+    """RMS norm has no centring, so a common shift gets through (at ε = 0 too)."""
+    here, at_zero = _rms_changes(z, c, eps), _rms_changes(z, c, 0.0)
+    right = (1 if at_zero else 2) if here else 0
+    sym = symmetry.common_shift(z, c, eps)
+    return choice(
+        "rms-shift",
+        "RMS norm divides z by √(m + ε), where m is the mean square of the coordinates, and "
+        f"subtracts nothing. Under the same shift by c = {num(c)} at ε = {eps_label(eps)}, what "
+        "does its output do?",
+        (
+            "It stays the same, like layer norm's",
+            "It changes, at every ε",
+            "It changes only when ε > 0",
+        ),
+        right,
+        _shift_link(z, eps, c, f"Compare RMS norm under z + {c:g}"),
+        hint="Without subtracting the mean, what absorbs the added c?",
+        explanation=f"RMS norm gives {vector_with_exact(sym.rms)} for z and "
+        f"{vector_with_exact(sym.rms_moved)} for z + c"
+        + (
+            ": the mean square m changes and nothing removes the common part, so a common "
+            "shift gets through."
+            if here
+            else ": with c = 0 there is no shift to see. Any other c changes m, and nothing "
+            "removes the common part."
+        ),
+    )
+
+
+def _scale(z: np.ndarray, eps: float, a: float) -> Question:
+    """u_ε(az) = u_(ε/a²)(z): scaling the input is a change of ε."""
+    check = explorers.scaling_check(z, eps, a)
+    target = check.equivalent_eps
+    e_text = eps_label(eps)
+    return number(
+        "scale-eps",
+        f"Multiplying z = {vector(z)} by a = {num(a)} at ε = {e_text} gives the same core as z "
+        "itself at some ε′. What is ε′?",
+        target,
+        link("invariance", f"Show z scaled by {a:g}", z=vector_param(z), a=f"{a:g}",
+             eps=eps_param(eps)),
+        hint="Write u_ε(az) = a v/√(a²q + ε) and divide the top and the bottom by a.",
+        explanation=f"u_ε(az) = v/√(q + ε/a²) = u_(ε/a²)(z), so ε′ = ε/a² = "
+        f"{with_exact(target)}"
+        + (
+            ": at ε = 0 the factor a cancels and scaling changes nothing."
+            if eps == 0
+            else ": a = 1 changes nothing."
+            if a == 1
+            else f". Scaling the input {_UP if a > 1 else _DOWN}; the core moves by "
+            f"{short(check.scaling.change)} here."
+        ),
+        rel_tol=0.01,
+    )  # fmt: skip

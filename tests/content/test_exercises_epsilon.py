@@ -1,0 +1,66 @@
+"""The epsilon page's questions: expected answers are the engine's at the state asked
+about, exact forms pass, near misses do not, and answering on the page explains."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+import lnviz
+from lnviz.content.exercises import epsilon as ex
+from lnviz.content.text import eps_label
+from tests.apptest_helpers import ROOT, assert_clean
+
+PAGE = "epsilon"
+STATES = [((1.0, 2.0, 3.0), 1 / 3), ((1.0, 2.0, 3.0), 4 / 3), ((2.0, 2.0, 2.0), 0.01),
+          ((1.0, 5.0, 2.0, 8.0), 1e-6), ((1.0, 5.0, 2.0, 8.0), 10.0)]  # fmt: skip
+
+
+def by_key(*state: object) -> dict[str, object]:
+    return {q.key: q for q in ex.questions(*state)}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("z", "eps"), STATES)
+def test_answers_are_the_engines_at_the_page_state(z: tuple, eps: float) -> None:
+    qs = by_key(z, eps)
+    core = lnviz.analyze_core(z, eps)
+    family = lnviz.epsilon_family(eps)
+    assert qs["core-variance"].answer == float(core.core_var)
+    assert qs["slope"].answer == family.peak_slope
+    assert math.isclose(family.peak_slope, eps**-0.5)
+    assert qs["limit"].answer == family.asymptote
+    assert f"ε = {eps_label(eps)}" in qs["core-variance"].prompt
+    assert qs["slope"].link.params == {"eps": eps_label(eps)}
+
+
+def test_exact_forms_pass_and_near_misses_do_not() -> None:
+    qs = by_key((1.0, 2.0, 3.0), 1 / 3)
+    assert qs["core-variance"].check("2/3").correct  # q = 2/3, so (2/3)/(2/3 + 1/3)
+    assert not qs["core-variance"].check("1").correct  # the variance without ε
+    assert qs["slope"].check("√3").correct and qs["slope"].check("sqrt(3)").correct
+    assert qs["slope"].check("3^(1/2)").correct and not qs["slope"].check("1.7").correct
+    assert qs["limit"].check("√(3/2)").correct and qs["limit"].check("sqrt(1.5)").correct
+    assert not qs["limit"].check("1").correct and not qs["limit"].check("1.2").correct
+
+
+def test_constant_input_has_a_core_of_variance_zero() -> None:
+    q = by_key((2.0, 2.0, 2.0), 0.01)["core-variance"]
+    assert q.answer == 0.0 and q.check("0").correct and not q.check("1").correct
+    assert "constant input" in q.explanation
+
+
+def test_right_answer_on_the_page_shows_the_explanation() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.switch_page(f"pages/{PAGE}.py")
+    at.query_params["eps"] = "0.01"
+    at.run()
+    assert any("At ε = 0.01, how steep" in str(m.value) for m in at.markdown)
+    at.text_input(key=f"answer-{PAGE}-slope").set_value("1/sqrt(0.01)")
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-slope"]
+    at = button.click().run()
+    assert_clean(at)
+    said = "\n".join(str(e.value) for e in at.success)
+    assert "is right" in said and "ε^(−1/2) = 10" in said
+    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))

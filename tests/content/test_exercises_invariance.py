@@ -1,0 +1,74 @@
+"""The invariance page's questions: expected answers are the engine's at the state asked
+about, exact forms pass, near misses do not, and answering on the page explains."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from lnviz.content.exercises import invariance as ex
+from lnviz.content.text import eps_label
+from lnviz.lessons import explorers, symmetry
+from tests.apptest_helpers import ROOT, assert_clean
+
+PAGE = "invariance"
+STATES = [((1.0, 2.0, 3.0), 1 / 3), ((1.0, 2.0, 3.0), 0.0), ((0.1, 0.2, 0.3), 1.0),
+          ((1.0, 5.0, 2.0, 8.0), 1e-6)]  # fmt: skip
+
+
+def by_key(*state: object) -> dict[str, object]:
+    return {q.key: q for q in ex.questions(*state)}  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("z", "eps"), STATES)
+def test_answers_are_the_engines_at_the_page_state(z: tuple, eps: float) -> None:
+    qs = by_key(z, eps)
+    shift = explorers.shift_check(symmetry.common_shift(z, ex.WORKED_C, eps))
+    assert not shift.visible  # the change is rounding at most, so the answer is 0
+    assert qs["common-shift"].answer == 0.0
+    assert qs["rms-shift"].choices[qs["rms-shift"].correct] == "It changes, at every ε"
+    check = explorers.scaling_check(z, eps, ex.WORKED_A)
+    assert qs["scale-eps"].answer == check.equivalent_eps == eps / 100
+    assert f"ε = {eps_label(eps)}" in qs["scale-eps"].prompt
+    assert qs["scale-eps"].link.params["a"] == "10"
+
+
+def test_exact_forms_pass_and_near_misses_do_not() -> None:
+    qs = by_key((1.0, 2.0, 3.0), 1 / 3)
+    assert qs["common-shift"].check("0").correct and not qs["common-shift"].check("0.1").correct
+    scale = qs["scale-eps"]
+    assert scale.check("1/300").correct and scale.check("(1/3)/10^2").correct
+    assert not scale.check("1/30").correct and not scale.check("1/3").correct
+    assert not scale.check("0.0034").correct  # 2 % off
+
+
+def test_rms_answer_follows_the_shift() -> None:
+    """With c = 0 there is no shift: RMS norm's output stays, and the engine says so."""
+    q = by_key((1.0, 2.0, 4.0), 1 / 3, 0.0)["rms-shift"]
+    assert q.choices[q.correct] == "It stays the same, like layer norm's"
+    assert "c = 0 there is no shift" in q.explanation
+    q = by_key((1.0, 2.0, 4.0), 1 / 3, -10.0)["rms-shift"]
+    assert q.correct == 1 and "c = −10" in q.prompt
+
+
+def test_scaling_at_eps_zero_needs_no_change_of_eps() -> None:
+    q = by_key((1.0, 2.0, 3.0), 0.0)["scale-eps"]
+    assert q.answer == 0.0 and q.check("0").correct and "factor a cancels" in q.explanation
+
+
+def test_a_constant_z_asks_about_the_worked_z() -> None:
+    qs = by_key((2.0, 2.0, 2.0), 0.0)  # 0/0 on the page
+    assert all("z = (1, 2, 3)" in q.prompt for q in qs.values() if q.key != "rms-shift")
+
+
+def test_right_answer_on_the_page_shows_the_explanation() -> None:
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.switch_page(f"pages/{PAGE}.py")
+    at.run()
+    at.text_input(key=f"answer-{PAGE}-scale-eps").set_value("1/300")
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-scale-eps"]
+    at = button.click().run()
+    assert_clean(at)
+    said = "\n".join(str(e.value) for e in at.success)
+    assert "is right" in said and "u_ε(az) = v/√(q + ε/a²) = u_(ε/a²)(z)" in said
+    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))
