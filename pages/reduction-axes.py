@@ -3,9 +3,10 @@
 import streamlit as st
 
 import lnviz
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.axes import SCHEME_INFO, divisors, has_statistics, statistics_agree, with_entries
 from lnviz.content import axes_text
+from lnviz.content.exercises import reduction_axes as exercises
 from lnviz.content.text import short
 from lnviz.figures import axes as figs
 from lnviz.lessons import axes_tables
@@ -13,7 +14,6 @@ from lnviz.params import parse_entries
 
 MAX_B, MAX_T, MAX_F = 8, 16, 32  # at most 4096 entries: light to compute, draw and send
 SCHEME_LABELS = {k: v[0] for k, v in SCHEME_INFO.items()}
-SHORT = {"layer_all": "layer-all", "rms": "RMS"}  # radio labels, also the URL values
 
 
 @st.cache_data(max_entries=256, show_spinner=False)
@@ -33,7 +33,8 @@ ui.page_intro(
     "Reduction axes: who shares a mean and a variance?",
     r"""Every normalization in this family computes statistics over some entries and uses
 them to rescale those entries: a mean and a variance, or for RMS norm a mean square alone.
-The schemes differ only in **which** entries are pooled into one statistic group. For a
+Batch norm, layer norm, instance norm, group norm and RMS norm differ only in **which**
+entries are pooled into one statistic group: their reduction axes. For a
 hidden-state tensor with axes (batch, token, feature), token-wise layer normalization pools
 the $F$ features of one token:""",
 )
@@ -70,7 +71,9 @@ with st.container(border=True):
         fsz = ui.int_input("features F", 1, MAX_F, 6, key="f")
     with c4:
         seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
-    scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=SHORT)
+    scheme = ui.choice(
+        "Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=axes_text.SCHEME_SHORT
+    )
     shown = scheme if has_statistics(scheme, (bsz, tsz, fsz)) else "layer"
     caption = st.empty()  # filled in below, once the scheme shown is known
     c5, c6 = st.columns(2)
@@ -96,13 +99,15 @@ with st.container(border=True):
         help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
     )
 
-results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
 if shown != scheme:
     st.error(
         "Batch norm needs more than one entry per feature (B × T ≥ 2): with a single value "
         "its variance is meaningless. Showing token-wise layer norm instead.",
         icon=":material/error:",
     )
+quiz.ask(exercises.questions((bsz, tsz, fsz), shown, groups), page="reduction-axes")
+
+results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
 red = results[shown]
 caption.caption(axes_text.scheme_caption(red))
 if not red.finite:
@@ -193,16 +198,17 @@ c1, c2, c3 = st.columns(3)
 c1.metric("same statistic groups", "yes" if agree.same_groups else "no")
 c2.metric("largest gap in means", short(agree.max_mean_gap))
 c3.metric("same γ shape", "yes" if agree.same_param_shape else "no")
-st.markdown(
+ui.prose(
     f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
 same entries — one group per example — so their means and variances agree. Their learned
 parameters do not: layer norm keeps one γ and β per normalized element, shape
 {results["layer_all"].param_shape}, while group norm keeps one per channel (here the feature),
 shape ({fsz},). Reproducing a model therefore means matching **both** the reduction axes and the
-parameter shapes.
+parameter axes.
 
 The axes are a design choice, not a law. Keras's `LayerNormalization` normalizes the last axis
 by default (`axis=-1`) and gives its parameters the shape of the normalized axes; image models
 usually pool spatial positions (height × width) as well — they play the role the token axis
 plays here. Read the actual tensor layout before carrying a recipe from one model to another."""
 )
+ui.page_end()

@@ -4,8 +4,9 @@ import numpy as np
 import streamlit as st
 
 from lnviz import weighted as wt
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import weighted_text as wtext
+from lnviz.content.exercises import weighted_centering as exercises
 from lnviz.errors import LnvizError
 from lnviz.figures import weighted as figs
 
@@ -31,13 +32,11 @@ latex_row(
     r"P_ax=x-(a^{\mathsf T}x)\,\mathbf 1",
     r"a^{\mathsf T}(P_ax)=0",
 )
-st.markdown(
+ui.prose(
     r"""The output always has weighted mean 0, yet its plain average is usually not 0.
 In pictures, $P_a$ drops $x$ onto the hyperplane $\ker a^{\mathsf T}=\{y: a^{\mathsf T}y=0\}$,
 but it travels there along the all-ones direction $\mathbf 1$, not along the shortest
-path. Unless the weights are equal, that is a slanted (oblique) projection. Below: the
-picture for two and three coordinates, the same map read as a least-squares fit, and the
-matrix identities measured on your weights."""
+path. Unless the weights are equal, that is an oblique projection: it leans."""
 )
 
 ui.presets(
@@ -75,7 +74,7 @@ def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
 
 # --- n = 2 -----------------------------------------------------------------------------------
 st.subheader("Two coordinates: one line, two ways to reach it")
-st.markdown(
+ui.prose(
     r"""With two coordinates take $a=(w,\,1-w)$. The points with weighted mean 0 form the
 line $\ker a^{\mathsf T}$ through the origin, perpendicular to $a$. $P_a$ reaches it by
 sliding $x$ along the diagonal direction $\mathbf 1=(1,1)$; the Euclidean projection
@@ -95,6 +94,8 @@ with c1:
 with c2:
     x = ui.vector_input("x (a point in the plane)", "4, 2", key="x", length=2, lo=-100, hi=100)
 
+quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
+
 r2 = wt.weighted_centering(wt.two_weights(w), x)
 view2 = wt.projection_view(r2)
 
@@ -104,9 +105,9 @@ with left:
 with right:
     st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
 
-st.markdown(
-    r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with
-$\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$. In that geometry the step
+ui.prose(
+    r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with the
+D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$. In that geometry the step
 $x-P_ax=(a^{\mathsf T}x)\mathbf 1$ meets the line at exactly 90°, because
 $\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. With the ordinary dot product the
 same two vectors are at another angle whenever the weights differ."""
@@ -119,7 +120,7 @@ ui.notice(wtext.plane_notes(r2))
 
 # --- weighted least squares -------------------------------------------------------------------
 st.subheader("The same map as a least-squares fit")
-st.markdown(
+ui.prose(
     r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
 weight $a_i$. Setting the derivative to zero gives the weighted mean:"""
 )
@@ -128,7 +129,7 @@ latex_row(
     r"f'(c)=-2\sum_i a_i(x_i-c)",
     r"f'(c)=0\iff c=a^{\mathsf T}x",
 )
-st.markdown(
+ui.prose(
     r"""What the fit leaves over, the residual $x-\hat c\,\mathbf 1$ at the minimiser
 $\hat c=a^{\mathsf T}x$, is exactly $P_ax$: weighted centering is the residual map of an
 intercept-only weighted least-squares fit. The fitted $\hat c$ below comes from a
@@ -147,7 +148,7 @@ ui.notice(wtext.fit_notes(fit, r2, zeros2))
 @st.fragment
 def space_and_matrix(r2: wt.WeightedCentering) -> None:
     st.subheader("Three coordinates: a plane in space")
-    st.markdown(
+    ui.prose(
         r"""With three coordinates the points of weighted mean 0 fill a plane through the
 origin. Type any three weights $\ge 0$ (they are rescaled to add up to 1) and a point; drag
 the view to look along the plane's edge."""
@@ -211,3 +212,4 @@ the view to look along the plane's edge."""
 
 
 space_and_matrix(r2)
+ui.page_end()

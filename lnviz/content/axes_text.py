@@ -16,6 +16,7 @@ from lnviz.functional import default_rms_eps
 from lnviz.lessons.frameworks import CONVENTIONS, FRAMEWORK_NAMES, FRAMEWORKS
 
 __all__ = [
+    "SCHEME_SHORT",
     "display_columns",
     "eps_help",
     "eps_label_text",
@@ -25,6 +26,7 @@ __all__ = [
     "scheme_notes",
 ]
 
+SCHEME_SHORT = {"layer_all": "layer-all", "rms": "RMS"}  # the scheme radio's labels and URL values
 _FRAMEWORK_SCHEME = {"layer_all": "layer"}  # the page's scheme -> the frameworks' layer
 
 

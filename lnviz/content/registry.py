@@ -144,6 +144,15 @@ PAGES: tuple[PageInfo, ...] = (
         "Which entries share one mean and variance under batch, layer, instance, group and "
         "RMS normalization, on a tensor you control.",
         card=True,
+        terms=(
+            "rms-normalization",
+            "batch-normalization",
+            "layer-normalization",
+            "instance-normalization",
+            "group-normalization",
+            "reduction-axes",
+            "parameter-axes",
+        ),
     ),
     PageInfo(
         "sequences",
@@ -202,6 +211,7 @@ PAGES: tuple[PageInfo, ...] = (
         "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
         "Euclidean one.",
         card=True,
+        terms=("weighted-centering-matrix", "oblique-projection", "d-inner-product", "idempotent"),
     ),
     PageInfo(
         "glossary",

@@ -291,8 +291,8 @@ def matrix_notes(checks: ProjectionChecks) -> tuple[str, ...]:
         )
     return (
         rows,
-        "Applying Pₐ twice changes nothing: a vector with weighted mean 0 has nothing "
-        "left to subtract.",
+        "Applying Pₐ twice changes nothing, Pₐ² = Pₐ (Pₐ is idempotent): a vector with "
+        "weighted mean 0 has nothing left to subtract.",
         transpose,
     )
 

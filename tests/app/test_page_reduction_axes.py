@@ -8,6 +8,7 @@ import pytest
 
 import lnviz
 from tests.apptest_helpers import assert_clean, figures, page, texts, values
+from tests.deep_links import via_router
 
 
 def metric(at, label: str) -> str:
@@ -230,3 +231,62 @@ def test_refused_batch_norm_describes_the_layer_norm_shown() -> None:
     assert "more than one entry per feature" in texts(at)
     assert "Flax linen 1e-06" in at.select_slider(key="eps").help
     assert "Layer norm, token-wise" in " ".join(str(c.value) for c in at.caption)
+
+
+# --- predict, then check ----------------------------------------------------------------
+
+
+def answer(at, key: str, response: str | int):
+    """Type (or pick) an answer to question `key` and press its Check button."""
+    name = f"answer-reduction-axes-{key}"
+    if isinstance(response, int):
+        at.radio(key=name).set_value(response)
+    else:
+        at.text_input(key=name).set_value(response)
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-reduction-axes-{key}"]
+    return button.click().run()
+
+
+def alerts(at) -> str:
+    return "\n".join(str(e.value) for kind in ("success", "error", "info") for e in at.get(kind))
+
+
+def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
+    at = answer(via_router("reduction-axes", {"scheme": "batch"}), "entries", "2*4")
+    assert_clean(at)
+    assert "is right" in alerts(at) and "B·T = 2·4 = 8" in alerts(at)
+    assert "1 of 4 answered" in texts(at)
+    (link,) = [p for p in at.get("page_link") if p.proto.label == "Show this scheme on this tensor"]
+    assert link.proto.page.endswith("reduction-axes")
+
+
+def test_a_wrong_answer_gets_a_hint_not_the_explanation() -> None:
+    at = answer(via_router("reduction-axes"), "entries", "8")
+    assert "is not it" in alerts(at) and "Hint:" in alerts(at)
+    assert "entries per group" not in alerts(at)
+
+
+def test_the_right_option_is_marked_right() -> None:
+    at = via_router("reduction-axes", {"scheme": "layer-all", "t": "3"})
+    at = answer(at, "gamma", 1)  # (T, F)
+    assert "That is right" in alerts(at) and "(3, 6)" in alerts(at)
+
+
+def test_questions_follow_the_page_state() -> None:
+    at = via_router("reduction-axes", {"b": "3", "t": "5", "f": "8", "scheme": "group",
+                                       "groups": "4"})  # fmt: skip
+    prompts = texts(at)
+    assert "(B, T, F) = (3, 5, 8), under **Group norm with G = 4**" in prompts
+    assert "Group norm with G = 4 splits the F = 8 features" in prompts
+    at = answer(at, "entries", "10")  # T·F/G = 5·8/4
+    assert "is right" in alerts(at)
+
+
+@pytest.mark.parametrize(("scheme", "groups"), [("layer_all", 2), ("rms", 2), ("group", 3)])
+def test_question_links_open_their_state_for_every_scheme(scheme: str, groups: int) -> None:
+    """The links write the scheme as the page's own links do (layer-all, RMS)."""
+    from lnviz.content.exercises import reduction_axes
+    from tests.deep_links import assert_link_opens
+
+    for q in reduction_axes.questions((2, 3, 6), scheme, groups):
+        assert_link_opens(q.link)

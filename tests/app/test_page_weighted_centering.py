@@ -7,6 +7,7 @@ import re
 import pytest
 
 from tests.apptest_helpers import assert_clean, figures, page, shown, texts
+from tests.deep_links import via_router
 
 NAME = "weighted-centering"
 PLANE, OBJECTIVE, SPACE, MATRIX = range(4)  # order of the charts on the page
@@ -338,3 +339,45 @@ def test_no_private_labels(preset) -> None:
     shown_text = texts(at) + " ".join(c.proto.alt for c in at.get("plotly_chart"))
     assert not re.search(r"seed|the notes", shown_text, flags=re.I)
     assert not re.search(r"\b[CW][0-9]{1,2}\b", shown_text)  # claim ids such as C13, W4
+
+
+# --- predict, then check ----------------------------------------------------------------
+
+
+def answer(at, key: str, response: str | int):
+    """Type (or pick) an answer to question `key` and press its Check button."""
+    name = f"answer-{NAME}-{key}"
+    if isinstance(response, int):
+        at.radio(key=name).set_value(response)
+    else:
+        at.text_input(key=name).set_value(response)
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{NAME}-{key}"]
+    return button.click().run()
+
+
+def alerts(at) -> str:
+    return "\n".join(str(e.value) for kind in ("success", "error", "info") for e in at.get(kind))
+
+
+def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
+    at = answer(via_router(NAME), "subtracted", "5/2")
+    assert_clean(at)
+    assert "is right" in alerts(at) and "aᵀx = 0.25·4 + 0.75·2 = 2.5" in alerts(at)
+    (link,) = [p for p in at.get("page_link") if "these weights" in p.proto.label]
+    assert link.proto.page.endswith(NAME)
+
+
+def test_expecting_plain_mean_zero_gets_a_hint() -> None:
+    at = answer(via_router(NAME), "plain-mean", "0")
+    assert "is not it" in alerts(at) and "Hint:" in alerts(at)
+    at = answer(at, "plain-mean", "1/2")
+    assert "is right" in alerts(at) and "(1.5, −0.5)" in alerts(at)
+
+
+def test_symmetry_question_follows_the_weights() -> None:
+    at = via_router(NAME, {"w": "0.5", "x": "1, 3"})
+    assert "At a = (0.5, 0.5), is the matrix Pₐ" in texts(at)
+    at = answer(at, "symmetric", 0)  # yes, for equal weights
+    assert "That is right" in alerts(at) and "usual symmetric centering matrix" in alerts(at)
+    at = answer(at, "subtracted", "2")
+    assert "is right" in alerts(at)
