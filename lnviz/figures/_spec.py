@@ -79,6 +79,17 @@ def merge(target: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
     return target
 
 
+def _trace_adder(kind: str) -> Callable[..., FigureSpec]:
+    """FigureSpec's add_<kind> method: add_trace(kind, ...)."""
+
+    def add(self: FigureSpec, **kw: Any) -> FigureSpec:
+        return self.add_trace(kind, **kw)
+
+    add.__name__, add.__qualname__ = f"add_{kind}", f"FigureSpec.add_{kind}"
+    add.__doc__ = f"Add a {kind} trace, as go.Figure.add_{kind}."
+    return add
+
+
 class FigureSpec:
     """A figure being built: traces, layout, frames as plain dicts (see the module's text).
 
@@ -137,23 +148,10 @@ class FigureSpec:
         self.data.append(trace)
         return self
 
-    def add_scatter(self, **kw: Any) -> FigureSpec:
-        return self.add_trace("scatter", **kw)
-
-    def add_bar(self, **kw: Any) -> FigureSpec:
-        return self.add_trace("bar", **kw)
-
-    def add_heatmap(self, **kw: Any) -> FigureSpec:
-        return self.add_trace("heatmap", **kw)
-
-    def add_box(self, **kw: Any) -> FigureSpec:
-        return self.add_trace("box", **kw)
-
-    def add_scatter3d(self, **kw: Any) -> FigureSpec:
-        return self.add_trace("scatter3d", **kw)
-
-    def add_mesh3d(self, **kw: Any) -> FigureSpec:
-        return self.add_trace("mesh3d", **kw)
+    # add_scatter(**kw) is add_trace("scatter", **kw), and likewise for each trace type used
+    add_scatter, add_bar, add_heatmap, add_box, add_scatter3d, add_mesh3d = (
+        _trace_adder(kind) for kind in ("scatter", "bar", "heatmap", "box", "scatter3d", "mesh3d")
+    )
 
     def update_traces(self, props: Mapping[str, Any] | None = None, **kw: Any) -> FigureSpec:
         update = nested({**(props or {}), **kw})

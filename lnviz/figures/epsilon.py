@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import plotly.graph_objects as go
@@ -33,24 +34,14 @@ def _curves(
     """The family's curve `field` for the chosen eps (bold, named `label`) over the same
     curve for other eps values (thin, grey, without hover or legend)."""
     fig = FigureSpec()
+
+    def curve(fam: Family, name: str, **style: Any) -> None:
+        fig.add_scatter(x=r(fam.t), y=r(getattr(fam, field)), mode="lines", name=name, **style)
+
     for fam in others:
-        fig.add_scatter(
-            x=r(fam.t),
-            y=r(getattr(fam, field)),
-            mode="lines",
-            name=f"ε = {eps_label(fam.eps)}",
-            line={"color": GRAY, "width": 1},
-            opacity=0.45,
-            hoverinfo="skip",
-            showlegend=False,
-        )
-    fig.add_scatter(
-        x=r(current.t),
-        y=r(getattr(current, field)),
-        mode="lines",
-        name=f"{label}, ε = {eps_label(current.eps)}",
-        line={"color": color, "width": 3},
-    )
+        curve(fam, f"ε = {eps_label(fam.eps)}", line={"color": GRAY, "width": 1}, opacity=0.45,
+              hoverinfo="skip", showlegend=False)  # fmt: skip
+    curve(current, f"{label}, ε = {eps_label(current.eps)}", line={"color": color, "width": 3})
     return fig
 
 

@@ -51,6 +51,20 @@ def _case(seed: int, dtype, ndim_lo: int = 1, ndim_hi: int = 4):
     return rng, x
 
 
+def each_case(test):
+    """Parametrize a test over every seed, both dtypes, and with and without weight and bias."""
+    for name, values in (("affine", [False, True]), ("dtype", DTYPES), ("seed", SEEDS)):
+        test = pytest.mark.parametrize(name, values)(test)
+    return test
+
+
+def _affine(rng: np.random.Generator, shape, dtype, affine: bool) -> tuple:
+    """Random weight and bias of `shape` (drawn in that order), or (None, None)."""
+    if not affine:
+        return None, None
+    return rng.standard_normal(shape).astype(dtype), rng.standard_normal(shape).astype(dtype)
+
+
 def _purity(args, fn):
     """Run fn(*args) with read-only arguments and check they are unchanged."""
     arrays = [a for a in args if isinstance(a, np.ndarray)]
@@ -63,24 +77,19 @@ def _purity(args, fn):
     return out
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("affine", [False, True])
+@each_case
 def test_layer_norm(torch, F, seed, dtype, affine) -> None:
     rng, x = _case(seed, dtype)
     k = int(rng.integers(1, x.ndim + 1))
     nshape = x.shape[x.ndim - k :]
-    w = rng.standard_normal(nshape).astype(dtype) if affine else None
-    b = rng.standard_normal(nshape).astype(dtype) if affine else None
+    w, b = _affine(rng, nshape, dtype, affine)
     eps = float(rng.choice([1e-5, 1e-3, 0.5]))
     out = _purity([x, w, b], lambda x, w, b: lnviz.layer_norm(x, nshape, w, b, eps))
     ref = F.layer_norm(_t(torch, x), list(nshape), _t(torch, w), _t(torch, b), eps)
     _check(out, ref, dtype)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("affine", [False, True])
+@each_case
 @pytest.mark.parametrize("eps", [None, 1e-6, 0.25])
 def test_rms_norm(torch, F, seed, dtype, affine, eps) -> None:
     rng, x = _case(seed, dtype)
@@ -109,17 +118,14 @@ def test_rms_norm_default_eps_is_torchs(torch, F, dtype) -> None:
     assert np.abs(wrong - theirs.astype(np.float64)).max() > 10 * TOL[dtype]
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("affine", [False, True])
+@each_case
 def test_group_norm(torch, F, seed, dtype, affine) -> None:
     rng = np.random.default_rng(2000 + seed)
     groups = int(rng.integers(1, 4))
     c = groups * int(rng.integers(1, 4))
     shape = (int(rng.integers(1, 4)), c, *_random_shape(rng, int(rng.integers(0, 3))))
     x = (rng.standard_normal(shape) * 2 + 1).astype(dtype)
-    w = rng.standard_normal(c).astype(dtype) if affine else None
-    b = rng.standard_normal(c).astype(dtype) if affine else None
+    w, b = _affine(rng, c, dtype, affine)
     if np.prod(shape[2:], dtype=int) * (c // groups) == 1:
         pytest.skip("a group of one value: variance 0 (checked elsewhere)")
     out = _purity([x, w, b], lambda x, w, b: lnviz.group_norm(x, groups, w, b, 1e-4))
@@ -127,16 +133,13 @@ def test_group_norm(torch, F, seed, dtype, affine) -> None:
     _check(out, ref, dtype)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("affine", [False, True])
+@each_case
 def test_instance_norm(torch, F, seed, dtype, affine) -> None:
     rng = np.random.default_rng(3000 + seed)
     c = int(rng.integers(1, 5))
     spatial = _random_shape(rng, int(rng.integers(1, 4)), lo=2)  # torch needs > 1 position
     x = (rng.standard_normal((int(rng.integers(1, 4)), c, *spatial)) + 0.5).astype(dtype)
-    w = rng.standard_normal(c).astype(dtype) if affine else None
-    b = rng.standard_normal(c).astype(dtype) if affine else None
+    w, b = _affine(rng, c, dtype, affine)
     out = _purity([x, w, b], lambda x, w, b: lnviz.instance_norm(x, w, b, 1e-5))
     ref = F.instance_norm(_t(torch, x), weight=_t(torch, w), bias=_t(torch, b), eps=1e-5)
     _check(out, ref, dtype)
@@ -149,15 +152,12 @@ def _bn_case(seed: int, dtype, affine: bool):
     x = (rng.standard_normal(shape) * 1.5 - 0.7).astype(dtype)
     rm = rng.standard_normal(c).astype(dtype)
     rv = rng.uniform(0.2, 3, c).astype(dtype)
-    w = rng.standard_normal(c).astype(dtype) if affine else None
-    b = rng.standard_normal(c).astype(dtype) if affine else None
+    w, b = _affine(rng, c, dtype, affine)
     momentum = float(rng.choice([0.0, 0.1, 0.37, 1.0]))
     return x, rm, rv, w, b, momentum
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("affine", [False, True])
+@each_case
 def test_batch_norm_training_updates_running_stats(torch, F, seed, dtype, affine) -> None:
     x, rm, rv, w, b, momentum = _bn_case(seed, dtype, affine)
     y, new_rm, new_rv = _purity(
@@ -182,9 +182,7 @@ def test_batch_norm_training_without_running_stats(torch, F, seed, dtype) -> Non
     _check(y, ref, dtype)
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-@pytest.mark.parametrize("dtype", DTYPES)
-@pytest.mark.parametrize("affine", [False, True])
+@each_case
 def test_batch_norm_eval(torch, F, seed, dtype, affine) -> None:
     x, rm, rv, w, b, momentum = _bn_case(seed, dtype, affine)
     y, new_rm, new_rv = _purity(
