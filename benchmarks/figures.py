@@ -30,12 +30,12 @@ sys.path.insert(0, str(ROOT))
 
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-import lnviz.app.ui as ui  # noqa: E402
+import lnviz.app.charts as app_charts  # noqa: E402
 
 
 def measure(runs: int) -> dict[str, dict[str, Any]]:
     """{page: {"charts": n, "ms": median total build ms, "slowest": (name, ms)}}."""
-    original = ui._build_spec
+    original = app_charts._build_spec
     samples: dict[str, list[float]] = defaultdict(list)  # page -> per-run totals
     per_chart: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     current: dict[str, Any] = {}
@@ -48,13 +48,13 @@ def measure(runs: int) -> dict[str, dict[str, Any]]:
         per_chart[current["page"]][f"{build.__module__}.{build.__qualname__}"].append(ms)
         return spec
 
-    ui._build_spec = timed  # what the chart cache calls on a miss
+    app_charts._build_spec = timed  # what the chart cache calls on a miss
     try:
         pages = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
         for page in pages:
             for run in range(runs + 1):  # run 0 warms imports and the engine's own caches
                 current.update(page=page, total=0.0)
-                ui._figure_spec.clear()  # every chart is built anew
+                app_charts._figure_spec.clear()  # every chart is built anew
                 at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
                 at.switch_page(f"pages/{page}.py")  # through the router, as a visitor
                 at.run()
@@ -65,7 +65,7 @@ def measure(runs: int) -> dict[str, dict[str, Any]]:
             if not per_chart[page]:
                 per_chart[page]["(no charts)"].append(0.0)
     finally:
-        ui._build_spec = original
+        app_charts._build_spec = original
     out = {}
     for page, totals in samples.items():
         charts = {k: statistics.median(v) for k, v in per_chart[page].items()}

@@ -61,23 +61,25 @@ def _max_gap(a: np.ndarray, b: np.ndarray) -> float:
     return float(gap.max()) if np.isfinite(gap).all() else float("nan")
 
 
+def _symmetry(
+    kind: str,
+    amount: float,
+    inputs: tuple[np.ndarray, np.ndarray],
+    eps: float,
+    ln: tuple[np.ndarray, np.ndarray],
+    rms: tuple[np.ndarray, np.ndarray],
+) -> Symmetry:
+    """A Symmetry from the (before, after) pairs of input, layer norm and RMS norm, with the
+    largest change of each norm."""
+    return Symmetry(kind, amount, *inputs, eps, *ln, *rms, _max_gap(*ln), _max_gap(*rms))
+
+
 def _from_shift(
     kind: str, amount: float, z: ArrayLike, shift: ArrayLike | float, eps: float
 ) -> Symmetry:
     s = compare_shift(z, shift, eps)
-    return Symmetry(
-        kind,
-        amount,
-        s.z,
-        s.z + s.shift,
-        s.eps,
-        s.core,
-        s.core_shifted,
-        s.rms,
-        s.rms_shifted,
-        _max_gap(s.core, s.core_shifted),
-        _max_gap(s.rms, s.rms_shifted),
-    )
+    pairs = (s.core, s.core_shifted), (s.rms, s.rms_shifted)
+    return _symmetry(kind, amount, (s.z, s.z + s.shift), s.eps, *pairs)
 
 
 def common_shift(z: ArrayLike, c: float, eps: float) -> Symmetry:
@@ -125,19 +127,8 @@ def scale(z: ArrayLike, a: float, eps: float) -> Symmetry:
     base = compare_shift(z, 0.0, eps)  # u_eps(z) and rms_eps(z), validated
     moved = a_f * base.z  # (d,)
     scaled = compare_shift(moved, 0.0, base.eps)
-    return Symmetry(
-        "scale",
-        a_f,
-        base.z,
-        moved,
-        base.eps,
-        base.core,
-        scaled.core,
-        base.rms,
-        scaled.rms,
-        _max_gap(base.core, scaled.core),
-        _max_gap(base.rms, scaled.rms),
-    )
+    pairs = (base.core, scaled.core), (base.rms, scaled.rms)
+    return _symmetry("scale", a_f, (base.z, moved), base.eps, *pairs)
 
 
 @dataclass(frozen=True)
