@@ -47,17 +47,22 @@ def _zero_line(fig: FigureSpec) -> None:
     hline(fig, 0.0, {"color": GRAY, "width": 1})
 
 
+def _norm(sym: Symmetry, norm: str) -> tuple[str, str, np.ndarray, np.ndarray, float]:
+    """norm "ln" or "rms": its name, its symbol, its output before and after, the largest
+    change."""
+    if norm == "ln":
+        return "layer norm", "u_ε", sym.ln, sym.ln_moved, sym.ln_change
+    return "RMS norm", "rms_ε", sym.rms, sym.rms_moved, sym.rms_change
+
+
 def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
     """Grouped bars per coordinate: the normalization of z and of the changed input."""
-    before, after = (sym.ln, sym.ln_moved) if norm == "ln" else (sym.rms, sym.rms_moved)
-    f = "u_ε" if norm == "ln" else "rms_ε"
+    name, f, before, after, change = _norm(sym, norm)
     what = _WHAT[sym.kind]
     idx = _coords(sym.z.size)
     fig = FigureSpec()
     for values, label, color in ((before, f"{f}(z)", BLUE), (after, f"{f}({what})", ORANGE)):
         value_bars(fig, idx, values, _bar_text(values), name=label, color=color)
-    change = sym.ln_change if norm == "ln" else sym.rms_change
-    name = "layer norm" if norm == "ln" else "RMS norm"
     layout(
         fig,
         title=f"{name} before and after {what}: largest change {short(change, 3)}",
@@ -71,9 +76,7 @@ def pair_figure(sym: Symmetry, *, norm: str = "ln") -> go.Figure:
 
 
 def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
-    before, after = (sym.ln, sym.ln_moved) if norm == "ln" else (sym.rms, sym.rms_moved)
-    change = sym.ln_change if norm == "ln" else sym.rms_change
-    name = "layer norm" if norm == "ln" else "RMS norm"
+    name, _, before, after, change = _norm(sym, norm)
     return (
         f"Grouped bars per coordinate at ε = {short(sym.eps)}: {name} of z = "
         f"{short_vector(sym.z)} is {short_vector(before)}; of the changed input it is "
