@@ -88,3 +88,18 @@ def _rows(data: dict[str, Any]) -> list[list[Any]]:
     flat = values(data)
     n = int(str(data["shape"]).split(",")[1])
     return [flat[i : i + n] for i in range(0, len(flat), n)]
+
+
+def answer_on_page(
+    page_path: str, key: str, text: str, query: dict[str, str] | None = None
+) -> AppTest:
+    """Open a page through the router, type `text` into question `key`'s box and press
+    Check; the AppTest after that run."""
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
+    at.switch_page(f"pages/{page_path}.py")
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    at.text_input(key=f"answer-{page_path}-{key}").set_value(text)
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{page_path}-{key}"]
+    return button.click().run()

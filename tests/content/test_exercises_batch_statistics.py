@@ -4,11 +4,10 @@ asked about, exact forms pass, near misses do not, and answering on the page exp
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from lnviz.content.exercises import batch_statistics as ex
 from lnviz.lessons.batchstats_page import StreamSettings, conventions, stream_runs
-from tests.apptest_helpers import ROOT, assert_clean
+from tests.apptest_helpers import answer_on_page, assert_clean
 
 PAGE = "batch-statistics"
 
@@ -55,13 +54,7 @@ def test_a_pair_is_plus_or_minus_one(features: int, seed: int) -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{PAGE}.py")
-    at.query_params["b"] = "4"
-    at.run()
-    at.text_input(key=f"answer-{PAGE}-limit").set_value("3/4")
-    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-limit"]
-    at = button.click().run()
+    at = answer_on_page(PAGE, "limit", "3/4", {"b": "4"})
     assert_clean(at)
     said = "\n".join(str(e.value) for e in at.success)
     assert "is right" in said and "(B − 1)/B = 0.75 = 3/4" in said

@@ -6,12 +6,11 @@ from __future__ import annotations
 import math
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 import lnviz
 from lnviz.content.exercises import epsilon as ex
 from lnviz.content.text import eps_label
-from tests.apptest_helpers import ROOT, assert_clean
+from tests.apptest_helpers import answer_on_page, assert_clean
 
 PAGE = "epsilon"
 STATES = [((1.0, 2.0, 3.0), 1 / 3), ((1.0, 2.0, 3.0), 4 / 3), ((2.0, 2.0, 2.0), 0.01),
@@ -52,14 +51,8 @@ def test_constant_input_has_a_core_of_variance_zero() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{PAGE}.py")
-    at.query_params["eps"] = "0.01"
-    at.run()
+    at = answer_on_page(PAGE, "slope", "1/sqrt(0.01)", {"eps": "0.01"})
     assert any("At ε = 0.01, how steep" in str(m.value) for m in at.markdown)
-    at.text_input(key=f"answer-{PAGE}-slope").set_value("1/sqrt(0.01)")
-    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-slope"]
-    at = button.click().run()
     assert_clean(at)
     said = "\n".join(str(e.value) for e in at.success)
     assert "is right" in said and "ε^(−1/2) = 10" in said

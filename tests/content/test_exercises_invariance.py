@@ -4,12 +4,11 @@ about, exact forms pass, near misses do not, and answering on the page explains.
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from lnviz.content.exercises import invariance as ex
 from lnviz.content.text import eps_label
 from lnviz.lessons import explorers, symmetry
-from tests.apptest_helpers import ROOT, assert_clean
+from tests.apptest_helpers import answer_on_page, assert_clean
 
 PAGE = "invariance"
 STATES = [((1.0, 2.0, 3.0), 1 / 3), ((1.0, 2.0, 3.0), 0.0), ((0.1, 0.2, 0.3), 1.0),
@@ -62,12 +61,7 @@ def test_a_constant_z_asks_about_the_worked_z() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{PAGE}.py")
-    at.run()
-    at.text_input(key=f"answer-{PAGE}-scale-eps").set_value("1/300")
-    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-scale-eps"]
-    at = button.click().run()
+    at = answer_on_page(PAGE, "scale-eps", "1/300")
     assert_clean(at)
     said = "\n".join(str(e.value) for e in at.success)
     assert "is right" in said and "u_ε(az) = v/√(q + ε/a²) = u_(ε/a²)(z)" in said

@@ -4,12 +4,11 @@ about, exact forms pass, near misses do not, and answering on the page explains.
 from __future__ import annotations
 
 import pytest
-from streamlit.testing.v1 import AppTest
 
 from lnviz.content.exercises import sequences as ex
 from lnviz.lessons.causality import SCHEMES
 from lnviz.lessons.sequences_page import Settings, analyse, shock, shock_table
-from tests.apptest_helpers import ROOT, assert_clean
+from tests.apptest_helpers import answer_on_page, assert_clean
 
 PAGE = "sequences"
 
@@ -58,13 +57,7 @@ def test_company_is_batch_norm_unless_the_batch_is_one(batch: int) -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{PAGE}.py")
-    at.query_params["t"] = "16"
-    at.run()
-    at.text_input(key=f"answer-{PAGE}-pairs").set_value("16*15/2")
-    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-pairs"]
-    at = button.click().run()
+    at = answer_on_page(PAGE, "pairs", "16*15/2", {"t": "16"})
     assert_clean(at)
     said = "\n".join(str(e.value) for e in at.success)
     assert "is right" in said and "T(T − 1)/2 = 120" in said
