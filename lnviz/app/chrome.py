@@ -9,6 +9,7 @@ import streamlit as st
 
 from lnviz.app import classroom
 from lnviz.app._streamlit_private import current_url_path, ensure_router
+from lnviz.app.classroom import PRESENT_CSS
 from lnviz.app.controls import toggle
 from lnviz.content import registry
 from lnviz.content.references import for_page
@@ -103,7 +104,7 @@ def page_intro(title: str, lead: str) -> None:
     if st.context.is_embedded:
         classroom.full_app_link()
     if present:
-        st.html(classroom.PRESENT_CSS)
+        st.html(PRESENT_CSS)
         left, right = st.columns([3, 1])
         with left:
             classroom.join_panel()

@@ -11,6 +11,7 @@ import streamlit as st
 
 from lnviz.app._streamlit_private import current_url_path
 from lnviz.content.sheets import origin
+from lnviz.content.text import plain
 
 PRESENT_CSS = """<style>
   [data-testid="stMainBlockContainer"] { max-width: 96rem; }
@@ -28,7 +29,6 @@ PRESENT_CSS = """<style>
   [data-testid="stMain"] [data-testid="stTickBarMin"],
   [data-testid="stMain"] [data-testid="stTickBarMax"] { font-size: 1.25rem; }
   .katex { font-size: 1.35em; }
-  .lnviz-join { font: 600 1.6rem/1.3 "Source Sans Pro", sans-serif; word-break: break-all; }
 </style>"""
 
 
@@ -61,11 +61,7 @@ def join_panel() -> None:
             qr_png(link), caption="QR code of the link to this view", width=280,
             output_format="PNG",
         )  # fmt: skip
-        st.html(f'<div class="lnviz-join">{_escape(link)}</div>')
-
-
-def _escape(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        st.subheader(plain(link, limit=400), anchor=False)  # escaped: it holds visitor text
 
 
 def way_out(key: str) -> None:

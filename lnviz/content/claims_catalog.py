@@ -368,7 +368,7 @@ CLAIM_DATA: tuple = (
        lambda: wt.projection_checks(A).d_p, 1e-15, "the matrix product of D and the engine's Pₐ"),
       ("D-angle (degrees)", 90.0, "90", lambda: wt.weighted_centering(A, X).angle_d, 1e-9,
        "the angle between the engine's two vectors, measured with D"),
-      ("fitted c (solver)", 2.5, "aᵀx = 5/2",
+      ("fitted constant ĉ (solver)", 2.5, "aᵀx = 5/2",
        lambda: wt.constant_fit(wt.weighted_centering(A, X)).c, 1e-12,
        "numpy.linalg.lstsq on the weighted problem"),
       ("Σ aᵢ(xᵢ − c)² at the minimum", 0.75, "3/4",

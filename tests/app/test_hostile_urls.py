@@ -349,6 +349,8 @@ def test_hundreds_of_unrelated_parameters_change_nothing(name: str) -> None:
 # (largest sizes, longest sequences, every scheme); measured in docs/hardening.md.
 WORST = {
     "home": {},
+    "why-normalize": {"gain": "2", "depth": "64", "act": "linear"},
+    "references": {},
     "reduction-axes": {
         **{"b": "8", "t": "16", "f": "32", "seed": "9999", "scheme": "group", "groups": "32"},
         "edits": ";".join(f"{i % 8},{i % 16},{i % 32}=1e3" for i in range(32)),  # 32 edits

@@ -45,7 +45,7 @@ SHOWN = {
     "W1": ["**(1.5, −0.5)**", "| weighted mean of Pₐx | **0** |"],
     "W2": ["rank 1, n = 2"],
     "W3": ["**63.43°**"],
-    "W5": ["**90°**", "fitted c (solver) | **2.5**"],
+    "W5": ["**90°**", "fitted constant ĉ (solver) | **2.5**"],
     "W6": ["**(0, 1)**", "**undefined**"],
 }
 
