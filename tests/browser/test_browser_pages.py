@@ -72,7 +72,8 @@ class PageCase:
 # deep_link_query (with expected_text / metrics) adds the deep-link test and, derived from
 # it, the hostile-link test. Pages still saying "Coming soon" may draw no chart yet.
 PAGES = [
-    PageCase("", heading="lnviz", min_charts=0),
+    PageCase("", heading="lnviz", min_charts=1),
+    PageCase("why-normalize", slider_key="gain", heading="Why normalize"),
     PageCase("reduction-axes", slider_key="eps"),
     PageCase(
         "epsilon",
@@ -131,12 +132,26 @@ PAGES = [
     PageCase(
         "examples",
         deep_link_query={"section": "Epsilon"},
-        expected_text="C3 · ε changes the core of the same input",
+        expected_text="ε changes the core",
         heading="Worked examples",
         min_charts=0,
         metrics={"checks that agree": "63 of 63"},
     ),
+    PageCase(
+        "transformer",
+        deep_link_query={"depth": "24", "placement": "post"},
+        slider_key="tau",
+        heading="transformer",
+        min_charts=5,
+    ),
+    PageCase("references", heading="References", min_charts=0),
 ]
+
+
+def test_the_table_covers_every_registered_page() -> None:
+    from lnviz.content import registry
+
+    assert {c.url_path for c in PAGES} == {p.url_path for p in registry.PAGES}
 
 
 def cases(predicate: Callable[[PageCase], object] = lambda c: True) -> list[object]:
