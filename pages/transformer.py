@@ -3,8 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import transformer_notes as notes
+from lnviz.content.exercises import transformer as exercises
 from lnviz.errors import LnvizError
 from lnviz.figures import transformer as figs
 from lnviz.lessons import transformer as tf
@@ -61,10 +62,11 @@ def fit(outliers: float) -> tf.TanhFit:
 
 ui.page_intro(
     "Layer norm in a transformer",
-    """In a transformer, layer norm sits in every block, beside a **residual
-connection** that adds each block's output to a running sum, the **residual stream**. Where
-the norm sits decides how gradients flow through a deep stack; what it does to each token
-decides which keys attention can pick. Every number is computed live.""",
+    """In a transformer, layer norm sits in every block, beside a
+**residual connection** that adds each block's output to a running sum, the
+**residual stream**. Where the norm sits decides how gradients flow through a deep stack;
+what it does to each token decides which keys attention can pick. Every number is computed
+live.""",
 )
 ui.presets(
     {
@@ -80,16 +82,11 @@ ui.presets(
 @st.fragment
 def placement_section() -> None:
     st.subheader("Pre-LN or Post-LN: where the norm sits")
-    st.markdown(
+    ui.prose(
         """A stack of L blocks, each a small MLP with random weights, as at the start of
 training. **Post-LN** (the original Transformer) normalizes the stream after each block's
 output is added. **Pre-LN** (GPT-2 and most language models since) normalizes only the
 block's input, and once more at the top. A third variant divides that input by √l."""
-    )
-    st.caption(
-        "Predict first: as the stack gets deeper, does the last block's gradient grow, "
-        "shrink or stay put, in each placement? The depth chart below answers up to the L "
-        "you choose."
     )
     c1, c2, c3 = st.columns([2, 2, 1])
     with c1:
@@ -107,7 +104,9 @@ block's input, and once more at the top. A third variant divides that input by �
         "divided by √l. The link keeps these short names.",
     )  # fmt: skip
     cmp = comparison(depth, width, seed)
-    facts = tp.placement_facts(cmp, sweep(depth, width, seed))
+    swept = sweep(depth, width, seed)
+    quiz.ask(exercises.questions(depth, width, seed, sweep=swept), page="transformer")
+    facts = tp.placement_facts(cmp, swept)
     left, right = st.columns(2)
     with left:
         ui.chart(figs.GRADIENT, cmp, placement, key="gradient")
@@ -121,14 +120,15 @@ block's input, and once more at the top. A third variant divides that input by �
     m3.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
     ui.notice(notes.placement_notes(facts))
 
-    st.markdown(
-        """**The claim.** Xiong et al. (2020), *On Layer Normalization in the Transformer
+    with st.expander("The claim: Xiong et al. (2020)"):
+        ui.prose(
+            """Xiong et al. (2020), *On Layer Normalization in the Transformer
 Architecture*, prove that at initialization the last layer's gradient does not depend on the
 depth in Post-LN but shrinks like 1/√L in Pre-LN; Post-LN's large gradients near the output
 are why it needs a learning-rate warm-up. Why: Post-LN keeps the stream at size √d; Pre-LN's
 stream grows with L, and its final layer norm divides the gradient by that size."""
-    )
-    ui.chart(figs.DEPTH, sweep(depth, width, seed), depth, key="depth-sweep")
+        )
+    ui.chart(figs.DEPTH, swept, depth, key="depth-sweep")
     with st.expander("What differs from the paper, and how the stack is built"):
         st.markdown(notes.across_blocks_text(facts))
         st.markdown(
@@ -155,7 +155,7 @@ placement_section()
 @st.fragment
 def sphere_section() -> None:
     st.subheader("Every token on a sphere")
-    st.markdown(
+    ui.prose(
         """Subtracting the mean moves a token into the plane of vectors whose coordinates
 add up to 0 (orthogonal to 𝟏 = (1, …, 1)); dividing by its spread puts it on a sphere of
 radius √d in that plane. ε pulls tokens of small variance inside; the gain γ stretches the
@@ -200,7 +200,7 @@ sphere into an ellipsoid."""
 @st.fragment
 def attention_section() -> None:
     st.subheader("Attention: bounded logits and keys that can win")
-    st.markdown(
+    ui.prose(
         """Attention turns the scores q·k of a query against each key into weights with a
 softmax. Training can grow q and k (a scale s here) until one key takes all the weight and
 the entropy drops to 0 (Dehghani et al. 2023, training a 22-billion-parameter vision
@@ -223,12 +223,13 @@ stays within τ√d."""
         r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d}",
         r"\lvert\text{logit}_j\rvert\le\tau\sqrt d",
     )
-    st.markdown(
-        """**A key no query can pick.** k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so q·k₄ is the same
-blend of the other scores and never the largest. After layer norm all four keys lie on a
-circle, each a corner of their outline, so each wins for some query (Brody, Alon & Yahav
-2023); the query above picks k₄."""
-    )
+    with st.expander("A key no query can pick"):
+        ui.prose(
+            """k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so q·k₄ is the same blend of the other
+scores and never the largest. After layer norm all four keys lie on a circle, each a corner
+of their outline, so each wins for some query (Brody, Alon & Yahav 2023); the query above
+picks k₄."""
+        )
     sel_raw = tf.selectable_keys(keys[:, :2])
     sel_ln = tf.selectable_keys(keys, layer_norm=True)
     chart_pair((figs.KEYS, sel_raw, "keys"), (figs.KEYS, sel_ln, "keys-ln"))
@@ -239,11 +240,15 @@ circle, each a corner of their outline, so each wins for some query (Brody, Alon
 @st.fragment
 def tanh_section() -> None:
     st.subheader("Layer norm against a tanh")
-    st.markdown(
+    ui.prose(
         """Over many tokens, layer norm's output plotted against its input bends like an S.
-Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ·tanh(αx) + β. Here: 256 random
-tokens of width 64, each with its own scale, some with a large outlier in two channels."""
+Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ·tanh(αx) + β."""
     )
+    with st.expander("The tokens"):
+        st.markdown(
+            "256 random tokens of width 64, each with its own scale; the share chosen below "
+            "has a large outlier in two channels."
+        )
     outliers = ui.choice_slider(
         "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,
         fmt=lambda v: f"{v:g}",
@@ -261,7 +266,7 @@ tokens of width 64, each with its own scale, some with a large outlier in two ch
 @st.fragment
 def backward_section() -> None:
     st.subheader("The backward pass: the gradient is re-centred")
-    st.markdown(
+    ui.prose(
         """The gradient that comes back through layer norm has mean 0: moving all
 coordinates together would not change the output. Its part along the output x̂ is removed
 when ε = 0 and only shrunk when ε > 0."""
@@ -329,3 +334,4 @@ sphere_section()
 attention_section()
 tanh_section()
 backward_section()
+ui.page_end()

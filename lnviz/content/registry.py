@@ -188,6 +188,18 @@ PAGES: tuple[PageInfo, ...] = (
         "Inside a transformer",
         "Pre-LN against Post-LN at depth, the residual stream, the sphere, QK-norm and the "
         "tanh look-alike, computed live.",
+        terms=(
+            "layer-normalization",
+            "residual-connection",
+            "residual-stream",
+            "post-ln",
+            "pre-ln",
+            "learning-rate-warm-up",
+            "softmax",
+            "attention-entropy",
+            "qk-norm",
+            "dynamic-tanh",
+        ),
     ),
     PageInfo(
         "frameworks",
@@ -195,6 +207,15 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/compare_arrows:",
         "Engineering",
         "PyTorch, Keras and Flax side by side: code, defaults, and why outputs differ.",
+        terms=(
+            "welford",
+            "one-pass-variance",
+            "catastrophic-cancellation",
+            "batch-normalization",
+            "momentum",
+            "running-statistics",
+            "two-pass-variance",
+        ),
     ),
     PageInfo(
         "numerics",
@@ -202,6 +223,14 @@ PAGES: tuple[PageInfo, ...] = (
         ":material/calculate:",
         "Engineering",
         "Variance algorithms in four precisions, and where ε goes.",
+        terms=(
+            "bfloat16",
+            "two-pass-variance",
+            "one-pass-variance",
+            "welford",
+            "float16",
+            "catastrophic-cancellation",
+        ),
     ),
     PageInfo(
         "weighted-centering",

@@ -1,5 +1,7 @@
-"""Figures of "Inside a transformer": placement at depth here, the geometry (sphere, QK-norm,
-tanh) in lnviz.figures.transformer_geometry; every pair the page draws is named at the end."""
+"""Figures of "Inside a transformer": placement at depth here, the geometry (sphere, tanh) in
+lnviz.figures.transformer_geometry and attention (weights, entropy, keys) in
+lnviz.figures.transformer_attention; each pair is named right after its alt builder, and this
+module re-exports them all."""
 
 from __future__ import annotations
 
@@ -18,7 +20,10 @@ from lnviz.figures._style import (
     num,
     r,
 )
-from lnviz.figures.transformer_attention import (
+from lnviz.figures.transformer_attention import (  # noqa: F401 (re-exported)
+    ENTROPY,
+    KEYS,
+    WEIGHTS,
     entropy_alt,
     entropy_figure,
     keys_alt,
@@ -28,10 +33,8 @@ from lnviz.figures.transformer_attention import (
 )
 from lnviz.figures.transformer_geometry import (  # noqa: F401 (re-exported)
     SCATTER_MAX,
-    attention_alt,
-    attention_figure,
-    selection_alt,
-    selection_figure,
+    SPHERE,
+    TANH,
     sphere_alt,
     sphere_figure,
     tanh_alt,
@@ -96,6 +99,9 @@ def gradient_alt(cmp: PlacementComparison, focus: str | None = None) -> str:
     )
 
 
+GRADIENT = Chart(gradient_figure, gradient_alt)
+
+
 def _bold(focus: str | None) -> str:
     return "" if focus is None else f" {NAMES[focus]} is drawn in bold."
 
@@ -137,6 +143,9 @@ def stream_alt(cmp: PlacementComparison, focus: str | None = None) -> str:
         f"{cmp.pre.depth} blocks, starting at {num(float(cmp.pre.stream_norm[0]))}, with "
         f"√d = {num(float(np.sqrt(cmp.pre.width)))} dashed: {parts}.{_bold(focus)}"
     )
+
+
+STREAM = Chart(stream_figure, stream_alt)
 
 
 def depth_figure(sweep: DepthSweep | LastBlockSweep, depth: int | None = None) -> go.Figure:
@@ -206,6 +215,9 @@ def depth_alt(sweep: DepthSweep | LastBlockSweep, depth: int | None = None) -> s
     )
 
 
+DEPTH = Chart(depth_figure, depth_alt)
+
+
 def _depth_index(sweep: DepthSweep | LastBlockSweep, depth: int | None) -> int | None:
     """Where `depth` is among the sweep's depths, or None."""
     hits = [] if depth is None else np.flatnonzero(sweep.depths == depth)
@@ -213,13 +225,3 @@ def _depth_index(sweep: DepthSweep | LastBlockSweep, depth: int | None) -> int |
 
 
 # Each figure with its alt text, drawn by one call: ui.chart(PAIR, *args, key=...).
-ATTENTION = Chart(attention_figure, attention_alt)
-DEPTH = Chart(depth_figure, depth_alt)
-ENTROPY = Chart(entropy_figure, entropy_alt)
-GRADIENT = Chart(gradient_figure, gradient_alt)
-KEYS = Chart(keys_figure, keys_alt)
-SELECTION = Chart(selection_figure, selection_alt)
-SPHERE = Chart(sphere_figure, sphere_alt)
-STREAM = Chart(stream_figure, stream_alt)
-TANH = Chart(tanh_figure, tanh_alt)
-WEIGHTS = Chart(weights_figure, weights_alt)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.figures._spec import FigureSpec
+from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
     GRAY,
@@ -19,7 +19,6 @@ from lnviz.figures._style import (
     num,
     r,
 )
-from lnviz.figures.transformer_geometry import _hull_order
 from lnviz.lessons.qk_attention import AttentionScan, Selectability
 
 
@@ -55,6 +54,9 @@ def weights_alt(raw: AttentionScan, normed: AttentionScan) -> str:
     )
 
 
+WEIGHTS = Chart(weights_figure, weights_alt)
+
+
 def entropy_figure(raw: AttentionScan, normed: AttentionScan) -> go.Figure:
     """The attention entropy against s, without and with QK-norm; log n (uniform) marked."""
     fig = FigureSpec()
@@ -82,6 +84,15 @@ def entropy_alt(raw: AttentionScan, normed: AttentionScan) -> str:
         f"{num(float(normed.entropy.max()), 3)}. Uniform attention over "
         f"{raw.keys.shape[0]} keys has {num(raw.max_entropy, 3)} nats, dotted."
     )
+
+
+ENTROPY = Chart(entropy_figure, entropy_alt)
+
+
+def _hull_order(pts: np.ndarray) -> list[int]:
+    """Points ordered by angle about their centroid (for outlining a convex polygon)."""
+    c = pts.mean(axis=0)
+    return [int(j) for j in np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]))]
 
 
 def keys_figure(sel: Selectability) -> go.Figure:
@@ -126,3 +137,6 @@ def keys_alt(sel: Selectability) -> str:
         f"Scatter of {len(sel.coordinates)} keys {where}, with the outline of their convex "
         f"hull. Keys no query can select (hollow): {', '.join(hidden) if hidden else 'none'}."
     )
+
+
+KEYS = Chart(keys_figure, keys_alt)

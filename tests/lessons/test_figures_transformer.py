@@ -68,29 +68,27 @@ def test_sphere_figure_in_3d_and_as_a_plane() -> None:
     assert "ℝ^8" in figs.sphere_alt(wide)
 
 
-def test_attention_figure_draws_weights_and_entropy() -> None:
+def test_weights_and_entropy_figures_draw_the_scans() -> None:
     q, k = hidden_key_example()
     s = np.logspace(-1, 3, 9)
     raw, normed = attention_scan(q, k, s), attention_scan(q, k, s, qk_norm="layer", tau=2.0)
-    fig = figs.attention_figure(raw, normed)
-    np.testing.assert_allclose(fig.data[0].y, raw.weights[:, 0], rtol=1e-5, atol=1e-7)
-    np.testing.assert_allclose(fig.data[7].y, normed.weights[:, 3], rtol=1e-5, atol=1e-7)
-    entropy = [t for t in fig.data if t.name.startswith("entropy")]
-    np.testing.assert_allclose(entropy[0].y, raw.entropy, rtol=1e-5, atol=1e-7)
-    np.testing.assert_allclose(entropy[1].y, normed.entropy, rtol=1e-5, atol=1e-7)
-    alt = figs.attention_alt(raw, normed)
-    assert "key 1" in alt and "key 4" in alt and figs.num(normed.logit_bound) in alt
+    weights = figs.WEIGHTS.figure(raw, normed)  # per key: solid (raw), then dashed (QK-norm)
+    np.testing.assert_allclose(weights.data[0].y, raw.weights[:, 0], rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(weights.data[7].y, normed.weights[:, 3], rtol=1e-5, atol=1e-7)
+    entropy = figs.ENTROPY.figure(raw, normed)
+    np.testing.assert_allclose(entropy.data[0].y, raw.entropy, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(entropy.data[1].y, normed.entropy, rtol=1e-5, atol=1e-7)
+    assert "k4 gets" in figs.WEIGHTS.alt(raw, normed)
+    assert figs.num(float(normed.entropy.min()), 3) in figs.ENTROPY.alt(raw, normed)
 
 
-def test_selection_figure_marks_the_hidden_key_hollow() -> None:
+def test_keys_figure_marks_the_hidden_key_hollow() -> None:
     _, k = hidden_key_example()
     raw, normed = selectable_keys(k[:, :2]), selectable_keys(k, layer_norm=True)
-    fig = figs.selection_figure(raw, normed)
-    markers = [t for t in fig.data if t.mode == "markers+text"]
-    assert markers[0].marker.color[3] == "rgba(0,0,0,0)"
-    assert "rgba(0,0,0,0)" not in markers[1].marker.color
-    alt = figs.selection_alt(raw, normed)
-    assert "select are: k4" in alt and "unselectable keys are: none" in alt
+    assert figs.KEYS.figure(raw).data[-1].marker.color[3] == "rgba(0,0,0,0)"
+    assert "rgba(0,0,0,0)" not in figs.KEYS.figure(normed).data[-1].marker.color
+    assert figs.KEYS.alt(raw).endswith("(hollow): k4.")
+    assert figs.KEYS.alt(normed).endswith("(hollow): none.")
 
 
 def test_tanh_figure_draws_the_fitted_curve_and_every_outlier() -> None:

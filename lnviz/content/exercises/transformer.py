@@ -1,0 +1,137 @@
+"""Questions of the transformer page: which placement keeps the last block's gradient as
+the stack deepens, the radius of a layer-normed token, QK-norm's bound on the logits, the
+key no query can select, and the mean of the gradient that comes back through layer norm."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lnviz.content.exercises._links import eps_param, vector_param
+from lnviz.content.questions import Question, choice, link, number
+from lnviz.content.text import eps_label, short, with_exact
+from lnviz.lessons import transformer as tf
+from lnviz.lessons import transformer_page as tp
+
+PLACEMENT_NAMES = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN scaled by 1/√l"}
+RADIUS_D, RADIUS_EPS = 8, 0.01  # a token of width 8 whose variance equals ε
+RADIUS_TOKEN = 0.1 * np.array([1.0, -1.0] * 4)  # mean 0, variance 0.01
+BOUND_TAU = 4.0  # QK-norm's τ in the bound question
+BACKWARD_X, BACKWARD_G, BACKWARD_EPS = (1.0, 2.0, 3.0), (3.0, 0.0, 0.0), 1 / 3
+
+
+def questions(
+    depth: int = 12, width: int = 64, seed: int = 0, sweep: tp.LastBlockSweep | None = None
+) -> tuple[Question, ...]:
+    """Five questions: the depth question follows the stack shown (depth L, width d, seed;
+    `sweep` is that stack's last-block sweep when the page has it already); the others ask
+    about fixed states their links open."""
+    if sweep is None:
+        cmp = tf.compare_placements(
+            depth, width, hidden=tp.HIDDEN_RATIO * width, seed=seed, precision=tp.PRECISION
+        )
+        sweep = tp.last_block_sweep(cmp)
+    return (_depth(sweep), _radius(), _bound(), _hidden_key(), _gradient_mean())
+
+
+def _depth(sweep: tp.LastBlockSweep) -> Question:
+    """The placement whose last-block gradient changes least from the shallowest stack of
+    the sweep to the deepest (Post-LN, by Xiong et al. 2020)."""
+    ratio = {p: float(sweep.last[p][-1] / sweep.last[p][0]) for p in tf.PLACEMENTS}
+    best = max(tf.PLACEMENTS, key=lambda p: min(ratio[p], 1 / ratio[p]))
+    lo, hi = int(sweep.depths[0]), int(sweep.depths[-1])
+    changes = "; ".join(f"{PLACEMENT_NAMES[p]} × {short(ratio[p], 3)}" for p in tf.PLACEMENTS)
+    return choice(
+        "depth",
+        f"From L = {lo} to L = {hi} blocks, whose **last** block keeps a gradient of about "
+        "the same size?",
+        tuple(PLACEMENT_NAMES[p] for p in tf.PLACEMENTS),
+        tf.PLACEMENTS.index(best),
+        link("transformer", f"Show the depth chart up to L = {hi}", depth=str(hi),
+             width=str(sweep.width), seed=str(sweep.seed), placement=best),
+        hint="In Pre-LN the stream grows with L, and the final layer norm divides the "
+        "gradient by its size.",
+        explanation=f"From L = {lo} to L = {hi} the last block's gradient changes by "
+        f"{changes}. {PLACEMENT_NAMES[best]} keeps it"
+        + (
+            ": Post-LN renormalizes the stream after every block, so its last block always "
+            "sees a stream of size √d, however deep the stack."
+            if best == "post"
+            else "."
+        ),
+    )  # fmt: skip
+
+
+def _radius() -> Question:
+    """|u| = √d √(q/(q+ε)) of a token whose variance q equals ε."""
+    view = tf.sphere_view(RADIUS_TOKEN[None, :], RADIUS_EPS)
+    radius, q = float(view.radius[0]), float(view.q[0])
+    e = eps_label(RADIUS_EPS)
+    return number(
+        "radius",
+        f"A token of d = {RADIUS_D} features has variance q = {short(q)}; ε = {e}. How far "
+        "from the centre does layer norm put it?",
+        radius,
+        link("transformer", f"Show the sphere at d = {RADIUS_D}, ε = {e}", d=str(RADIUS_D),
+             eps=eps_param(RADIUS_EPS)),
+        hint="Without ε every token lands at √d; ε shrinks the radius by √(q/(q + ε)).",
+        explanation=f"√d·√(q/(q + ε)) = √{RADIUS_D}·√(1/2) = {with_exact(radius)}: with "
+        "q = ε the token lands at √(1/2) ≈ 0.71 of the sphere's radius, inside it.",
+    )  # fmt: skip
+
+
+def _bound() -> Question:
+    """τ√d, the largest logit QK-norm allows, for the page's keys in ℝ³."""
+    q, keys = tf.hidden_key_example()
+    scan = tf.attention_scan(q, keys, (1.0, 1000.0), qk_norm="layer", tau=BOUND_TAU)
+    d = keys.shape[1]
+    return number(
+        "bound",
+        f"QK-norm with τ = {BOUND_TAU:g}, d = {d}: however large q and k grow, how large "
+        "can a logit get?",
+        scan.logit_bound,
+        link("transformer", f"Show QK-norm at τ = {BOUND_TAU:g}", qk="layer",
+             tau=f"{BOUND_TAU:g}"),
+        hint="Normalized q and k each have length √d, and the logit is τ N(q)·N(k)/√d.",
+        explanation=f"τ√d = {BOUND_TAU:g}·√{d} = {with_exact(scan.logit_bound)}; at the "
+        f"scale s = 1000 the largest logit is {short(float(scan.max_abs_logit[-1]))} and the "
+        f"entropy of the weights {short(float(scan.entropy[-1]))} nats: no key takes all the "
+        "weight.",
+    )  # fmt: skip
+
+
+def _hidden_key() -> Question:
+    """The key that is a blend of the others: no query selects it before layer norm."""
+    _, keys = tf.hidden_key_example()
+    raw = tf.selectable_keys(keys[:, :2])
+    after = tf.selectable_keys(keys, layer_norm=True)
+    (hidden,) = np.flatnonzero(~raw.selectable)
+    return choice(
+        "hidden-key",
+        "Let k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃. **Before** layer norm, which key can no query "
+        "score highest?",
+        (*(f"k{'₁₂₃₄'[j]}" for j in range(len(keys))), "Every key can win"),
+        int(hidden),
+        link("transformer", "Show the keys before and after layer norm", qk="layer"),
+        hint="q·k₄ is a weighted mean of q·k₁, q·k₂ and q·k₃.",
+        explanation=f"k{'₁₂₃₄'[hidden]}: a weighted mean of scores is never above all of "
+        f"them. After layer norm {int(after.selectable.sum())} of the {len(keys)} keys can "
+        "win: all of them lie on a circle.",
+    )  # fmt: skip
+
+
+def _gradient_mean() -> Question:
+    """The mean of ∂L/∂x: 0 whatever g is (to 12 digits; rounding leaves about 10⁻¹⁷)."""
+    result = tf.layer_norm_backward([BACKWARD_X], [BACKWARD_G], eps=BACKWARD_EPS)
+    mean = float(np.round(result.grad_mean[0], 12)) + 0.0  # + 0.0: no −0
+    g_bar = float(np.mean(BACKWARD_G))
+    return number(
+        "gradient-mean",
+        "The gradient g = (3, 0, 0) arrives at layer norm's output for x = (1, 2, 3). "
+        "What is the mean of ∂L/∂x?",
+        mean,
+        link("transformer", "Show this backward pass", x=vector_param(BACKWARD_X),
+             g=vector_param(BACKWARD_G), beps=eps_param(BACKWARD_EPS)),
+        hint="Adding the same number to every coordinate of x does not change the output.",
+        explanation=f"{short(mean)}, although g has mean {short(g_bar)}: layer norm removes "
+        "the mean of g, since moving all coordinates together changes nothing.",
+    )  # fmt: skip
