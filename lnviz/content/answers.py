@@ -2,7 +2,8 @@
 2/√3, -1e-3 or 0.7071, parsed by a small grammar of its own (nothing is evaluated as code).
 
     answer  := ["+" | "-"] term (("+" | "-") term)*
-    term    := factor (("*" | "×" | "/") factor)*
+    term    := factor (("*" | "×" | "·" | "/") factor | power)*   (4√3: a power right after
+                                                             a factor multiplies it)
     factor  := ["+" | "-"] power
     power   := atom ["^" factor]
     atom    := number | "(" answer ")" | ("√" | "sqrt") atom | "pi" | "π"
@@ -43,7 +44,7 @@ _TOKEN = re.compile(
 def _tokens(text: str) -> list[str]:
     out: list[str] = []
     pos = 0
-    text = text.replace("−", "-").replace("×", "*").replace("**", "^").rstrip()
+    text = text.replace("−", "-").replace("×", "*").replace("·", "*").replace("**", "^").rstrip()
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if not m or m.end() == pos:
@@ -75,7 +76,10 @@ class _Reader:
 
     def term(self) -> float:
         value = self.factor()
-        while self.peek() in ("*", "/"):
+        while self.peek() in ("*", "/", "(", "√", "sqrt", "pi", "π"):
+            if self.peek() not in ("*", "/"):  # 4√3, 2(1/3), 2π: a product written without *
+                value *= self.power()
+                continue
             op, rhs = self.take(), self.factor()
             if op == "/" and rhs == 0:
                 raise ZeroDivisionError
