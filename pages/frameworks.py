@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.axes import divisors
 from lnviz.content import framework_text as words
+from lnviz.content.exercises import frameworks as exercises
 from lnviz.figures import frameworks as figs
 from lnviz.lessons import framework_diff as fd
 from lnviz.lessons.framework_code import (
@@ -23,9 +24,7 @@ from lnviz.lessons.frameworks import (
     values_per_channel,
 )
 
-SCHEME_LABELS = {"layer": "layer", "rms": "RMS", "group": "group", "instance": "instance",
-                 "batch": "batch"}  # fmt: skip
-LAYOUT_LABELS = {"btf": "BTF", "nchw": "NCHW", "nhwc": "NHWC"}  # also the URL values
+SCHEME_LABELS, LAYOUT_LABELS = words.SCHEME_LABELS, words.LAYOUT_LABELS  # also the URL values
 LAYOUT_NAMES = {"btf": "(batch, token, feature)", "nchw": "channels-first", "nhwc": "channels-last"}
 LOCS = (0.0, 1.0, 10.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0)  # mean of the input
 SPREADS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # its standard deviation
@@ -44,15 +43,16 @@ ui.page_intro(
     r"""PyTorch, Keras 3 and Flax linen all compute""",
 )
 st.latex(r"y=\gamma\odot\frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}}+\beta")
-st.markdown(
+ui.prose(
     r"""but a model moved from one to another often disagrees in the third digit. Four
 conventions explain most of it: the default $\varepsilon$; how $\sigma^2$ is computed
-(two passes or Welford's running update, which are accurate, or
-$\mathrm E[x^2]-\mathrm E[x]^2$, which cancels digits when $|\mu|\gg\sigma$), and in Keras
-that depends on the backend; for batch norm, what *momentum* weights and whether the running
-variance is unbiased; and which axes carry $\gamma,\beta$ as opposed to the axes pooled for
-$\mu,\sigma^2$. Pick a scheme, a tensor layout and an input: the page writes each framework's
-code and shows how far the outputs land when every framework keeps its own defaults."""
+(two passes or Welford's running update, which are accurate, or the one-pass
+$\mathrm E[x^2]-\mathrm E[x]^2$, which loses digits to cancellation when $|\mu|\gg\sigma$),
+and in Keras that depends on the backend; for batch norm, what *momentum* weights and
+whether the running variance is unbiased; and which axes carry $\gamma,\beta$ as opposed to
+the axes pooled for $\mu,\sigma^2$. Pick a scheme, a tensor layout and an input: the page
+writes each framework's code and shows how far the outputs land when every framework keeps
+its own defaults."""
 )
 
 ui.presets(words.PRESETS, key="fw-presets")
@@ -109,6 +109,7 @@ with st.container(border=True):
         + ("mean square" if scheme == "rms" else "mean and variance")
         + f" over {reduced_axes(scheme, lay)}."
         + ("" if image or w == 3 else " W is ignored here.")
+        + ("" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here.")
     )
 
 if scheme == "batch" and values_per_channel(shape, lay) < 2:
@@ -119,7 +120,9 @@ if scheme == "batch" and values_per_channel(shape, lay) < 2:
     )
     scheme = "layer"
 
-result = analysis(fd.Setup(shape, lay, scheme, g, loc, sd, seed, match, backend))
+setup = fd.Setup(shape, lay, scheme, g, loc, sd, seed, match, backend)
+quiz.ask(exercises.questions(setup), page="frameworks")
+result = analysis(setup)
 codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
 
 st.subheader("The same layer in three frameworks")
@@ -172,7 +175,7 @@ def diagnosis_section(result: fd.Analysis) -> None:
     with right:
         ui.chart(figs.VARIANCE_ERROR, result.variance_error, key="verr")  # fmt: skip
     st.latex(r"\sigma^2=\mathrm E[x^2]-\mu^2")
-    st.markdown(
+    ui.prose(
         r"subtracts two numbers of size $\mu^2$ to get one of size $\sigma^2$: float32 keeps "
         r"about 7 digits, so roughly $2\log_{10}(|\mu|/\sigma)$ of them are lost."
     )
@@ -187,13 +190,13 @@ def batch_section(comp: fd.Comparison) -> None:
                 "running statistics.", icon=":material/info:")  # fmt: skip
         return
     k = values_per_channel(comp.x.shape, comp.layout)
-    st.markdown(
+    ui.prose(
         r"Each training call moves the running variance $r$ towards the batch variance "
         rf"$\sigma_B^2$ of the $k={k}$ values each channel holds (divisor $k$). "
         r"**PyTorch**, momentum $m=0.1$, feeds the unbiased variance:"
     )
     st.latex(r"r\leftarrow(1-m)\,r+m\,\tfrac{k}{k-1}\,\sigma_B^2")
-    st.markdown(r"**Keras and Flax**, momentum $m=0.99$, feed the biased one:")
+    ui.prose(r"**Keras and Flax**, momentum $m=0.99$, feed the biased one:")
     st.latex(r"r\leftarrow m\,r+(1-m)\,\sigma_B^2")
     c1, c2 = st.columns(2)
     with c1:
@@ -213,3 +216,4 @@ def batch_section(comp: fd.Comparison) -> None:
 difference_section(result)
 diagnosis_section(result)
 batch_section(result.comparison)
+ui.page_end()

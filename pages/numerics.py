@@ -3,8 +3,9 @@
 import numpy as np
 import streamlit as st
 
-from lnviz.app import ui
+from lnviz.app import quiz, ui
 from lnviz.content import numerics_text as words
+from lnviz.content.exercises import numerics as exercises
 from lnviz.content.text import float_result, offset_label
 from lnviz.figures import numerics as figs
 from lnviz.lessons import numerics_recipes as rec
@@ -12,8 +13,7 @@ from lnviz.lessons import numerics_sweep as sw
 from lnviz.lessons.numerics import MAX_N
 from lnviz.lessons.precision import PRECISIONS, SUMMATIONS
 
-OFFSETS = (0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1e3, 2e3, 5e3)
-OFFSETS += (*(m * 10.0**e for e in range(4, 8) for m in (1, 2, 5)), 1e8)  # 1-2-5 steps
+OFFSETS = words.OFFSETS  # 0 and 1-2-5 steps up to 1e8
 # the swept offsets: 4 per decade plus every slider value, so the slider only reads a column
 SWEEP_OFFSETS = tuple(sorted({float(c) for c in np.logspace(0, 8, 33)} | set(OFFSETS)))
 
@@ -49,7 +49,7 @@ st.latex(r"\text{two-pass:}\quad v=\tfrac1n\textstyle\sum_i (x_i-\mu)^2")
 st.latex(r"\text{Welford:}\quad m_k=m_{k-1}+\frac{x_k-m_{k-1}}{k}")
 st.latex(r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k)")
 st.latex(r"v=M_n/n")
-st.markdown(
+ui.prose(
     "The one-pass form reads the data once but subtracts two large, nearly equal numbers when "
     "the mean μ is large next to the spread: the digits that held the variance cancel."
 )
@@ -95,6 +95,7 @@ with st.container(border=True):
         )
 
 sample = sw.SampleSpec(kind, n, seed)
+quiz.ask(exercises.questions(sample, offset, eps, summation, clamp), page="numerics")
 swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
 k = swept.index(offset)
 
@@ -152,7 +153,9 @@ placement_section(eps)
 st.subheader("What each framework computes")
 runs = recipes(sample, offset)
 st.dataframe(words.recipe_columns(runs), hide_index=True, width="stretch")
-st.markdown(words.RECIPES_TEXT)
+with st.expander("How each framework computes its row", icon=":material/functions:"):
+    st.markdown(words.RECIPES_TEXT)
 with st.expander("Source files read for each row", icon=":material/fact_check:"):
     st.markdown(words.recipe_sources())
 ui.notice(list(words.recipe_notes(runs, offset, offset == OFFSETS[-1])))
+ui.page_end()

@@ -24,8 +24,10 @@ from lnviz.lessons.frameworks import (
 )
 
 __all__ = [
+    "LAYOUT_LABELS",
     "PRESETS",
     "PRESETS_MORE",
+    "SCHEME_LABELS",
     "SOURCES",
     "at_preset",
     "batch_notes",
@@ -37,6 +39,9 @@ __all__ = [
     "nan_warning",
 ]
 
+SCHEME_LABELS = {"layer": "layer", "rms": "RMS", "group": "group", "instance": "instance",
+                 "batch": "batch"}  # fmt: skip
+LAYOUT_LABELS = {"btf": "BTF", "nchw": "NCHW", "nhwc": "NHWC"}  # also the URL values
 EPS_PRESET = "ε matters (small variance)"
 LARGE_MEAN_PRESET = "Large mean in float32 (fast variance)"
 PRESETS = {

@@ -18,6 +18,7 @@ from lnviz.lessons.numerics_sweep import Clamping, SampleSpec, Sweep
 __all__ = [
     "ALGORITHM_NAMES",
     "BFLOAT16_PRESET",
+    "OFFSETS",
     "PRESETS",
     "RECIPES_TEXT",
     "at_preset",
@@ -35,6 +36,9 @@ __all__ = [
     "variance_columns",
 ]
 
+# The offset slider's values: 0 and 1-2-5 steps up to 1e8 (also what a link may write).
+OFFSETS = (0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1e3, 2e3, 5e3)
+OFFSETS += (*(m * 10.0**e for e in range(4, 8) for m in (1, 2, 5)), 1e8)
 ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
 BFLOAT16_PRESET = "bfloat16"
 PRESETS = {

@@ -1,0 +1,137 @@
+"""Questions of the framework-parity page: default ε, who lands farthest, momentum."""
+
+from __future__ import annotations
+
+import math
+
+from lnviz.content.framework_text import (
+    EPS_PRESET,
+    LAYOUT_LABELS,
+    PRESETS,
+    PRESETS_MORE,
+    SCHEME_LABELS,
+    gap,
+)
+from lnviz.content.questions import Question, choice, link, number
+from lnviz.content.text import eps_label
+from lnviz.lessons import framework_diff as fd
+from lnviz.lessons.frameworks import (
+    CONVENTIONS,
+    DEFAULT_BACKEND,
+    FRAMEWORK_NAMES,
+    KERAS_BACKEND_NAMES,
+    effective_eps,
+    framework_label,
+)
+
+DEFAULT_SETUP = fd.Setup((2, 4, 8), "btf", "layer", 2, 0.0, 1.0, 0, False, DEFAULT_BACKEND)
+SAME = 10.0  # two gaps within this factor of each other are "about equally far"
+MOMENTUM_PRESET = PRESETS_MORE["Batch norm momentum"]
+
+
+def questions(setup: fd.Setup = DEFAULT_SETUP) -> tuple[Question, ...]:
+    """Three questions on the page's setup: Keras's default ε for the scheme shown, which
+    framework lands farthest from PyTorch, and Keras's momentum written for PyTorch."""
+    return (_eps(setup), _farthest(setup), _momentum())
+
+
+def state(setup: fd.Setup, **extra: str) -> dict[str, str]:
+    """The page's URL values for this setup (radio values as the page's link writes them)."""
+    s = setup
+    query = {"scheme": SCHEME_LABELS[s.scheme], "layout": LAYOUT_LABELS[s.layout]}
+    sizes = ("n", "c", "h", "w") if s.layout == "nchw" else ("n", "h", "w", "c")
+    if s.layout == "btf":
+        sizes = ("n", "h", "c")
+    query |= {k: str(v) for k, v in zip(sizes, s.shape, strict=True)}
+    query |= {"g": str(s.groups), "loc": f"{s.loc:g}", "sd": f"{s.spread:g}",
+              "seed": str(s.seed), "backend": KERAS_BACKEND_NAMES[s.backend],
+              "match": str(s.match).lower()}  # fmt: skip
+    return query | extra
+
+
+def _eps_text(framework: str, scheme: str) -> str:
+    conv = CONVENTIONS[framework, scheme]
+    value = eps_label(effective_eps(conv))
+    return f"{value} (float32's machine ε)" if conv.eps is None else value
+
+
+def _eps(s: fd.Setup) -> Question:
+    keras, torch = CONVENTIONS["keras", s.scheme], CONVENTIONS["pytorch", s.scheme]
+    answer = effective_eps(keras)
+    ratio = answer / effective_eps(torch)
+    small = PRESETS[EPS_PRESET]["sd"]
+    return number(
+        "eps",
+        f"PyTorch's `{torch.layer}` adds ε = {_eps_text('pytorch', s.scheme)} by default. What "
+        f"ε does Keras's `{keras.layer}` add when you leave it at its default?",
+        answer,
+        link("frameworks", f"Show {SCHEME_LABELS[s.scheme]} norm on a small variance",
+             **state(s, sd=f"{small:g}", match="false")),
+        hint="Keras's defaults differ from PyTorch's; the table of defaults below lists "
+        "every framework's ε.",
+        explanation=f"Keras's {keras.layer} adds {_eps_text('keras', s.scheme)}, "
+        f"{ratio:.3g} times PyTorch's; Flax's {CONVENTIONS['flax', s.scheme].layer} adds "
+        f"{_eps_text('flax', s.scheme)}. When σ² is not much larger than ε, each divides by a "
+        "different √(σ² + ε).",
+    )  # fmt: skip
+
+
+def farthest(comp: fd.Comparison) -> int:
+    """0 when Keras's output lands farther from PyTorch's than Flax's by more than a factor
+    SAME, 1 when Flax's does, 2 when the two gaps are within that factor (NaN counts as
+    infinitely far)."""
+    k, f = (comp.max_abs(a, "pytorch") for a in ("keras", "flax"))
+    k, f = (math.inf if math.isnan(v) else v for v in (k, f))
+    if k == f or (max(k, f) <= SAME * min(k, f)):
+        return 2
+    return 0 if k > f else 1
+
+
+def _farthest(s: fd.Setup) -> Question:
+    x = fd.sample_input(s.shape, s.loc, s.spread, s.seed)
+    comp = fd.compare(x, s.scheme, s.layout, groups=s.groups, match=s.match, backend=s.backend)
+    keras = framework_label("keras", s.backend)
+    right = farthest(comp)
+    k_gap, f_gap = (gap(comp.max_abs(f, "pytorch")) for f in ("keras", "flax"))
+    why = (
+        "within a factor of 10 of each other, so neither stands out"
+        if right == 2 else "its ε (or its E[x²] − E[x]² variance) is farther from PyTorch's"
+    )  # fmt: skip
+    matched = " with PyTorch's ε written out" if s.match else " with their own defaults"
+    return choice(
+        "farthest",
+        f"Input mean {s.loc:g}, spread {s.spread:g}, {SCHEME_LABELS[s.scheme]} norm"
+        f"{matched}: whose output will land farthest from PyTorch's?",
+        (keras, FRAMEWORK_NAMES["flax"], "Both about equally far (within a factor of 10)"),
+        right,
+        link("frameworks", "Show these outputs", **state(s)),
+        hint="Compare each default ε with σ², and ask who computes E[x²] − E[x]² when the "
+        "mean is large next to the spread.",
+        explanation=f"The largest gaps to PyTorch are {keras} {k_gap}, Flax {f_gap}: {why}.",
+    )
+
+
+def _momentum() -> Question:
+    keras = CONVENTIONS["keras", "batch"]
+    m = float(keras.momentum or 0.0)
+    answer = 1 - m  # PyTorch's momentum weights the new batch, Keras's the old value
+    p = MOMENTUM_PRESET
+    x = fd.sample_input((p["n"], p["h"], p["c"]), p["loc"], p["sd"], 0)
+    stats = {s.label: s for s in fd.running_statistics(x, "btf", p["steps"])}
+    copied, own = stats["PyTorch, 0.99 copied"], stats[f"Keras, momentum {m:g}"]
+    setup = fd.Setup((p["n"], p["h"], p["c"]), "btf", "batch", 2, p["loc"], p["sd"], 0, False)
+    return number(
+        "momentum",
+        f"Keras's `BatchNormalization(momentum={m:g})` keeps {m:.0%} of the old running "
+        "value at each training step. What momentum must PyTorch's `BatchNorm1d` be given to "
+        "update the same way?",
+        answer,
+        link("frameworks", "Show the running statistics",
+             **state(setup, steps=str(p["steps"]))),
+        hint="PyTorch's momentum is the weight of the new batch, not of the old value.",
+        explanation=f"1 − {m:g} = {answer:.2g}. Copying {m:g} keeps only {1 - m:.0%} of the "
+        f"old value, so the running statistics jump to each new batch: after {p['steps']} "
+        f"steps on one batch, PyTorch given {m:g} evaluates {gap(copied.eval_gap)} away from "
+        f"its training output, Keras {gap(own.eval_gap)}.",
+        rel_tol=1e-6,
+    )  # fmt: skip
