@@ -1,11 +1,10 @@
 """A student walks the course in a real browser: from the home page's "Start the course"
-through every step with the "Next" links only, and presentation mode stays on through
-every kind of navigation."""
+through every step with the "Next" links only."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from urllib.parse import parse_qs, urlparse
+from urllib.parse import urlparse
 
 import pytest
 
@@ -47,21 +46,3 @@ def test_a_student_walks_the_whole_course_with_next_links_only(
         visited.append(_path(visit.page.url))
     assert visited == [p.url_path for p in registry.COURSE]
     assert not visit.page_errors
-
-
-def test_presentation_mode_survives_next_links_and_the_sidebar(
-    open_page: Callable[..., Visit],
-) -> None:
-    visit = open_page("epsilon", {"present": "true"})
-    _click_link(visit, "Next:")
-    assert _path(visit.page.url) == "invariance"
-    assert parse_qs(urlparse(visit.page.url).query).get("present") == ["true"]
-    side = visit.page.locator("[data-testid=stSidebarNav] a", has_text="Numerics lab")
-    if side.count() == 0:  # the sidebar is folded away in presentation mode: open it
-        visit.page.locator("[data-testid=stExpandSidebarButton]").click()
-    interact(visit.page, side.first.click)
-    visit.page.wait_for_timeout(300)
-    wait_ready(visit.page)
-    assert _path(visit.page.url) == "numerics"
-    assert parse_qs(urlparse(visit.page.url).query).get("present") == ["true"]
-    assert not exception_report(visit)
