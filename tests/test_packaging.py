@@ -32,8 +32,9 @@ def test_wheel_carries_every_subpackage_and_installs(tmp_path: Path) -> None:
     )  # fmt: skip
     code = (
         "import lnviz, lnviz.figures.epsilon as f; "
-        "print(lnviz.__file__.startswith(%r), f.H.alt(lnviz.epsilon_family(1/3), []) != '')"
-    ) % str(target)
+        f"print(lnviz.__file__.startswith({str(target)!r}), "
+        "f.H.alt(lnviz.epsilon_family(1/3), []) != '')"
+    )
     out = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True,
         cwd=tmp_path, env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"},

@@ -117,7 +117,6 @@ MARKUP = {"script": "<script>", "markdown": "**x**", "js_link": "](javascript:",
 FREE_TEXT = {("glossary", "q"): {"repeated", "long"}}
 
 
-
 # --------------------------------------------------------------------------- running pages
 
 

@@ -12,8 +12,18 @@ from lnviz.content import registry
 from tests.apptest_helpers import ROOT, assert_clean
 
 MAX_WORDS = 800
-TEXT = ("Markdown", "Caption", "Title", "Header", "Subheader", "Alert", "Success", "Info",
-        "Warning", "Error")  # fmt: skip  (formulas, st.latex, are not words)
+TEXT = (
+    "Markdown",
+    "Caption",
+    "Title",
+    "Header",
+    "Subheader",
+    "Alert",
+    "Success",
+    "Info",
+    "Warning",
+    "Error",
+)  # fmt: skip  (formulas, st.latex, are not words)
 WORD = re.compile(r"[^\W\d_]{2,}")  # words of two letters or more, in any script
 
 
