@@ -7,11 +7,14 @@ Streamlit's default beside the app's setting.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import sys
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Coroutine, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any, TypeVar
 
 import numpy as np
 
@@ -22,6 +25,20 @@ from deploy.replicas import Replica  # noqa: E402
 
 FLOOR_SCRIPT = "benchmarks/floor_app.py"
 FLOOR = "floor"  # the floor app's name in result tables
+
+
+T = TypeVar("T")
+
+
+def run_coroutine(coro: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine to the end on a thread of its own.
+
+    `asyncio.run` refuses to start where an event loop is already running, and Playwright's
+    sync API (the browser tests of the same pytest worker) keeps one running on the main
+    thread for the whole session.
+    """
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
 
 
 def app_pages() -> list[str]:

@@ -7,17 +7,15 @@ visitor sees is its own state. These tests hold it to that on the running app.
 
 from __future__ import annotations
 
-import asyncio
 import random
 import sys
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from harness import Server, app_pages, serve
+from harness import Server, app_pages, run_coroutine, serve
 from stclient import Visitor
 
 
@@ -27,13 +25,6 @@ def app() -> Iterator[Server]:
         yield server
 
 
-def _run(coro: object) -> object:
-    """Run a coroutine to the end on a thread of its own: Playwright's sync API (the browser
-    tests of the same session) keeps an event loop running on the main thread."""
-    with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(asyncio.run, coro).result()  # type: ignore[arg-type]
-
-
 def test_every_page_opens_without_error_and_shows_charts_where_it_has_them(app: Server) -> None:
     async def visit(page: str) -> tuple[list[str], int]:
         async with Visitor.connect(app.url) as v:
@@ -41,7 +32,7 @@ def test_every_page_opens_without_error_and_shows_charts_where_it_has_them(app: 
             return run.errors, run.chart_bytes
 
     for page in app_pages():
-        errors, chart_bytes = _run(visit(page))  # type: ignore[misc]
+        errors, chart_bytes = run_coroutine(visit(page))  # type: ignore[misc]
         assert errors == [], page
         if page not in ("glossary", "examples", "references"):  # pages without charts
             assert chart_bytes > 1000, page
@@ -60,7 +51,7 @@ def test_a_fragment_slider_reruns_only_its_fragment_and_keeps_the_page(app: Serv
             assert any(r.fragment for r in runs)
             assert set(before) <= set(v.elements)  # nothing outside the fragments vanished
 
-    _run(scenario())
+    run_coroutine(scenario())
 
 
 def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
@@ -81,7 +72,7 @@ def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
                 await other.open("epsilon")  # defaults: not the visitor's state
                 assert other.digest() != v.digest()
 
-    _run(scenario())
+    run_coroutine(scenario())
 
 
 def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
@@ -96,7 +87,7 @@ def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
         url=app.url,
         replicas=0,
     )
-    res = _run(load.run_load(app.url, [app.pid], args))
+    res = run_coroutine(load.run_load(app.url, [app.pid], args))
     summary = load.summarize(res)
     assert res.errors == []
     assert res.own_state_checked == 4 and res.own_state_mismatches == []

@@ -8,14 +8,13 @@ Each test starts its own server, so nothing is warm.
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from pathlib import Path
 
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
-from harness import app_pages, serve
+from harness import app_pages, run_coroutine, serve
 from load import cold_arrivals
 
 VISITORS = 36  # three per page, all within one second
@@ -25,7 +24,7 @@ VISITORS = 36  # three per page, all within one second
 def test_simultaneous_first_visits_on_a_fresh_server_all_succeed(round_: int) -> None:
     pages = app_pages()
     with serve("app.py") as server:
-        times, errors = asyncio.run(cold_arrivals(server.url, pages, VISITORS, within_s=1.0))
+        times, errors = run_coroutine(cold_arrivals(server.url, pages, VISITORS, within_s=1.0))
     assert errors == []
     assert len(times) == VISITORS  # every visit finished its first run
 
