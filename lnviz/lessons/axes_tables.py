@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -55,6 +55,18 @@ def parameters_text(red: Reduction) -> str:
     return f"γ, β: {shape}" if red.centered else f"γ: {shape}, no β"
 
 
+def _columns(table: object, **labels: str) -> dict[str, Column]:
+    """A table's columns in the order of its fields, each named by `labels` or else by its
+    field name with spaces; a column that is None (the mean, for RMS norm) and the field
+    second_name are left out."""
+    out: dict[str, Column] = {}
+    for field in fields(table):  # type: ignore[arg-type]
+        value = getattr(table, field.name)
+        if field.name != "second_name" and value is not None:
+            out[labels.get(field.name, field.name.replace("_", " "))] = value
+    return out
+
+
 @dataclass(frozen=True)
 class GroupTable:
     """One row per statistic group: its number, first entry, size and statistics."""
@@ -67,15 +79,7 @@ class GroupTable:
     second_name: str
 
     def columns(self) -> dict[str, Column]:
-        out: dict[str, Column] = {
-            "group": self.group,
-            "first entry (b, t, f)": self.first_entry,
-            "entries": self.entries,
-        }
-        if self.mean is not None:
-            out["mean"] = self.mean
-        out[self.second_name] = self.second
-        return out
+        return _columns(self, first_entry="first entry (b, t, f)", second=self.second_name)
 
 
 def group_table(red: Reduction) -> GroupTable:
@@ -113,19 +117,7 @@ class EntryTable:
     second_name: str
 
     def columns(self) -> dict[str, Column]:
-        out: dict[str, Column] = {
-            "batch": self.batch,
-            "token": self.token,
-            "feature": self.feature,
-            "group": self.group,
-            "x": self.x,
-        }
-        if self.group_mean is not None:
-            out["group mean"] = self.group_mean
-        out[f"group {self.second_name}"] = self.group_second
-        out["core"] = self.core
-        out["output"] = self.output
-        return out
+        return _columns(self, group_second=f"group {self.second_name}")
 
 
 def _floats(a: np.ndarray) -> tuple[float, ...]:
@@ -167,13 +159,7 @@ class SchemeTable:
     parameters: tuple[str, ...]
 
     def columns(self) -> dict[str, Column]:
-        return {
-            "scheme": self.scheme,
-            "pooled over": self.pooled_over,
-            "groups": self.groups,
-            "entries per group": self.entries_per_group,
-            "parameters": self.parameters,
-        }
+        return _columns(self)
 
 
 def scheme_table(reductions: Mapping[str, Reduction]) -> SchemeTable:

@@ -118,37 +118,40 @@ class Arithmetic:
     scale_first: bool  # output x * inv + (-mu * inv); else (x - mu) * inv
 
 
+_CLASSES = {  # scheme: the layer's class in PyTorch, Keras, Flax (FRAMEWORKS order)
+    "layer": ("LayerNorm", "LayerNormalization", "LayerNorm"),
+    "rms": ("RMSNorm", "RMSNormalization", "RMSNorm"),
+    "group": ("GroupNorm", "GroupNormalization", "GroupNorm"),
+    "instance": ("InstanceNorm1d/2d", "GroupNormalization(groups=-1)", "InstanceNorm"),
+    "batch": ("BatchNorm1d/2d", "BatchNormalization", "BatchNorm"),
+}
+_USUAL = {  # framework: its usual default eps, the parameters of an affine layer
+    "pytorch": (1e-5, ("weight", "bias")),
+    "keras": (1e-3, ("gamma", "beta")),
+    "flax": (1e-6, ("scale", "bias")),
+}
+_EXCEPT = {  # (framework, scheme): default eps and parameters where they are not the usual
+    ("pytorch", "rms"): (None, ("weight",)),
+    ("pytorch", "instance"): (1e-5, ()),
+    ("keras", "rms"): (1e-6, ("scale",)),
+    ("flax", "rms"): (1e-6, ("scale",)),
+    ("flax", "batch"): (1e-5, ("scale", "bias")),
+}
+_RUNNING = {  # framework: batch norm's momentum, what it weights, its running variance
+    "pytorch": (0.1, "new batch", "unbiased"),
+    "keras": (0.99, "old value", "biased"),
+    "flax": (0.99, "old value", "biased"),
+}
+
+
 def _table() -> dict[tuple[str, str], Convention]:
-    pt = {
-        "layer": ("LayerNorm", 1e-5, ("weight", "bias")),
-        "rms": ("RMSNorm", None, ("weight",)),
-        "group": ("GroupNorm", 1e-5, ("weight", "bias")),
-        "instance": ("InstanceNorm1d/2d", 1e-5, ()),
-        "batch": ("BatchNorm1d/2d", 1e-5, ("weight", "bias")),
-    }
-    ks = {
-        "layer": ("LayerNormalization", 1e-3, ("gamma", "beta")),
-        "rms": ("RMSNormalization", 1e-6, ("scale",)),
-        "group": ("GroupNormalization", 1e-3, ("gamma", "beta")),
-        "instance": ("GroupNormalization(groups=-1)", 1e-3, ("gamma", "beta")),
-        "batch": ("BatchNormalization", 1e-3, ("gamma", "beta")),
-    }
-    fx = {
-        "layer": ("LayerNorm", 1e-6, ("scale", "bias")),
-        "rms": ("RMSNorm", 1e-6, ("scale",)),
-        "group": ("GroupNorm", 1e-6, ("scale", "bias")),
-        "instance": ("InstanceNorm", 1e-6, ("scale", "bias")),
-        "batch": ("BatchNorm", 1e-5, ("scale", "bias")),
-    }
-    running = {
-        "pytorch": (0.1, "new batch", "unbiased"),
-        "keras": (0.99, "old value", "biased"),
-        "flax": (0.99, "old value", "biased"),
-    }
+    """Every (framework, scheme)'s Convention, from the tables above."""
     out: dict[tuple[str, str], Convention] = {}
-    for f, spec in (("pytorch", pt), ("keras", ks), ("flax", fx)):
+    for i, f in enumerate(FRAMEWORKS):
         for s in SCHEMES:
-            out[f, s] = Convention(f, s, *spec[s], *(running[f] if s == "batch" else ()))
+            eps, params = _EXCEPT.get((f, s), _USUAL[f])
+            running = _RUNNING[f] if s == "batch" else ()
+            out[f, s] = Convention(f, s, _CLASSES[s][i], eps, params, *running)
     return out
 
 
