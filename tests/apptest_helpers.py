@@ -90,6 +90,73 @@ def _rows(data: dict[str, Any]) -> list[list[Any]]:
     return [flat[i : i + n] for i in range(0, len(flat), n)]
 
 
+# --- reading a page ----------------------------------------------------------------------
+
+
+def metric(at: AppTest, label: str) -> str:
+    """The value of the metric labelled `label` (StopIteration if there is none)."""
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def notes(at: AppTest) -> str:
+    """The page's bulleted lists (its 'what to notice' bullets): markdown starting "- "."""
+    return "\n".join(str(m.value) for m in at.markdown if str(m.value).startswith("- "))
+
+
+def figure(at: AppTest, title_start: str) -> dict[str, Any]:
+    """The chart whose title starts with `title_start`."""
+    for fig in figures(at):
+        if fig["layout"]["title"]["text"].startswith(title_start):
+            return fig
+    raise AssertionError(f"no chart titled {title_start!r}")
+
+
+def trace(fig: dict[str, Any], name_start: str) -> dict[str, Any]:
+    """The trace of `fig` whose legend name starts with `name_start`."""
+    return next(t for t in fig["data"] if t.get("name", "").startswith(name_start))
+
+
+# --- acting on a page ---------------------------------------------------------------------
+
+
+def pressed(name: str, button_key: str, query: dict[str, str] | None = None) -> AppTest:
+    """Run pages/<name>.py (with `query`), press the button `button_key` (a preset) and
+    return the page after that run, checked free of exceptions."""
+    at = page(name, query)
+    at.button(key=button_key).click().run()
+    assert_clean(at)
+    return at
+
+
+def refused(name: str, query: dict[str, str]) -> AppTest:
+    """Run pages/<name>.py with a bad `query`: the page must show a warning or an error
+    (its message about the link), never an exception. Returns the page for more checks."""
+    at = page(name, query)
+    assert_clean(at)
+    assert at.warning or at.error, f"{name} accepted {query} without a message"
+    return at
+
+
+# --- predict, then check ------------------------------------------------------------------
+
+
+def answer(at: AppTest, page_path: str, key: str, response: str | int) -> AppTest:
+    """On a page opened through the router, type (a str) or pick (an int: a radio option)
+    the answer to question `key` and press its Check button; the AppTest after that run."""
+    name = f"answer-{page_path}-{key}"
+    if isinstance(response, int):
+        at.radio(key=name).set_value(response)
+    else:
+        at.text_input(key=name).set_value(response)
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{page_path}-{key}"]
+    return button.click().run()
+
+
+def verdicts(at: AppTest) -> str:
+    """What the questions said after a Check: success, error and info messages, joined."""
+    return "\n".join(str(e.value) for kind in ("success", "error", "info") for e in at.get(kind))
+
+
 def answer_on_page(
     page_path: str, key: str, text: str, query: dict[str, str] | None = None
 ) -> AppTest:
@@ -99,7 +166,26 @@ def answer_on_page(
     at.switch_page(f"pages/{page_path}.py")
     for k, v in (query or {}).items():
         at.query_params[k] = v
-    at.run()
-    at.text_input(key=f"answer-{page_path}-{key}").set_value(text)
-    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{page_path}-{key}"]
-    return button.click().run()
+    return answer(at.run(), page_path, key, text)
+
+
+def assert_right_answer_explained(
+    page_path: str,
+    key: str,
+    text: str,
+    *explained: str,
+    query: dict[str, str] | None = None,
+    links_back: bool = True,
+) -> AppTest:
+    """Answer question `key` on the page with `text`: the page must say it "is right", show
+    each of `explained` in that success message and (links_back) link to a state of the
+    same page. Returns the page after the answer."""
+    at = answer_on_page(page_path, key, text, query)
+    assert_clean(at)
+    said = "\n".join(str(e.value) for e in at.success)
+    assert "is right" in said, said
+    for part in explained:
+        assert part in said, f"{part!r} not in {said!r}"
+    if links_back:
+        assert any(link.proto.page.endswith(page_path) for link in at.get("page_link"))
+    return at

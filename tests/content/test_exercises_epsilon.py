@@ -10,7 +10,7 @@ import pytest
 import lnviz
 from lnviz.content.exercises import epsilon as ex
 from lnviz.content.text import eps_label
-from tests.apptest_helpers import answer_on_page, assert_clean
+from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "epsilon"
 STATES = [((1.0, 2.0, 3.0), 1 / 3), ((1.0, 2.0, 3.0), 4 / 3), ((2.0, 2.0, 2.0), 0.01),
@@ -51,9 +51,7 @@ def test_constant_input_has_a_core_of_variance_zero() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "slope", "1/sqrt(0.01)", {"eps": "0.01"})
+    at = assert_right_answer_explained(
+        PAGE, "slope", "1/sqrt(0.01)", "ε^(−1/2) = 10", query={"eps": "0.01"}
+    )
     assert any("At ε = 0.01, how steep" in str(m.value) for m in at.markdown)
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "ε^(−1/2) = 10" in said
-    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))

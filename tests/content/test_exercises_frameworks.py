@@ -10,7 +10,7 @@ import pytest
 from lnviz.content.exercises import frameworks as ex
 from lnviz.lessons import framework_diff as fd
 from lnviz.lessons.frameworks import CONVENTIONS, effective_eps
-from tests.apptest_helpers import answer_on_page, assert_clean
+from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "frameworks"
 STATES = [
@@ -72,8 +72,4 @@ def test_exact_forms_pass_and_near_misses_do_not() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "momentum", "1 - 0.99")
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "1 − 0.99 = 0.01" in said
-    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))
+    assert_right_answer_explained(PAGE, "momentum", "1 - 0.99", "1 − 0.99 = 0.01")

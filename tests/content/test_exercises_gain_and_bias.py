@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 import lnviz
 from lnviz.content.exercises import gain_and_bias as ex
-from tests.apptest_helpers import ROOT, answer_on_page, assert_clean
+from tests.apptest_helpers import ROOT, assert_clean, assert_right_answer_explained
 from tests.deep_links import assert_link_opens
 
 PAGE = "gain-and-bias"
@@ -74,11 +74,7 @@ def test_the_zero_gain_link_opens_its_state() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "variance", "11/9")
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "11/9" in said and "(−√(3/2), 1, √(3/2))" in said
-    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))
+    assert_right_answer_explained(PAGE, "variance", "11/9", "11/9", "(−√(3/2), 1, √(3/2))")
 
 
 def test_questions_follow_the_page_state() -> None:

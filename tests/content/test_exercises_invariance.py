@@ -8,7 +8,7 @@ import pytest
 from lnviz.content.exercises import invariance as ex
 from lnviz.content.text import eps_label
 from lnviz.lessons import explorers, symmetry
-from tests.apptest_helpers import answer_on_page, assert_clean
+from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "invariance"
 STATES = [((1.0, 2.0, 3.0), 1 / 3), ((1.0, 2.0, 3.0), 0.0), ((0.1, 0.2, 0.3), 1.0),
@@ -61,8 +61,6 @@ def test_a_constant_z_asks_about_the_worked_z() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "scale-eps", "1/300")
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "u_ε(az) = v/√(q + ε/a²) = u_(ε/a²)(z)" in said
-    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))
+    assert_right_answer_explained(
+        PAGE, "scale-eps", "1/300", "u_ε(az) = v/√(q + ε/a²) = u_(ε/a²)(z)"
+    )

@@ -10,7 +10,7 @@ import pytest
 from lnviz.content.exercises import numerics as ex
 from lnviz.content.numerics_text import OFFSETS
 from lnviz.lessons import numerics_sweep as sw
-from tests.apptest_helpers import answer_on_page, assert_clean
+from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "numerics"
 STATES = [
@@ -81,8 +81,6 @@ def test_exact_forms_pass_and_near_misses_do_not() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "float16-overflow", "sqrt(65504/1000)")
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "√(65504/1000) ≈ 8.093" in said
-    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))
+    assert_right_answer_explained(
+        PAGE, "float16-overflow", "sqrt(65504/1000)", "√(65504/1000) ≈ 8.093"
+    )

@@ -8,7 +8,7 @@ import pytest
 from lnviz.content.exercises import sequences as ex
 from lnviz.lessons.causality import SCHEMES
 from lnviz.lessons.sequences_page import Settings, analyse, shock, shock_table
-from tests.apptest_helpers import answer_on_page, assert_clean
+from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "sequences"
 
@@ -57,8 +57,4 @@ def test_company_is_batch_norm_unless_the_batch_is_one(batch: int) -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "pairs", "16*15/2", {"t": "16"})
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "T(T − 1)/2 = 120" in said
-    assert any(link.proto.page.endswith(PAGE) for link in at.get("page_link"))
+    assert_right_answer_explained(PAGE, "pairs", "16*15/2", "T(T − 1)/2 = 120", query={"t": "16"})

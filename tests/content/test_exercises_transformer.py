@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from lnviz.content.exercises import transformer as ex
 from lnviz.lessons import transformer as tf
 from lnviz.lessons import transformer_page as tp
-from tests.apptest_helpers import ROOT, answer_on_page, assert_clean
+from tests.apptest_helpers import ROOT, assert_clean, assert_right_answer_explained
 
 PAGE = "transformer"
 STATES = [(6, 16, 0), (12, 64, 0), (24, 32, 7)]  # (depth, width, seed)
@@ -69,10 +69,7 @@ def test_exact_forms_pass_and_near_misses_do_not() -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    at = answer_on_page(PAGE, "radius", "√(8/2)")
-    assert_clean(at)
-    said = "\n".join(str(e.value) for e in at.success)
-    assert "is right" in said and "√8·√(1/2) = 2" in said
+    assert_right_answer_explained(PAGE, "radius", "√(8/2)", "√8·√(1/2) = 2", links_back=False)
 
 
 def test_right_choice_follows_the_depth_shown() -> None:
