@@ -17,7 +17,6 @@ to compare; absolute times move with the machine's load.
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -28,6 +27,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench_report import print_table, save_json  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 import lnviz.app.charts as app_charts  # noqa: E402
@@ -81,17 +81,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="also write the results here")
     args = parser.parse_args(argv)
     results = measure(args.runs)
-    print(f"# figure builds, cold chart cache, median of {args.runs} runs per page")
-    print("| page | charts | build ms | slowest chart (ms) |")
-    print("|---|---|---|---|")
+    rows = []
     for page, res in results.items():
         name, ms = res["slowest"]
-        short = name.rsplit(".", 1)[-1]
-        print(f"| {page} | {res['charts']} | {res['ms']:.1f} | {short} ({ms:.1f}) |")
+        rows.append(
+            (page, res["charts"], f"{res['ms']:.1f}", f"{name.rsplit('.', 1)[-1]} ({ms:.1f})")
+        )
     total = sum(r["ms"] for r in results.values())
-    print(f"| all pages | {sum(r['charts'] for r in results.values())} | {total:.1f} | |")
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
+    rows.append(("all pages", sum(r["charts"] for r in results.values()), f"{total:.1f}", ""))
+    title = f"figure builds, cold chart cache, median of {args.runs} runs per page"
+    print_table(title, ("page", "charts", "build ms", "slowest chart (ms)"), rows)
+    save_json(args.json, results, indent=2)
     return 0
 
 

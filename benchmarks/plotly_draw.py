@@ -37,6 +37,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import plotly  # noqa: E402
+from bench_report import print_table, save_json  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS  # noqa: E402
@@ -142,6 +143,11 @@ def measure(pages: list[str], draws: int) -> list[dict[str, Any]]:
     return rows
 
 
+def _ratio(row: dict[str, Any]) -> float:
+    """A chart's react time over its newPlot time."""
+    return row["react"] / row["newPlot"] if row["newPlot"] else float("nan")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--pages", nargs="*", help="page url paths (default: every page)")
@@ -151,19 +157,18 @@ def main(argv: list[str] | None = None) -> int:
     pages = args.pages or sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
     rows = measure(pages, args.draws)
     version = rows[0]["plotly.js"] if rows else "?"
-    print(f"# chart draws in Chromium, plotly.js {version}, median of {args.draws}")
-    print("| page | chart | newPlot ms | react ms | react / newPlot |")
-    print("|---|---|---|---|---|")
-    for r in rows:
-        ratio = r["react"] / r["newPlot"] if r["newPlot"] else float("nan")
-        print(
-            f"| {r['page']} | {r['chart']} | {r['newPlot']:.1f} | {r['react']:.1f} | {ratio:.2f} |"
-        )
+    print_table(
+        f"chart draws in Chromium, plotly.js {version}, median of {args.draws}",
+        ("page", "chart", "newPlot ms", "react ms", "react / newPlot"),
+        [
+            (r["page"], r["chart"], f"{r['newPlot']:.1f}", f"{r['react']:.1f}", f"{_ratio(r):.2f}")
+            for r in rows
+        ],
+    )
     if rows:
-        ratios = [r["react"] / r["newPlot"] for r in rows if r["newPlot"]]
+        ratios = [_ratio(r) for r in rows if r["newPlot"]]
         print(f"\nmedian react / newPlot over {len(rows)} charts: {statistics.median(ratios):.2f}")
-    if args.json:
-        args.json.write_text(json.dumps(rows, indent=1))
+    save_json(args.json, rows)
     return 0
 
 
