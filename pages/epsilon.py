@@ -4,11 +4,13 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz.app import quiz, ui
+from lnviz.app import live, quiz, ui
 from lnviz.content import epsilon_notes as notes
 from lnviz.content.exercises import epsilon as exercises
 from lnviz.figures import epsilon as figs
+from lnviz.figures.live_epsilon import epsilon_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.live_epsilon import epsilon_grid
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
@@ -73,8 +75,6 @@ def family_section(eps: float) -> None:
         ui.chart(figs.H, current, others, key="h")
     with right:
         ui.chart(figs.DH, current, others, key="dh")
-    scrub_eps = tuple(ui.eps_options())
-    ui.chart(figs.SCRUB, scrub_eps, explorers.scrub_start(eps, scrub_eps), key="scrub")
     ui.notice(notes.family_notes(current))
 
 
@@ -151,6 +151,20 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     ui.notice(notes.jacobian_notes(spec))
 
 
+live.live_control(  # one ε: dragging moves the charts below, releasing sets the page's ε
+    "Drag ε: the charts below follow",
+    key="eps-live",
+    param="eps",
+    options=ui.EPS_GRID,
+    value=eps,
+    charts=epsilon_frames(
+        epsilon_grid(z, ui.EPS_GRID),
+        len(explorers.compare_families(eps, COMPARE_EPS)),
+        z.size,
+    ),
+    fmt=ui.eps_label,
+    symbol="ε",
+)
 family_section(eps)
 variance_section(core)
 scaling_section(z, eps)

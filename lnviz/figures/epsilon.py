@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -11,7 +10,7 @@ import plotly.graph_objects as go
 
 from lnviz.content.text import eps_label, short, short_vector
 from lnviz.core import Scaling
-from lnviz.family import Family, epsilon_family
+from lnviz.family import Family
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import (
     BLUE,
@@ -258,105 +257,3 @@ def eigen_alt(spec: Spectrum) -> str:
 
 
 EIGEN = Chart(eigen_figure, eigen_alt)
-
-
-def scrub_figure(families: Sequence[Family], start: int) -> go.Figure:
-    """h_eps (left) and h'_eps (right) for every eps of `families`, one at a time, chosen by
-    a Plotly slider under the chart: moving it swaps the curves in the browser (animation
-    frames that carry only the new y values), with no script run on the server.
-
-    All families must share one grid of t; `start` is the index shown first.
-    """
-    t = families[0].t
-    if any(f.t.shape != t.shape or not np.array_equal(f.t, t) for f in families):
-        raise ValueError("scrub_figure needs every family on the same grid of t")
-    first = families[start]
-    fig = FigureSpec()
-    shown = ((first.h, BLUE, "h_ε(t)", "x", "y"), (first.dh, ORANGE, "h′_ε(t)", "x2", "y2"))
-    for y, color, name, xaxis, yaxis in shown:
-        fig.add_scatter(
-            x=_f32(t), y=_f32(y), mode="lines", line={"color": color, "width": 3}, name=name,
-            xaxis=xaxis, yaxis=yaxis,
-        )  # fmt: skip
-    fig.frames = [
-        {
-            "name": eps_label(f.eps),
-            "data": [{"type": "scatter", "y": _f32(f.h)}, {"type": "scatter", "y": _f32(f.dh)}],
-            "traces": [0, 1],
-        }
-        for f in families
-    ]
-    steps = [
-        {
-            "label": eps_label(f.eps),
-            "method": "animate",
-            "args": [
-                [eps_label(f.eps)],
-                {
-                    "mode": "immediate",
-                    "frame": {"duration": 0, "redraw": False},
-                    "transition": {"duration": 0},
-                },
-            ],
-        }
-        for f in families
-    ]
-    fig.update_layout(
-        xaxis={"domain": [0.0, 0.41], "title": {"text": "t"}},
-        yaxis={"range": [-1.45, 1.45], "title": {"text": "h_ε(t)"}},
-        xaxis2={"domain": [0.59, 1.0], "title": {"text": "t"}},
-        yaxis2={
-            "type": "log",
-            "exponentformat": "power",
-            "anchor": "x2",
-            "range": [math.log10(_min_slope(families)), math.log10(_max_slope(families))],
-            "title": {"text": "h′_ε(t), log scale"},
-        },
-        sliders=[
-            {
-                "active": start,
-                "steps": steps,
-                "currentvalue": {"prefix": "ε = "},
-                "pad": {"t": 50},
-                "len": 1.0,
-                "x": 0.0,
-            }
-        ],
-        showlegend=False,
-    )
-    layout(fig, title="Scrub ε: the curves follow in your browser", x="t", y="h_ε(t)", height=430)
-    return fig.figure()
-
-
-def scrub_alt(eps_values: Sequence[float], start: int) -> str:
-    return (
-        f"Two line charts with a slider under them that runs in the browser: h_ε(t) and its "
-        f"slope h′_ε(t) for ε from {eps_label(eps_values[0])} to {eps_label(eps_values[-1])} "
-        f"({len(eps_values)} values), showing ε = {eps_label(eps_values[start])} first. "
-        "Small ε gives a steep step through t = 0 and a tall, narrow slope peak; large ε a "
-        "gentle ramp."
-    )
-
-
-def _f32(values: np.ndarray) -> np.ndarray:
-    """float32 for the browser: plotly sends it as 4-byte typed arrays (half of float64)."""
-    return np.asarray(values, dtype=np.float32)
-
-
-def _min_slope(families: Sequence[Family]) -> float:
-    return float(min(np.min(f.dh[f.dh > 0]) for f in families)) / 2
-
-
-def _max_slope(families: Sequence[Family]) -> float:
-    return max(f.peak_slope for f in families) * 2
-
-
-SCRUB_POINTS = 201  # per curve of the in-browser ε scrubber
-
-
-def scrub_eps_figure(eps_values: Sequence[float], start: int) -> go.Figure:
-    """The scrubber's figure from the ε values alone (a short key for the chart cache)."""
-    return scrub_figure([epsilon_family(e, n=SCRUB_POINTS) for e in eps_values], start)
-
-
-SCRUB = Chart(scrub_eps_figure, scrub_alt)

@@ -43,7 +43,6 @@ __all__ = [
     "redundancy_check",
     "rounding_level",
     "scaling_check",
-    "scrub_start",
     "shift_check",
 ]
 
@@ -93,16 +92,6 @@ def compare_families(eps: float, others: tuple[float, ...]) -> tuple[Family, ...
     [0.01, 1.0]
     """
     return tuple(epsilon_family(e) for e in others if not np.isclose(e, eps))
-
-
-def scrub_start(eps: float, options: tuple[float, ...]) -> int:
-    """Index of the scrubber's value nearest the page's eps on a log scale (options > 0).
-
-    >>> scrub_start(0.0, (1e-6, 1e-3, 1.0)), scrub_start(0.002, (1e-6, 1e-3, 1.0))
-    (0, 1)
-    """
-    target = max(eps, options[0])  # the page's eps, or the smallest the scrubber has
-    return int(np.argmin([abs(math.log(e / target)) for e in options]))
 
 
 def jacobian_table(spec: Spectrum) -> Table:

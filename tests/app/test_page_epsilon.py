@@ -16,7 +16,7 @@ def metric(at, label: str) -> str:
 def test_default_state_shows_seed_core_and_six_charts() -> None:
     at = page("epsilon")
     assert_clean(at)
-    assert len(figures(at)) == 7  # h, h′, the ε scrubber, variance, scaling, J, eigenvalues
+    assert len(figures(at)) == 6  # h, h′, variance, scaling, J, eigenvalues
     assert metric(at, "ε") == "1/3"
     assert "(−1, 0, 1)" in texts(at)  # the seed's core at eps = 1/3
     assert metric(at, "bound attained?") == "no"
@@ -49,9 +49,9 @@ def test_constant_input_preset_attains_bound() -> None:
 
 def test_scale_slider_changes_scaling_chart() -> None:
     at = page("epsilon")
-    before = figures(at)[4]["data"][1]["y"]
+    before = figures(at)[3]["data"][1]["y"]
     at.select_slider(key="a").set_value(0.1).run()
-    after = figures(at)[4]["data"][1]["y"]
+    after = figures(at)[3]["data"][1]["y"]
     assert before != after
 
 
@@ -80,18 +80,6 @@ def test_bad_url_values_show_a_message_not_an_error(query: dict[str, str]) -> No
     at = page("epsilon", query)
     assert_clean(at)
     assert at.warning or at.error
-
-
-def test_scrubber_opens_at_the_pages_eps_and_carries_every_eps() -> None:
-    at = page("epsilon")
-    at.select_slider(key="eps").set_value(1e-3).run()
-    assert_clean(at)
-    scrub = figures(at)[2]
-    slider = scrub["layout"]["sliders"][0]
-    labels = [step["label"] for step in slider["steps"]]
-    assert len(scrub["frames"]) == len(labels) == 31
-    assert labels[slider["active"]] == "0.001"
-    assert scrub["frames"][slider["active"]]["name"] == "0.001"
 
 
 def notes(at) -> str:

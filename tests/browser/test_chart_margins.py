@@ -22,7 +22,7 @@ pytestmark = pytest.mark.browser
 PAGES = {
     "": 6,
     "reduction-axes": 5,
-    "epsilon": 7,
+    "epsilon": 6,
     "gain-and-bias": 4,
     "invariance": 6,
     "weighted-centering": 4,

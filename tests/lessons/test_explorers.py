@@ -18,7 +18,6 @@ from lnviz.lessons.explorers import (
     redundancy_check,
     rounding_level,
     scaling_check,
-    scrub_start,
     shift_check,
 )
 from lnviz.lessons.symmetry import common_shift, scale, seeded_layer, unequal_shift
@@ -76,11 +75,8 @@ def test_equivalent_eps_gives_the_core_of_the_scaled_input(eps: float, a: float)
     np.testing.assert_allclose(rescaled, check.scaling.core_az, rtol=0, atol=1e-14)
 
 
-def test_compare_families_and_scrub_start() -> None:
+def test_compare_families() -> None:
     assert [f.eps for f in compare_families(1.0, (1e-3, 1.0, 10.0))] == [1e-3, 10.0]
-    options = (1e-6, 1e-3, 1 / 3, 1.0)
-    assert scrub_start(1 / 3, options) == 2
-    assert scrub_start(0.0, options) == 0  # ε = 0 is not on the scrubber: its smallest
 
 
 def test_affine_check_worked_example_and_tiny_mean() -> None:

@@ -1,0 +1,102 @@
+"""A live control: charts that follow the drag in the browser, the page that follows the release.
+
+Design (issue 18):
+
+- **States on the server, in advance.** The lessons layer computes the page's states for
+  the control's whole grid of values in one vectorized call (e.g.
+  lnviz.lessons.live_epsilon), and the figures layer writes, for each chart the value
+  moves, only what changes between grid values (lnviz.figures.live.Frames: the moving
+  traces' attributes and layout paths, float arrays as base64 float32).
+- **Switching in the browser.** A Streamlit components v2 component (JavaScript only, no
+  iframe: live_component/live.js) draws a native range input. While it is dragged, each
+  animation frame applies the frame of the value under the pointer to the page's own charts
+  with one Plotly.update per chart, and only to the charts on screen (the others catch up on
+  release). Nothing is sent to the server during the drag.
+- **The page's state on release.** Releasing the pointer (or pausing after arrow keys) sends
+  the value once as a trigger; its callback puts it into the page's ordinary URL-bound
+  control, so the link is updated and the page reruns once. Every chart, metric, note and
+  alt text is then drawn by the server for the released value, as for any other move.
+- **Why the page's charts, and the plotly.js that drew them.** The charts stay
+  st.plotly_chart figures built by lnviz.figures (their theme, toolbar, alt text, download
+  names and the tests that read them do not change), and the control drives them with the
+  plotly.js that Streamlit loaded to draw them (window.Plotly, set by Streamlit's Plotly
+  chart bundle): one plotly.js on the page, no CDN, no copy in the repository, and none of
+  the 4.8 MB of the plotly package's own bundle sent again. A second plotly.js could not
+  safely update figures that the first one drew.
+- **Fallback.** The ordinary slider stays on the page and stays the page's state: where the
+  live control cannot run (no window.Plotly, a browser without the component), it says
+  the charts update on release, and the slider works as before.
+
+`live_control(...)` must be called outside fragments: its release reruns the whole page.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from lnviz.app.controls import nearest
+
+_HERE = Path(__file__).parent / "live_component"
+_LIVE = st.components.v2.component(
+    "lnviz.live",
+    js=(_HERE / "live.js").read_text(encoding="utf-8"),
+    css=(_HERE / "live.css").read_text(encoding="utf-8"),
+)
+
+HINT = "Drag, or use the arrow keys: the charts follow in your browser; release to update the page."
+HINT_STATIC = "The charts update when you release."
+
+
+def released_value(key: str) -> int | None:
+    """The index the live control `key` sent on release in this run, if any."""
+    state = st.session_state.get(key)
+    if state is None:
+        return None
+    value = state.get("released") if hasattr(state, "get") else getattr(state, "released", None)
+    return int(value) if isinstance(value, int | float) else None
+
+
+def live_control(
+    label: str,
+    *,
+    key: str,
+    param: str,
+    options: Sequence[float],
+    value: float,
+    charts: list[dict[str, Any]],
+    fmt: Callable[[float], str],
+    symbol: str,
+) -> None:
+    """A live control over `options` for the page control `param` (its session key, bound
+    to the URL), showing `value`; `charts` are lnviz.figures.live payloads, one frame per
+    option, labelled "`symbol` = fmt(option)". On release the chosen option becomes
+    st.session_state[param]."""
+    opts = list(options)
+    index = opts.index(nearest(value, opts))
+    blob = json.dumps(charts, separators=(",", ":"), sort_keys=True).encode()
+
+    def on_release() -> None:
+        i = released_value(key)
+        if i is not None and 0 <= i < len(opts):
+            st.session_state[param] = opts[i]
+
+    _LIVE(
+        key=key,
+        data={
+            "label": label,
+            "labels": [f"{symbol} = {fmt(o)}" for o in opts],
+            "index": index,
+            "charts": charts,
+            "frames_id": hashlib.blake2b(blob, digest_size=12).hexdigest(),
+            "hint": HINT,
+            "hint_static": HINT_STATIC,
+        },
+        on_released_change=on_release,
+        height="content",
+    )

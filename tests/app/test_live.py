@@ -1,0 +1,42 @@
+"""The live control on the epsilon page (AppTest): it opens at the page's ε, carries a
+frame per slider value for charts the page draws, and follows the page's slider."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from streamlit.testing.v1 import AppTest
+
+from lnviz.app.controls import EPS_GRID
+from tests.apptest_helpers import assert_clean, page
+
+
+def _live(at: AppTest, key: str) -> dict[str, Any]:
+    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
+    assert element.proto.component_name == "lnviz.live"
+    return json.loads(element.proto.json)
+
+
+def _chart_keys(at: AppTest) -> set[str]:
+    return {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
+
+
+def test_epsilon_live_control_opens_at_the_pages_eps_with_a_frame_per_value() -> None:
+    at = page("epsilon", {"eps": "1e-06"})
+    assert_clean(at)
+    data = _live(at, "eps-live")
+    assert data["index"] == 0 and data["labels"][0] == "ε = 1e-06"
+    assert len(data["labels"]) == len(EPS_GRID) == 31
+    assert {c["key"] for c in data["charts"]} <= _chart_keys(at)  # drives charts on the page
+    for chart in data["charts"]:
+        for part in chart["data"] + chart["layout"]:
+            assert len(part["values"]) == 31
+
+
+def test_the_live_control_follows_the_pages_slider() -> None:
+    at = page("epsilon")
+    assert _live(at, "eps-live")["labels"][_live(at, "eps-live")["index"]] == "ε = 1/3"
+    at.select_slider(key="eps").set_value(1e-3).run()
+    data = _live(at, "eps-live")
+    assert data["labels"][data["index"]] == "ε = 0.001"
