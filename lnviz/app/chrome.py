@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 import streamlit as st
 
-from lnviz.app import classroom
+from lnviz.app import classroom, slides
 from lnviz.app._streamlit_private import current_url_path, ensure_router
 from lnviz.app.classroom import PRESENT_CSS
 from lnviz.app.controls import toggle
@@ -19,8 +19,37 @@ PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
 
 
 def presenting() -> bool:
-    """Whether presentation mode (larger type and charts, prose folded) is on."""
-    return bool(st.session_state.get(PRESENT_KEY, False))
+    """Whether presentation mode (larger type and charts, prose folded) is on.
+
+    The switch is drawn by the router (presentation_switch), so its state is the app's, not
+    a page's; a page run on its own (tests, an embedding site) reads the link instead.
+    """
+    if PRESENT_KEY in st.session_state:
+        return bool(st.session_state[PRESENT_KEY])
+    return str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
+
+
+def presentation_switch() -> None:
+    """The sidebar's presentation switch, drawn on every run by the router (the entrypoint,
+    lnviz.app.navigation) before the page runs.
+
+    Why there and not on each page: a control bound to the URL belongs to the script that
+    draws it, and on a page change Streamlit drops from the link every value bound by
+    another page's control (and forgets that control's state). A control of the entrypoint
+    belongs to every page: its value stays in the link through the sidebar's links, and
+    through in-page links, which write it (link_params); a link without it (a home card)
+    keeps the state the visitor had. Leaving the mode sticks the same way.
+    """
+    if st.context.is_embedded:  # an embedding site shows its own frame; the link decides
+        return
+    with st.sidebar:
+        present = toggle(
+            "Presentation mode",
+            key=PRESENT_KEY,
+            help="Larger type and charts, explanations folded, the sidebar folded away, "
+            "one section per screen on request: for projecting in class.",
+        )
+    st.set_page_config(initial_sidebar_state="collapsed" if present else "auto")
 
 
 _TERM_CLAIMS = "lnviz-term-claims"  # {page: {glossary slug: the call site that links it}}
@@ -61,55 +90,40 @@ def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
         st.markdown(linked("\n".join(f"- {item}" for item in items), depth=2))
 
 
-_KEEP_PRESENTING = "lnviz-presenting"  # survives a page change; the widget's state does not
-
-
-def _carry_presentation() -> None:
-    """Presentation mode is a state of the whole visit: a page change (sidebar, in-page
-    link, next/previous) drops the query string and the previous page's widgets, so the
-    mode is remembered apart from its toggle and put back before the toggle is drawn
-    (the toggle then writes present=true into the new page's link again)."""
-    if st.session_state.get(_KEEP_PRESENTING) and PRESENT_KEY not in st.query_params:
-        st.session_state[PRESENT_KEY] = True
-
-
 def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
     """Query parameters for an in-page link: the target state, plus presentation mode."""
     out = dict(params or {})
     if presenting():
         out[PRESENT_KEY] = "true"
+        if slides.SLIDE_KEY in st.query_params:  # slide mode goes on, from the first section
+            out[slides.SLIDE_KEY] = "1"
     return out
 
 
 def page_intro(title: str, lead: str) -> None:
-    """The page's title and lead, where it sits in the course, the sidebar's share box and
-    presentation switch.
+    """The page's title and lead, where it sits in the course, the sidebar's share box; in
+    presentation mode its bar (lnviz.app.classroom.present_bar) and slides.
 
     In presentation mode (for a projector) type and charts grow, the lead paragraph and
-    the 'what to notice' lists fold away, and the state stays in the link like any control.
+    the 'what to notice' lists fold away, a bar offers the QR code of the view, slides and
+    the way out, and the state stays in the link like any control.
     """
     ensure_router()
-    _carry_presentation()
     st.session_state.setdefault(_TERM_CLAIMS, {})[current_url_path()] = {}  # a full run
     present = presenting()
-    if not st.context.is_embedded:  # an embedding site shows its own frame and link
-        with st.sidebar:
-            present = toggle(
-                "Presentation mode",
-                key=PRESENT_KEY,
-                help="Larger type and charts, explanations folded: for projecting in class.",
-            )
-            share_link()
-    st.session_state[_KEEP_PRESENTING] = present
-    if st.context.is_embedded:
+    embedded = st.context.is_embedded
+    if embedded:
         classroom.full_app_link()
+    else:
+        with st.sidebar:
+            share_link()
+    number = 0
+    if not embedded:  # slides, arrow keys and the folded sidebar are the full app's
+        number = slides.slide_number() if present else slides.drop()
+        slides.stage(present=present, number=number)
     if present:
         st.html(PRESENT_CSS)
-        left, right = st.columns([3, 1])
-        with left:
-            classroom.join_panel()
-        with right:
-            classroom.way_out(PRESENT_KEY)
+        classroom.present_bar(number, PRESENT_KEY, slides=not embedded)
     where = registry.position(current_url_path())
     if where is not None:
         st.caption(f"Course · step {where[0]} of {where[1]}")

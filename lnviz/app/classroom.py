@@ -9,26 +9,19 @@ from urllib.parse import quote, urlencode
 import segno
 import streamlit as st
 
+from lnviz.app import slides as _slides
 from lnviz.app._streamlit_private import current_url_path
 from lnviz.content.sheets import origin
 from lnviz.content.text import plain
 
 PRESENT_CSS = """<style>
-  [data-testid="stMainBlockContainer"] { max-width: 96rem; }
-  [data-testid="stMain"] p, [data-testid="stMain"] li { font-size: 1.3rem; }
-  [data-testid="stMain"] h1 { font-size: 3.2rem; }
-  [data-testid="stMain"] h2, [data-testid="stMain"] h3 { font-size: 2.2rem; }
-  [data-testid="stMetricValue"] div { font-size: 2.8rem; }
-  [data-testid="stMain"] input, [data-testid="stMain"] textarea,
-  [data-testid="stMain"] label p, [data-testid="stMain"] [data-baseweb="select"] div,
-  [data-testid="stMain"] [data-testid="stTable"] td,
-  [data-testid="stMain"] [data-testid="stTable"] th,
-  [data-testid="stMain"] [data-testid="stMarkdownContainer"] td,
-  [data-testid="stMain"] [data-testid="stMarkdownContainer"] th { font-size: 1.3rem; }
-  [data-testid="stMain"] [data-testid="stSliderThumbValue"],
-  [data-testid="stMain"] [data-testid="stTickBarMin"],
-  [data-testid="stMain"] [data-testid="stTickBarMax"] { font-size: 1.25rem; }
-  .katex { font-size: 1.35em; }
+  /* Everything Streamlit sizes in rem grows by 23/16: body text and inputs 23 px, metric
+     values 52 px, table cells (drawn on a canvas from rem sizes) 20 px. */
+  html { font-size: 23px !important; }
+  [data-testid="stMainBlockContainer"] { padding-top: 4.5rem; padding-bottom: 3rem; }
+  .st-key-lnviz-present-bar { gap: 0.75rem; align-items: center; flex-wrap: wrap; }
+  .st-key-lnviz-present-bar .st-key-slide-label p { font-weight: 600; margin: 0; }
+  .katex { font-size: 1.15em; }
 </style>"""
 
 
@@ -64,12 +57,27 @@ def join_panel() -> None:
         st.subheader(plain(link, limit=400), anchor=False)  # escaped: it holds visitor text
 
 
+def _leave(key: str) -> None:
+    st.session_state[key] = False
+    st.query_params.pop(_slides.SLIDE_KEY, None)
+
+
 def way_out(key: str) -> None:
-    """A visible button that leaves presentation mode."""
+    """A visible button that leaves presentation mode (and its slides)."""
     st.button(
         "Leave presentation mode", icon=":material/close_fullscreen:", key="leave-present",
-        on_click=lambda: st.session_state.update({key: False}), type="tertiary",
+        on_click=_leave, args=(key,), type="secondary",
     )  # fmt: skip
+
+
+def present_bar(number: int, key: str, *, slides: bool = True) -> None:
+    """Presentation mode's bar at the top of the page: the QR code of this view, the slide
+    buttons (lnviz.app.slides), and the way out."""
+    with st.container(key="lnviz-present-bar", horizontal=True, vertical_alignment="center"):
+        join_panel()
+        if slides:
+            _slides.controls(number)
+        way_out(key)
 
 
 def full_app_link() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from lnviz.app.chrome import presentation_switch
 from lnviz.content.registry import PAGES, SECTIONS, PageInfo
 
 
@@ -17,7 +18,11 @@ def run() -> None:
     """Declare every page in its section and run the one the visitor asked for.
 
     Embedded in another site (?embed=true), the page shows alone, without the sidebar.
+    Presentation mode's switch is drawn here, by the entrypoint, so that it belongs to every
+    page (lnviz.app.chrome.presentation_switch).
     """
     pages = {s: [_page(p) for p in PAGES if p.section == s] for s in SECTIONS}
     position = "hidden" if st.context.is_embedded else "sidebar"
-    st.navigation(pages, position=position).run()
+    navigation = st.navigation(pages, position=position)
+    presentation_switch()  # the entrypoint's control: a state of the whole app
+    navigation.run()

@@ -1,0 +1,191 @@
+"""Slides: in presentation mode a page is shown one section per screen.
+
+A section is what a page already delimits: everything from one section heading
+(st.header / st.subheader) to the next; the first section is the page's opening (title,
+lead, controls). No page declares its sections: the browser groups the main pane's
+top-level blocks at each heading and shows one group. The section number is in the link
+(`slide=k`, 1-based; absent = the whole page), so the QR code of a slide opens that slide.
+
+The stage (a `st.components.v2` component without a frame of its own, hidden) also takes
+the arrow keys (and a presenter remote's Page Up / Page Down) and folds the sidebar away
+when a page is opened in presentation mode, and opens it again when the mode is left.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from lnviz.app._streamlit_private import current_url_path
+from lnviz.content.text import plain
+
+SLIDE_KEY = "slide"  # URL key of the section shown (1-based)
+MAX_SLIDES = 40  # far more sections than any page has; larger numbers are refused
+_SLIDE_PAGE = "lnviz-slide-page"  # the page the slide number belongs to
+_FOLD = "lnviz-fold"  # the page the sidebar was last folded for ("" = not presenting)
+
+STAGE_JS = r"""
+export default function (component) {
+  const { data, parentElement } = component;
+  const w = window;
+  const slide = data.slide | 0;
+  const fold = data.fold || "";
+
+  // the sidebar: folded once per page shown in presentation mode, opened again on leaving
+  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  if (w.__lnvizFold !== fold) {
+    const was = w.__lnvizFold;
+    w.__lnvizFold = fold;
+    const open = sidebar && sidebar.getAttribute("data-collapsed") === "false";
+    const click = (sel) => { const b = document.querySelector(sel); if (b) b.click(); };
+    if (fold && open) click('[data-testid="stSidebarCollapseButton"] button');
+    if (!fold && was && !open) click('[data-testid="stExpandSidebarButton"]');
+  }
+
+  // the arrow keys (and a presenter remote's Page Up / Page Down) step the sections
+  if (w.__lnvizKeys) document.removeEventListener("keydown", w.__lnvizKeys);
+  w.__lnvizKeys = null;
+  if (slide > 0) {
+    w.__lnvizKeys = (e) => {
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+      const t = e.target;
+      const typing = t && t.closest && t.closest(
+        'input, textarea, select, [contenteditable="true"], [role="slider"], ' +
+        '[role="combobox"], [role="listbox"], [role="dialog"], .js-plotly-plot');
+      if (typing) return;
+      const next = ["ArrowRight", "PageDown"].includes(e.key);
+      const prev = ["ArrowLeft", "PageUp"].includes(e.key);
+      if (!next && !prev) return;
+      const button = document.querySelector(
+        next ? ".st-key-slide-next button" : ".st-key-slide-previous button");
+      if (button && !button.disabled) { e.preventDefault(); button.click(); }
+    };
+    document.addEventListener("keydown", w.__lnvizKeys);
+  }
+
+  // one section on screen: the main pane's top-level blocks, cut at each section heading
+  const show = () => {
+    const main = document.querySelector(
+      '[data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]');
+    if (!main) return;
+    const blocks = [...main.children];
+    let section = 1;
+    const marks = blocks.map((b) => {
+      const heading = b.querySelector(
+        '[data-testid="stHeading"] h2, [data-testid="stHeading"] h3');
+      if (heading && !b.querySelector(".st-key-lnviz-present-bar")) section += 1;
+      return section;
+    });
+    const count = section;
+    const shown = slide > 0 ? Math.min(slide, count) : 0;
+    blocks.forEach((b, i) => {
+      const keep = !shown || marks[i] === shown || b.querySelector(".st-key-lnviz-present-bar")
+        || b.classList.contains("st-key-lnviz-present-bar");
+      if (keep) b.removeAttribute("data-lnviz-hidden");
+      else b.setAttribute("data-lnviz-hidden", "");
+    });
+    const label = document.querySelector(".st-key-slide-label p");
+    if (label && shown) {
+      const heading = blocks.find((b, i) => marks[i] === shown
+        && b.querySelector('[data-testid="stHeading"]'));
+      const title = heading ? heading.querySelector("h1, h2, h3").innerText.trim() : "";
+      label.textContent = `Section ${shown} of ${count}` + (title ? `: ${title}` : "");
+    }
+    const nextButton = document.querySelector(".st-key-slide-next button");
+    if (nextButton && shown) nextButton.disabled = shown >= count;
+    document.body.dataset.lnvizSections = String(count);
+    document.body.dataset.lnvizSlide = String(shown);
+  };
+  if (w.__lnvizStage) w.__lnvizStage.disconnect();
+  w.__lnvizStage = null;
+  show();
+  if (slide > 0) {
+    let pending = false;
+    w.__lnvizStage = new MutationObserver(() => {
+      if (pending) return;
+      pending = true;
+      requestAnimationFrame(() => { pending = false; show(); });
+    });
+    const root = document.querySelector('[data-testid="stMainBlockContainer"]');
+    if (root) w.__lnvizStage.observe(root, { childList: true, subtree: true });
+  }
+}
+"""
+
+STAGE_CSS = "[data-lnviz-hidden] { display: none !important; }"
+
+_stage = st.components.v2.component("lnviz.stage", js=STAGE_JS, isolate_styles=True)
+
+
+def slide_number() -> int:
+    """The section shown in slide mode (1-based), or 0 for the whole page.
+
+    Read from the link and validated: anything but a whole number from 1 to MAX_SLIDES
+    gets a message and the whole page. A number past the page's last section shows the
+    last one. The number belongs to one page: another page starts at its first section.
+    """
+    raw = st.query_params.get(SLIDE_KEY)
+    if raw is None:
+        return 0
+    page = current_url_path()
+    text = str(raw).strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_SLIDES:
+        st.warning(
+            f"The link set **{SLIDE_KEY}** to “{plain(text, 40)}”, which is not accepted "
+            f"(a section number from 1 to {MAX_SLIDES}). Showing the whole page instead.",
+            icon=":material/link_off:",
+        )
+        del st.query_params[SLIDE_KEY]
+        return 0
+    number = int(text)
+    previous = st.session_state.get(_SLIDE_PAGE)
+    if previous is not None and previous != page and number != 1:
+        number = 1  # a new page opens at its first section
+        st.query_params[SLIDE_KEY] = "1"
+    st.session_state[_SLIDE_PAGE] = page
+    return number
+
+
+def drop() -> int:
+    """Outside presentation mode there are no slides: a slide number in the link goes."""
+    if SLIDE_KEY in st.query_params:
+        del st.query_params[SLIDE_KEY]
+    return 0
+
+
+def _go(number: int) -> None:
+    if number <= 0:
+        st.query_params.pop(SLIDE_KEY, None)
+    else:
+        st.query_params[SLIDE_KEY] = str(min(number, MAX_SLIDES))
+    st.session_state[_SLIDE_PAGE] = current_url_path()
+
+
+def controls(number: int) -> None:
+    """The slide buttons: step through sections, previous / next, back to the whole page."""
+    if number == 0:
+        st.button(
+            "Step through sections", icon=":material/slideshow:", key="slide-start",
+            on_click=_go, args=(1,),
+            help="One section per screen; the arrow keys step through them.",
+        )  # fmt: skip
+        return
+    st.button(
+        "Previous section", icon=":material/arrow_back:", key="slide-previous",
+        on_click=_go, args=(number - 1,), disabled=number <= 1,
+        help="Previous section (← or Page Up)",
+    )  # fmt: skip
+    with st.container(key="slide-label"):
+        st.markdown(f"Section {number}")
+    st.button(
+        "Next section", icon=":material/arrow_forward:", key="slide-next",
+        on_click=_go, args=(number + 1,), help="Next section (→ or Page Down)",
+    )  # fmt: skip
+    st.button("Whole page", icon=":material/view_agenda:", key="slide-end", on_click=_go, args=(0,))
+
+
+def stage(*, present: bool, number: int) -> None:
+    """Mount the stage: one section on screen, arrow keys, the sidebar folded or opened."""
+    fold = (current_url_path() or "home") if present else ""
+    st.html(f"<style>{STAGE_CSS}</style>")
+    with st.container(key="lnviz-stage"):
+        _stage(data={"slide": number if present else 0, "fold": fold}, key="lnviz-stage-js")
