@@ -24,6 +24,7 @@ from lnviz.figures._style import (
     matrix_heatmap,
     r,
 )
+from lnviz.figures.invariance import scaling_traces
 from lnviz.jacobian import Spectrum
 
 
@@ -172,15 +173,7 @@ def scaling_figure(s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) and u_{eps/a^2}(z) per coordinate."""
     idx = [f"coordinate {i + 1}" for i in range(s.core_z.size)]
     fig = FigureSpec()
-    fig.add_bar(x=idx, y=r(s.core_z), name="u_ε(z)", marker_color=BLUE)
-    fig.add_bar(x=idx, y=r(s.core_az), name=f"u_ε(a·z), a = {short(s.a)}", marker_color=ORANGE)
-    fig.add_scatter(
-        x=idx,
-        y=r(s.core_rescaled_eps),
-        mode="markers",
-        name="u_(ε/a²)(z)",
-        marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
-    )
+    scaling_traces(fig, idx, (s.core_z, s.core_az, s.core_rescaled_eps), s.a)
     layout(fig, title="Scaling the input moves ε instead", x="", y="core value", height=400)
     fig.update_layout(barmode="group")
     return legend_below(fig, -0.12).figure()

@@ -88,26 +88,44 @@ def pair_alt(sym: Symmetry, *, norm: str = "ln") -> str:
 PAIR = Chart(pair_figure, pair_alt)
 
 
+def scaling_traces(
+    fig: FigureSpec,
+    idx: list[str],
+    cores: tuple[np.ndarray, np.ndarray, np.ndarray],
+    a: float,
+    *,
+    digits: int = 5,
+    grouped: bool = False,
+) -> None:
+    """Bars of u_eps(z) and u_eps(a z) at the coordinates `idx` and crosses at
+    u_{eps/a^2}(z) (`cores`, in that order, each (d,), to `digits` significant digits);
+    `grouped` puts the crosses on the second bars (in their offset group)."""
+    core_z, core_az, rescaled = cores
+    group1, group2 = ("1", "2") if grouped else (None, None)
+    fig.add_bar(x=idx, y=r(core_z, digits), name="u_ε(z)", marker_color=BLUE, offsetgroup=group1)
+    fig.add_bar(
+        x=idx,
+        y=r(core_az, digits),
+        name=f"u_ε(a·z), a = {short(a)}",
+        marker_color=ORANGE,
+        offsetgroup=group2,
+    )
+    fig.add_scatter(
+        x=idx,
+        y=r(rescaled, digits),
+        mode="markers",
+        name="u_(ε/a²)(z)",
+        marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
+        offsetgroup=group2,
+    )
+
+
 def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) as bars and u_{eps/a^2}(z) as crosses on top of the second."""
     idx = _coords(sym.z.size)
     fig = FigureSpec()
-    fig.add_bar(x=idx, y=r(sym.ln, 7), name="u_ε(z)", marker_color=BLUE, offsetgroup="1")
-    fig.add_bar(
-        x=idx,
-        y=r(sym.ln_moved, 7),
-        name=f"u_ε(a·z), a = {short(s.a)}",
-        marker_color=ORANGE,
-        offsetgroup="2",
-    )
-    fig.add_scatter(
-        x=idx,
-        y=r(s.core_rescaled_eps, 7),
-        mode="markers",
-        name="u_(ε/a²)(z)",
-        marker={"symbol": "x-thin", "size": 16, "line": {"width": 3, "color": GREEN}},
-        offsetgroup="2",
-    )
+    cores = (sym.ln, sym.ln_moved, s.core_rescaled_eps)
+    scaling_traces(fig, idx, cores, s.a, digits=7, grouped=True)
     layout(
         fig,
         title=f"Scaling by a = {short(s.a)}: largest change {short(sym.ln_change, 3)}",
