@@ -40,3 +40,11 @@ def test_the_live_control_follows_the_pages_slider() -> None:
     at.select_slider(key="eps").set_value(1e-3).run()
     data = _live(at, "eps-live")
     assert data["labels"][data["index"]] == "ε = 0.001"
+
+
+def test_the_epsilon_pages_chart_data_with_its_live_control_stays_under_1_mb() -> None:
+    at = page("epsilon")
+    charts = sum(len(c.proto.spec.encode()) for c in at.get("plotly_chart"))
+    live = sum(len(e.proto.json.encode()) for e in at.get("bidi_component"))
+    assert live > 100_000  # the frames travel with the control
+    assert charts + live <= 1_000_000, (charts, live)

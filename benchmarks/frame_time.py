@@ -1,0 +1,131 @@
+"""Frame time of a live control during a drag: requestAnimationFrame intervals.
+
+    python benchmarks/frame_time.py                    # the epsilon page, 3 drags
+    python benchmarks/frame_time.py --drags 5 --json out.json
+
+It starts the app on loopback, opens each page with a live control (lnviz.app.live) in
+Debian's Chromium (software rendering, as in the browser tests), and drags the control
+across its range and back with the mouse, one small move per 16 ms. A requestAnimationFrame
+loop in the page records the time of every frame while the button is down; the intervals
+between frames are the frame times (the charts are redrawn inside those frames). It also
+counts the WebSocket frames sent to the server during the drags (should be 0) and how many
+states the control showed. Target: median interval <= 33 ms (30 frames per second).
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from bench_report import print_table, save_json
+from harness import serve
+
+from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS
+
+# page, its live control's key, the charts it drives, the query to open it with
+PAGES = {"epsilon": ("eps-live", ("h", "dh"), {"eps": "1e-06"})}
+TARGET_MS = 33.0
+
+RAF_JS = """() => {
+  const s = (window.__frames = { t: [], on: true });
+  const tick = (t) => { if (s.on) { s.t.push(t); requestAnimationFrame(tick); } };
+  requestAnimationFrame(tick);
+}"""
+
+
+def drag_once(page: Any, key: str, moves: int) -> None:
+    rail = page.locator(f".st-key-{key} .live input")
+    box = rail.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    left, width = box["x"] + 8, box["width"] - 16
+    page.mouse.move(left, y)
+    page.mouse.down()
+    path = [i / moves for i in range(moves + 1)] + [1 - i / moves for i in range(moves + 1)]
+    for f in path:
+        page.mouse.move(left + width * f, y)
+        page.wait_for_timeout(16)
+    # no release: a release would rerun the page; the drag is ended by Escape + reload
+
+
+def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    key, charts, query = PAGES[name]
+    intervals: list[float] = []
+    sent = 0
+    shown = 0
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
+        for _ in range(drags):
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            frames: list[Any] = []
+            page.on("websocket", lambda ws, f=frames: ws.on("framesent", lambda m: f.append(m)))
+            qs = "&".join(f"{k}={v}" for k, v in query.items())
+            page.goto(f"{url}/{name}?{qs}")
+            page.locator(f".st-key-{key} .live input").wait_for(timeout=60_000)
+            for chart in charts:
+                page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
+            page.wait_for_function("() => !!window.Plotly")
+            page.locator(f".st-key-{key} .live input").scroll_into_view_if_needed()
+            page.wait_for_timeout(1000)
+            before = len(frames)
+            page.evaluate(RAF_JS)
+            drag_once(page, key, moves)
+            stamps = page.evaluate(
+                "() => { window.__frames.on = false; return window.__frames.t; }"
+            )
+            sent += len(frames) - before
+            shown += int(page.locator(f".st-key-{key} .live").get_attribute("data-frames") or 0)
+            intervals += [b - a for a, b in itertools.pairwise(stamps)]
+            page.close()
+        browser.close()
+    q = statistics.quantiles(intervals, n=20)
+    return {
+        "page": name,
+        "frames": len(intervals),
+        "states_shown": shown,
+        "median_ms": round(statistics.median(intervals), 1),
+        "p95_ms": round(q[18], 1),
+        "max_ms": round(max(intervals), 1),
+        "ws_frames_sent_during_drags": sent,
+        "target_met": statistics.median(intervals) <= TARGET_MS,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pages", nargs="*", default=list(PAGES))
+    parser.add_argument("--drags", type=int, default=3)
+    parser.add_argument("--moves", type=int, default=60, help="mouse moves per direction")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = []
+    with serve("app.py") as server:
+        for name in args.pages:
+            t0 = time.perf_counter()
+            results.append(measure(server.url, name, args.drags, args.moves))
+            results[-1]["wall_s"] = round(time.perf_counter() - t0, 1)
+    print_table(
+        f"Live-control frame times during a drag (target: median <= {TARGET_MS:g} ms)",
+        ["page", "frames", "states shown", "median ms", "p95 ms", "max ms", "WS sent", "met"],
+        [
+            [
+                r["page"], r["frames"], r["states_shown"], r["median_ms"], r["p95_ms"],
+                r["max_ms"], r["ws_frames_sent_during_drags"], "yes" if r["target_met"] else "no",
+            ]
+            for r in results
+        ],
+    )  # fmt: skip
+    save_json(args.json, results)
+
+
+if __name__ == "__main__":
+    main()

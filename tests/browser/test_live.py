@@ -1,0 +1,177 @@
+"""Live controls, really dragged: the charts follow in the browser with nothing sent to
+the server, and the release makes the value the page's state (the link and the page)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+
+from lnviz.app.controls import EPS_GRID
+from lnviz.content.text import eps_label
+
+from .helpers import (
+    RUN_COUNTER_JS,
+    Visit,
+    exception_report,
+    goto,
+    metric_value,
+    script_runs,
+    wait_ready,
+)
+
+pytestmark = pytest.mark.browser
+
+SHOTS = Path("/tmp/shots")
+
+# The bold curve of a chart (its trace `i`), as plotted now.
+CURVE_JS = """([key, i]) => {
+  const gd = document.querySelector(`.st-key-${key} .js-plotly-plot`);
+  return Array.from(gd._fullData[i].y).map((v) => v.toPrecision(6)).join(",");
+}"""
+
+
+class Watched:
+    """An open page and every WebSocket frame it has sent to the server."""
+
+    def __init__(self, visit: Visit) -> None:
+        self.visit = visit
+        self.sent: list[Any] = []
+
+    @property
+    def page(self) -> Any:
+        return self.visit.page
+
+
+@pytest.fixture
+def watched(browser: Any, server: Any) -> Iterator[Callable[..., Watched]]:
+    """Open a page with its WebSocket watched from the first frame on."""
+    contexts: list[Any] = []
+
+    def open_(url_path: str, query: dict[str, str] | None = None) -> Watched:
+        context = browser.new_context(
+            base_url=server.url, viewport={"width": 1280, "height": 900}, reduced_motion="reduce"
+        )
+        contexts.append(context)
+        context.set_default_timeout(15_000)
+        context.add_init_script(RUN_COUNTER_JS)
+        w = Watched(Visit(context.new_page(), server))
+        w.page.on("websocket", lambda ws: ws.on("framesent", lambda m: w.sent.append(m)))
+        w.page.on("pageerror", lambda err: w.visit.page_errors.append(str(err)))
+        goto(w.visit, url_path, query)
+        return w
+
+    yield open_
+    for context in contexts:
+        with contextlib.suppress(Exception):
+            context.close()
+
+
+def live(page: Any, key: str) -> Any:
+    return page.locator(f".st-key-{key} .live")
+
+
+def wait_live(page: Any, key: str, charts: tuple[str, ...]) -> None:
+    live(page, key).locator("input").wait_for()
+    for chart in charts:
+        page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
+    page.wait_for_function("() => !!window.Plotly")
+
+
+def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> None:
+    """Press on the control's thumb, move through `stops` (fractions of its width), and
+    stop there without releasing. Screenshots along the way when `shot` is given."""
+    rail = live(page, key).locator("input")
+    box = rail.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    value, top = (float(rail.get_attribute(a) or 0) for a in ("value", "max"))
+    x0 = box["x"] + 8 + (box["width"] - 16) * value / top  # the thumb's centre
+    page.mouse.move(x0, y)
+    page.mouse.down()
+    for n, f in enumerate(stops):
+        page.mouse.move(box["x"] + 8 + (box["width"] - 16) * f, y, steps=4)
+        page.wait_for_timeout(60)
+        if shot and n % 2 == 1:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"live_{shot}_{n}.png"))
+
+
+def release_and_wait(page: Any) -> None:
+    runs = script_runs(page)
+    page.mouse.up()
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=10_000)
+    wait_ready(page)
+
+
+def query(page: Any) -> dict[str, list[str]]:
+    return parse_qs(urlparse(page.url).query)
+
+
+def test_dragging_eps_moves_the_charts_in_the_browser_and_the_release_sets_the_page(
+    watched: Callable[..., Watched],
+) -> None:
+    w = watched("epsilon", {"eps": "1e-06"})
+    page = w.page
+    wait_live(page, "eps-live", ("h", "dh"))
+    control = live(page, "eps-live")
+    assert control.get_attribute("data-index") == "0"  # opens at the page's ε
+    control.locator("input").scroll_into_view_if_needed()
+    h0, dh0 = page.evaluate(CURVE_JS, ["h", 5]), page.evaluate(CURVE_JS, ["dh", 5])
+    sent, runs = len(w.sent), script_runs(page)
+
+    drag(page, "eps-live", [0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 0.8], shot="epsilon")
+    page.wait_for_timeout(300)  # anything the drag would send has been sent by now
+    assert page.evaluate(CURVE_JS, ["h", 5]) != h0  # the charts follow the drag
+    assert page.evaluate(CURVE_JS, ["dh", 5]) != dh0
+    assert int(control.get_attribute("data-frames") or 0) >= 3  # several states shown
+    shown = int(control.get_attribute("data-shown") or 0)
+    assert shown > 15
+    assert len(w.sent) == sent  # not one WebSocket message during the drag
+    assert script_runs(page) == runs
+
+    release_and_wait(page)
+    released = int(control.get_attribute("data-sent") or -1)
+    assert released == shown  # the value under the pointer is the one sent
+    label = eps_label(EPS_GRID[released])
+    assert query(page).get("eps") == [label]  # the link
+    assert page.locator(".st-key-eps [data-testid=stSliderThumbValue]").first.inner_text() == label
+    assert control.get_attribute("data-index") == str(released)  # the page's ε, one ε
+    assert metric_value(page, "ε") == label  # the page's numbers are the released ε's
+    assert not exception_report(w.visit)
+    assert not w.visit.page_errors
+
+
+def test_arrow_keys_move_the_live_control_and_set_the_page_once_they_pause(
+    watched: Callable[..., Watched],
+) -> None:
+    w = watched("epsilon", {"eps": "0.001"})
+    page = w.page
+    wait_live(page, "eps-live", ("h",))
+    control = live(page, "eps-live")
+    start = int(control.get_attribute("data-index") or 0)
+    assert EPS_GRID[start] == pytest.approx(1e-3)
+    h0 = page.evaluate(CURVE_JS, ["h", 4])  # ε = 0.001 is a comparison value: 4 faint curves
+    runs = script_runs(page)
+    control.locator("input").focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=10_000)
+    wait_ready(page)
+    assert query(page).get("eps") == [eps_label(EPS_GRID[start + 2])]
+    assert script_runs(page) == runs + 1  # two key presses, one rerun
+    assert page.evaluate(CURVE_JS, ["h", len_others(page)]) != h0
+
+
+def len_others(page: Any) -> int:
+    """The bold curve's index on the h chart: after the faint ones (hover skipped)."""
+    return int(
+        page.evaluate(
+            """() => document.querySelector('.st-key-h .js-plotly-plot')
+                ._fullData.filter((t) => t.hoverinfo === 'skip').length"""
+        )
+    )
