@@ -25,6 +25,9 @@ PRESENT_CSS = """<style>
 </style>"""
 
 
+QR_WIDTH = 440  # px on screen: about 8 px a module for a link of this app, readable from a hall
+
+
 def current_link() -> str:
     """The full address of the view being shown: this host, this page, every control."""
     base = origin(st.context.url or "")
@@ -51,8 +54,8 @@ def join_panel() -> None:
     link = current_link()
     with st.popover("Scan to open this view", icon=":material/qr_code_2:"):
         st.image(
-            qr_png(link), caption="QR code of the link to this view", width=280,
-            output_format="PNG",
+            qr_png(link), caption="Scan with a phone's camera to open this view",
+            width=QR_WIDTH, output_format="PNG", alt=f"QR code of the link {link}",
         )  # fmt: skip
         st.subheader(plain(link, limit=400), anchor=False)  # escaped: it holds visitor text
 

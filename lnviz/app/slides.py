@@ -157,7 +157,6 @@ def _go(number: int) -> None:
         st.query_params.pop(SLIDE_KEY, None)
     else:
         st.query_params[SLIDE_KEY] = str(min(number, MAX_SLIDES))
-    st.session_state[_SLIDE_PAGE] = current_url_path()
 
 
 def controls(number: int) -> None:

@@ -58,3 +58,77 @@ def test_no_join_panel_outside_presentation_mode() -> None:
     at = via_router("epsilon", {"eps": "0.01"})
     assert not elements(at, "Image")
     assert not any(str(h.value).startswith("http") for h in at.subheader)
+
+
+def _param(at: object, key: str) -> str | None:
+    value = at.query_params.get(key)  # type: ignore[attr-defined]
+    return value[-1] if isinstance(value, list) else value
+
+
+def _presenting(at: object) -> bool:
+    return any(b.label == "Leave presentation mode" for b in at.button)  # type: ignore[attr-defined]
+
+
+def test_the_switch_belongs_to_the_router_so_the_mode_outlives_a_page_change() -> None:
+    """Drawn by the entrypoint, the switch keeps its state on every page (a page's own
+    control would be forgotten, and its value dropped from the link, on a page change)."""
+    at = via_router("epsilon", {"present": "true"})
+    (switch,) = [c for c in at.sidebar.checkbox if c.key == "present"]
+    assert switch.value is True and _presenting(at)
+    at.switch_page("pages/invariance.py").run()
+    assert_clean(at)
+    assert _presenting(at)
+    assert _param(at, "present") == "true"
+    at.button(key="leave-present").click().run()
+    assert not _presenting(at)
+    at.switch_page("pages/numerics.py").run()
+    assert not _presenting(at)  # leaving sticks too
+
+
+def test_in_page_links_carry_presentation_and_slide_mode() -> None:
+    at = via_router("epsilon", {"present": "true", "slide": "3"})
+    nxt = [p for p in at.get("page_link") if "Next:" in p.proto.label]
+    assert nxt and all("present=true" in p.proto.query_string for p in nxt)
+    assert all("slide=1" in p.proto.query_string for p in nxt)  # a new page from its start
+
+
+def test_slides_step_with_the_buttons_and_the_number_is_in_the_link() -> None:
+    at = via_router("epsilon", {"present": "true"})
+    assert "slide" not in at.query_params
+    at.button(key="slide-start").click().run()
+    assert _param(at, "slide") == "1"
+    assert at.button(key="slide-previous").disabled
+    at.button(key="slide-next").click().run()
+    at.button(key="slide-next").click().run()
+    assert _param(at, "slide") == "3"
+    at.button(key="slide-previous").click().run()
+    assert _param(at, "slide") == "2"
+    (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
+    assert shown(str(heading.value)).endswith("/epsilon?present=true&slide=2")  # the QR's link
+    at.button(key="slide-end").click().run()
+    assert "slide" not in at.query_params and not any(b.key == "slide-next" for b in at.button)
+
+
+def test_a_bad_slide_number_is_refused_with_a_message() -> None:
+    for raw in ("abc", "0", "-2", "41", "2.5"):
+        at = via_router("epsilon", {"present": "true", "slide": raw})
+        assert not at.exception
+        (warning,) = [w for w in at.warning if "slide" in w.value]
+        assert "section number from 1 to 40" in warning.value, raw
+        assert "slide" not in at.query_params
+        assert any(b.key == "slide-start" for b in at.button)  # the whole page
+
+
+def test_a_slide_number_goes_with_presentation_mode() -> None:
+    at = via_router("epsilon", {"slide": "2"})
+    assert "slide" not in at.query_params and not at.warning
+    at = via_router("epsilon", {"present": "true", "slide": "4"})
+    at.button(key="leave-present").click().run()
+    assert "slide" not in at.query_params
+
+
+def test_the_qr_code_names_itself_and_its_link() -> None:
+    at = via_router("epsilon", {"present": "true", "slide": "2"})
+    (image,) = elements(at, "Image")
+    link = "http://localhost:8501/epsilon?present=true&slide=2"
+    assert f"QR code of the link {link}" in str(image.proto)
