@@ -11,7 +11,7 @@ import pytest
 import lnviz
 from lnviz.content import claims
 from lnviz.content.glossary import Link
-from tests.apptest_helpers import assert_clean, texts
+from tests.apptest_helpers import assert_clean, metric, texts
 from tests.deep_links import assert_link_opens, via_router
 
 N_CHECKS = sum(len(c.checks) for c in claims.CATALOG)
@@ -48,10 +48,6 @@ SHOWN = {
     "W5": ["**90°**", "fitted constant ĉ (solver) | **2.5**"],
     "W6": ["**(0, 1)**", "**undefined**"],
 }
-
-
-def metric(at, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
 
 
 def card_titles(at) -> list[str]:

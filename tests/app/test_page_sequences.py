@@ -7,7 +7,7 @@ import re
 import pytest
 
 from lnviz.lessons import causality, leakage, sequences
-from tests.apptest_helpers import assert_clean, figures, page, texts, values
+from tests.apptest_helpers import assert_clean, figures, page, pressed, refused, texts, values
 
 PRICES, DEP_TOKEN, DEP_SEQ, DEP_CAUSAL, DEP_BATCH, EXAMPLES, LEAK, SCATTER, SHOCK, INFER = range(10)
 
@@ -43,15 +43,12 @@ def test_default_state_draws_every_chart_with_engine_numbers() -> None:
 
 @pytest.mark.parametrize("index", range(4))
 def test_every_preset_runs_clean(index: int) -> None:
-    at = page("sequences")
-    at.button(key=f"seq-presets-{index}").click().run()
-    assert_clean(at)
+    at = pressed("sequences", f"seq-presets-{index}")
     assert len(figures(at)) == 10
 
 
 def test_preset_the_leak_survives_shows_one_future_return_per_token() -> None:
-    at = page("sequences")
-    at.button(key="seq-presets-0").click().run()
+    at = pressed("sequences", "seq-presets-0")
     assert at.radio(key="wrt").value == "returns"
     pairs = future_pairs(at)
     assert pairs[0] == 64  # token-wise: r(t+1) through the leaky feature, every token
@@ -60,15 +57,13 @@ def test_preset_the_leak_survives_shows_one_future_return_per_token() -> None:
 
 
 def test_preset_pooling_leaks_the_future_even_without_the_leak() -> None:
-    at = page("sequences")
-    at.button(key="seq-presets-1").click().run()
+    at = pressed("sequences", "seq-presets-1")
     assert at.checkbox(key="leak").value is False
     assert future_pairs(at) == [0, 64 * 63 // 2, 0, 64 * 63 // 2]
 
 
 def test_preset_causal_statistics_is_a_small_lower_triangle() -> None:
-    at = page("sequences")
-    at.button(key="seq-presets-2").click().run()
+    at = pressed("sequences", "seq-presets-2")
     z = trace(at, DEP_CAUSAL, 0)  # past cells: rows 1..15 filled on and below the diagonal
     assert len(z) == 16 and z[0] == [None] * 16
     assert all(z[t][s] is not None for t in range(1, 16) for s in range(t + 1))
@@ -76,8 +71,7 @@ def test_preset_causal_statistics_is_a_small_lower_triangle() -> None:
 
 
 def test_preset_batch_of_one_batch_norm_becomes_sequence_pooling() -> None:
-    at = page("sequences")
-    at.button(key="seq-presets-3").click().run()
+    at = pressed("sequences", "seq-presets-3")
     assert at.number_input(key="b").value == 1
     inf = table(at, "batch norm")
     assert inf["layer norm"].iloc[[0, 2]].tolist() == ["0", "0"]
@@ -177,9 +171,7 @@ def test_url_state_is_restored() -> None:
     ],
 )
 def test_hostile_url_values_show_a_message_not_an_error(query: dict[str, str]) -> None:
-    at = page("sequences", query)
-    assert_clean(at)
-    assert at.warning or at.error, query
+    refused("sequences", query)
 
 
 def test_repeated_keys_use_the_last_value() -> None:
@@ -205,8 +197,7 @@ def test_a_change_within_chance_is_not_told_as_an_effect() -> None:
 def test_a_batch_of_one_tells_what_it_can_show() -> None:
     """Issue 14 item 3: one series has no other series to read, and sequence pooling of one
     series cannot change a correlation."""
-    at = page("sequences")
-    at.button(key="seq-presets-3").click().run()
+    at = pressed("sequences", "seq-presets-3")
     shown = texts(at)
     assert "no other series to read in a batch of one" in shown
     assert "'level' keeps its correlation" in shown
