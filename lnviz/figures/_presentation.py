@@ -12,11 +12,11 @@ from typing import Any
 
 from lnviz.figures._margins import planned
 
-SCALE = 1.4  # chart text and height: 17 px against the theme's 12
-FONT = 17  # text without a size of its own (annotations, hover labels)
-TICKS = 16  # tick labels
-TITLES = 18  # axis titles and the legend
-HEADING = 20  # the figure's title
+SCALE = 1.6  # chart text and height: 19 px against the theme's 12 (page type grows 23/16)
+FONT = 19  # text without a size of its own (annotations, hover labels)
+TICKS = 19  # tick labels
+TITLES = 21  # axis titles and the legend
+HEADING = 24  # the figure's title
 TOP = 1.5  # the top margin holds the title and a legend row or two above the plot
 
 
@@ -27,9 +27,9 @@ def enlarged(spec: dict[str, Any]) -> dict[str, Any]:
     ...                  "xaxis": {"title": {"text": "t"}}, "title": {"text": "h"}}})
     >>> layout = spec["layout"]
     >>> layout["height"], layout["xaxis"]["tickfont"], layout["yaxis"]["title"]["font"]
-    (420, {'size': 16}, {'size': 18})
+    (480, {'size': 19}, {'size': 21})
     >>> layout["title"]["font"], layout["margin"]["l"] > 92
-    ({'size': 20}, True)
+    ({'size': 24}, True)
     """
     layout = spec.setdefault("layout", {})
     layout["height"] = int((layout.get("height") or 360) * SCALE)
