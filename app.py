@@ -2,8 +2,9 @@
 
 import streamlit as st
 
-from lnviz.app import navigation, serving
+from lnviz.app import layout, navigation, serving
 
 serving.disable_nagle()  # once per server process: a 40 ms stall per rerun otherwise
 st.set_page_config(page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide")
+layout.phone_styles()  # charts first on a phone (lnviz/app/layout.py)
 navigation.run()

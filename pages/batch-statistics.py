@@ -69,22 +69,25 @@ batch of $B$ examples and feature $f$, in training:""",
 st.latex(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}")
 st.latex(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2")
 st.latex(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}")
-ui.prose(
-    r"""At evaluation there may be no batch at all, so training also keeps running statistics
-$\bar\mu_f,\bar\sigma^2_f$, averages of the batches' values, and evaluation uses them
+with st.expander(
+    "At evaluation: running statistics, and what each framework calls momentum",
+    icon=":material/functions:",
+):
+    ui.prose(
+        r"""At evaluation there may be no batch at all, so training also keeps running
+statistics $\bar\mu_f,\bar\sigma^2_f$, averages of the batches' values, and evaluation uses them
 instead. With $r$ a running value, $b$ the new batch's value and $w$ the weight of the new
 batch, each step updates"""
-)
-st.latex(r"r\leftarrow(1-w)\,r+w\,b")
-ui.prose(
-    f"""The frameworks all call their parameter *momentum* but mean different things by it:
+    )
+    st.latex(r"r\leftarrow(1-w)\,r+w\,b")
+    ui.prose(
+        f"""The frameworks all call their parameter *momentum* but mean different things by it:
 PyTorch's momentum is $w$ ({text.number(TORCH_MOMENTUM)} by default), Keras's and Flax's is
 $1-w$ ({text.number(KERAS_MOMENTUM)} by default). PyTorch feeds the running variance the
 **unbiased** batch variance (divisor $B-1$), Keras 3 and Flax the **biased** one (divisor $B$).
 Layer normalization takes $\\mu_i,\\sigma_i^2$ over the $F$ features of example $i$ alone: the
 same formula at training and evaluation, no running state, no dependence on the batch."""
-)
-with st.expander("More framework details: ε, versions checked"):
+    )
     st.markdown(
         f"""All three normalize a training batch with the biased variance. Their default ε
 differ: {text.eps_label(TORCH_EPS)} in PyTorch, {text.eps_label(KERAS_EPS)} in Keras,
@@ -106,15 +109,12 @@ ui.presets(
 )
 
 with st.container(border=True):
-    c1, c2, c3, c4 = st.columns(4)
-    with c1:
-        steps = ui.int_input("steps", 10, MAX_STEPS, 200, key="steps")
-    with c2:
-        b = ui.int_input("batch size B", 1, MAX_BATCH, 8, key="b")
-    with c3:
-        f = ui.int_input("features F", 2, MAX_FEATURES, 3, key="f")
-    with c4:
-        seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
+    steps, b, f, seed = ui.int_row(
+        ui.Whole("steps", 10, MAX_STEPS, 200, "steps"),
+        ui.Whole("batch size B", 1, MAX_BATCH, 8, "b"),
+        ui.Whole("features F", 2, MAX_FEATURES, 3, "f"),
+        ui.Whole("random seed", 0, 9999, 0, "seed"),
+    )
     c5, c6, c7 = st.columns(3)
     with c5:
         at = ui.int_input(
@@ -168,7 +168,7 @@ def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) ->
         with col:
             ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
     conv = model.conventions(stream, runs, feat)
-    st.dataframe(convention_table(conv), hide_index=True, width="stretch")
+    ui.table(convention_table(conv))
     late = [NAMES[c.convention] for c in conv.columns if not c.settled]
     st.caption(
         f"Not settled on its long-run value yet: {' and '.join(late)}."
@@ -289,7 +289,7 @@ def size_section(f: int, seed: int, feat: int) -> None:
     )
     table = {"row": list(z.pair.rows)}
     table |= {f"f{j + 1}": [text.number(v) for v in col] for j, col in enumerate(z.pair.features)}
-    st.dataframe(table, hide_index=True, width="stretch")
+    ui.table(table)
     with st.expander("Only without a spatial axis"):
         st.markdown(
             "The ±1 outputs need a batch with no spatial axis, as here: a convolution's "

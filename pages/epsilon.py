@@ -50,14 +50,18 @@ with c2:
 quiz.ask(exercises.questions(z, eps), page="epsilon")
 
 core = lnviz.analyze_core(z, eps)
-st.subheader("The core of your z")
-m1, m2, m3, m4 = st.columns(4)
-m1.metric("mean μ", ui.fmt(float(core.mu)))
-m2.metric("variance q", ui.fmt(float(core.q)))
-m3.metric("core variance q/(q+ε)", ui.fmt(float(core.core_var)))
-m4.metric("ε", ui.eps_label(eps))
-st.markdown(f"$u_\\varepsilon(z)$ = **{ui.fmt_vec(core.core, 6)}**")
-ui.notice(notes.core_notes(core))
+
+
+def core_numbers(core: lnviz.Core, eps: float) -> None:
+    """The core of the visitor's z (after the first charts: a phone reaches them sooner)."""
+    st.subheader("The core of your z")
+    m1, m2, m3, m4 = st.columns(4)
+    m1.metric("mean μ", ui.fmt(float(core.mu)))
+    m2.metric("variance q", ui.fmt(float(core.q)))
+    m3.metric("core variance q/(q+ε)", ui.fmt(float(core.core_var)))
+    m4.metric("ε", ui.eps_label(eps))
+    st.markdown(f"$u_\\varepsilon(z)$ = **{ui.fmt_vec(core.core, 6)}**")
+    ui.notice(notes.core_notes(core))
 
 
 @st.fragment
@@ -166,6 +170,7 @@ live.live_control(  # one ε: dragging moves the charts below, releasing sets th
     symbol="ε",
 )
 family_section(eps)
+core_numbers(core, eps)
 variance_section(core)
 scaling_section(z, eps)
 jacobian_section(z, eps)

@@ -44,15 +44,9 @@ ui.page_intro(
 )
 st.latex(r"y=\gamma\odot\frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}}+\beta")
 ui.prose(
-    r"""but a model moved from one to another often disagrees in the third digit. Four
-conventions explain most of it: the default $\varepsilon$; how $\sigma^2$ is computed
-(two passes or Welford's running update, which are accurate, or the one-pass
-$\mathrm E[x^2]-\mathrm E[x]^2$, which loses digits to cancellation when $|\mu|\gg\sigma$),
-and in Keras that depends on the backend; for batch norm, what *momentum* weights and
-whether the running variance is unbiased; and which axes carry $\gamma,\beta$ as opposed to
-the axes pooled for $\mu,\sigma^2$. Pick a scheme, a tensor layout and an input: the page
-writes each framework's code and shows how far the outputs land when every framework keeps
-its own defaults."""
+    r"""but a model moved from one to another often disagrees in the third digit. Pick a
+scheme, a tensor layout and an input: the page shows how far the outputs land when every
+framework keeps its own defaults, then writes each framework's code."""
 )
 
 ui.presets(words.PRESETS, key="fw-presets")
@@ -65,15 +59,12 @@ with st.container(border=True):
     with c2:
         lay = ui.choice("Layout", list(LAYOUT_LABELS), key="layout", labels=LAYOUT_LABELS)
     image = lay != "btf"
-    c1, c2, c3, c4 = st.columns(4)
-    with c1:
-        n = ui.int_input("batch N", 1, 4, 2, key="n")
-    with c2:
-        h = ui.int_input("tokens T / height H", 1, 16, 4, key="h")
-    with c3:
-        w = ui.int_input("width W", 1, 6, 3, key="w", help="Used by the image layouts only.")
-    with c4:
-        c = ui.int_input("features F / channels C", 1, 32, 8, key="c")
+    n, h, w, c = ui.int_row(
+        ui.Whole("batch N", 1, 4, 2, "n"),
+        ui.Whole("tokens T / height H", 1, 16, 4, "h"),
+        ui.Whole("width W", 1, 6, 3, "w", help="Used by the image layouts only."),
+        ui.Whole("features F / channels C", 1, 32, 8, "c"),
+    )
     shape = {"btf": (n, h, c), "nchw": (n, c, h, w), "nhwc": (n, h, w, c)}[lay]
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -125,25 +116,6 @@ quiz.ask(exercises.questions(setup), page="frameworks")
 result = analysis(setup)
 codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
 
-st.subheader("The same layer in three frameworks")
-tabs = st.tabs([framework_label(f, backend) for f in FRAMEWORKS])
-for tab, f in zip(tabs, FRAMEWORKS, strict=True):
-    with tab:
-        st.code(codes[f].text, language="python", wrap_lines=True)
-if scheme == "group" and lay == "nhwc":
-    st.info(CHANNELS_LAST_NOTE, icon=":material/memory:")
-
-st.markdown("**The layer each framework builds, and the defaults it keeps**")
-st.dataframe(
-    words.defaults_columns(defaults_table(scheme, lay, shape, backend)),
-    hide_index=True,
-    width="stretch",
-)
-with st.expander(
-    "Where these facts come from, and what was not checked", icon=":material/fact_check:"
-):
-    st.markdown(words.SOURCES)
-
 
 @st.fragment
 def difference_section(result: fd.Analysis) -> None:
@@ -165,13 +137,40 @@ def difference_section(result: fd.Analysis) -> None:
     ui.notice(list(words.difference_notes(result)))
 
 
+def code_section(codes: dict, scheme: str, lay: str, shape: tuple[int, ...], backend: str) -> None:
+    st.subheader("The same layer in three frameworks")
+    ui.prose(
+        r"""Four conventions explain most of the gap: the default $\varepsilon$; how $\sigma^2$ is
+computed (two passes or Welford's running update, which are accurate, or the one-pass
+$\mathrm E[x^2]-\mathrm E[x]^2$, which loses digits to cancellation when $|\mu|\gg\sigma$),
+and in Keras that depends on the backend; for batch norm, what *momentum* weights and
+whether the running variance is unbiased; and which axes carry $\gamma,\beta$ as opposed to
+the axes pooled for $\mu,\sigma^2$."""
+    )
+    tabs = st.tabs([framework_label(f, backend) for f in FRAMEWORKS])
+    for tab, f in zip(tabs, FRAMEWORKS, strict=True):
+        with tab:
+            st.code(codes[f].text, language="python", wrap_lines=True)
+    if scheme == "group" and lay == "nhwc":
+        st.info(CHANNELS_LAST_NOTE, icon=":material/memory:")
+
+    st.markdown("**The layer each framework builds, and the defaults it keeps**")
+    ui.table(
+        words.defaults_columns(defaults_table(scheme, lay, shape, backend)),
+    )
+    with st.expander(
+        "Where these facts come from, and what was not checked", icon=":material/fact_check:"
+    ):
+        st.markdown(words.SOURCES)
+
+
 @st.fragment
 def diagnosis_section(result: fd.Analysis) -> None:
     st.subheader("Which convention explains the gap")
     left, right = st.columns(2)
     with left:
         ui.chart(figs.DIAGNOSIS, result.diagnosis, key="diag")  # fmt: skip
-        st.dataframe(words.diagnosis_columns(result.diagnosis), hide_index=True, width="stretch")
+        ui.table(words.diagnosis_columns(result.diagnosis))
     with right:
         ui.chart(figs.VARIANCE_ERROR, result.variance_error, key="verr")  # fmt: skip
     st.latex(r"\sigma^2=\mathrm E[x^2]-\mu^2")
@@ -214,6 +213,7 @@ def batch_section(comp: fd.Comparison) -> None:
 
 
 difference_section(result)
+code_section(codes, scheme, lay, shape, backend)
 diagnosis_section(result)
 batch_section(result.comparison)
 ui.page_end()

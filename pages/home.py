@@ -19,12 +19,7 @@ shrunk to almost nothing, and training stalls. Layer normalization is a simple r
 before a layer uses a vector of numbers, rescale it so that its entries average 0 and
 spread about 1, using only that vector's own numbers.""",
 )
-st.page_link(
-    START.script,
-    label=f"See the drift happen: {START.title}",
-    icon=":material/trending_up:",
-    query_params=ui.link_params(),
-)
+ui.page_button(START, f"See the drift happen: {START.title}", icon=":material/trending_up:")
 
 st.subheader("Where it sits: in every transformer block")
 ui.prose(
@@ -60,22 +55,12 @@ with st.container(border=True):
         "From first principles to engineering, one idea per page. Each page asks you to "
         "predict before it shows the answer, and ends with a link to the next step."
     )
-    st.page_link(
-        START.script,
-        label=f"Start the course: {START.title}",
-        icon=":material/school:",
-        query_params=ui.link_params(),
-    )
+    ui.page_button(START, f"Start the course: {START.title}", icon=":material/school:")
     st.markdown("**Already use layer norm?** Go straight to the engineering:")
     cols = st.columns(len(PRACTICE))
     for col, info in zip(cols, PRACTICE, strict=True):
-        col.page_link(
-            info.script,
-            label=info.title,
-            icon=":material/build:",
-            help=info.blurb,
-            query_params=ui.link_params(),
-        )
+        with col:
+            ui.page_button(info, icon=":material/build:", help=info.blurb)
 
 st.subheader("Explore one idea at a time")
 cards = [p for p in registry.PAGES if p.card]
@@ -91,7 +76,7 @@ for start in range(0, len(cards), 3):
                 static=True,
             )
             st.caption(info.blurb)
-            st.page_link(info.script, label=f"Open {info.title}", icon=":material/arrow_forward:")
+            ui.page_button(info, f"Open {info.title}", icon=":material/arrow_forward:")
 
 more = [s for s in registry.SECTIONS if s not in ("Start", "The formula")]
 cols = st.columns(len(more))
@@ -99,5 +84,5 @@ for col, section in zip(cols, more, strict=True):
     with col:
         st.markdown(f"#### {section}")
         for info in registry.in_section(section):
-            st.page_link(info.script, label=info.title, icon=":material/arrow_forward:")
+            ui.page_button(info, icon=":material/arrow_forward:")
             st.caption(info.blurb)

@@ -168,7 +168,7 @@ uses c and a from sections 1 and 3."""
         )
     ui.chart(figs.CONTRAST, shift, scaled, key="contrast")
     both = explorers.contrast(shift, scaled)
-    st.dataframe(notes.contrast_table(both).as_dict(), hide_index=True, width="stretch")
+    ui.table(notes.contrast_table(both).as_dict())
     ui.notice(notes.rms_notes(both))
 
 
@@ -219,7 +219,7 @@ without any effect on the normalized output, for **every** input $x$:"""
     check = explorers.redundancy_check(red)
     with st.expander("The layer: W, b and the inputs x", icon=":material/table:"):
         for table in explorers.layer_tables(layer):
-            st.dataframe(table.as_dict(), hide_index=True, width="stretch")
+            ui.table(table.as_dict())
     m1, m2, m3 = st.columns(3)
     m1.metric("max change, b + c", ui.fmt(red.bias_change, 12))
     m2.metric("max change, W + 1rᵀ", ui.fmt(red.weight_change, 12))

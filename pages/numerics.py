@@ -44,11 +44,12 @@ Four things decide the digits: the **variance algorithm**, the **floating-point 
 to the chosen format, one at a time (bfloat16 is emulated: each result is computed in float32
 and rounded to 8 significand bits, ties to even), and compared with a float64 two-pass truth.""",
 )
-st.latex(r"\text{one-pass:}\quad v=\tfrac1n\textstyle\sum_i x_i^2-\mu^2")
-st.latex(r"\text{two-pass:}\quad v=\tfrac1n\textstyle\sum_i (x_i-\mu)^2")
-st.latex(r"\text{Welford:}\quad m_k=m_{k-1}+\frac{x_k-m_{k-1}}{k}")
-st.latex(r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k)")
-st.latex(r"v=M_n/n")
+with st.expander("Three ways to compute the variance", icon=":material/functions:"):
+    st.latex(r"\text{one-pass:}\quad v=\tfrac1n\textstyle\sum_i x_i^2-\mu^2")
+    st.latex(r"\text{two-pass:}\quad v=\tfrac1n\textstyle\sum_i (x_i-\mu)^2")
+    st.latex(r"\text{Welford:}\quad m_k=m_{k-1}+\frac{x_k-m_{k-1}}{k}")
+    st.latex(r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k)")
+    st.latex(r"v=M_n/n")
 ui.prose(
     "The one-pass form reads the data once but subtracts two large, nearly equal numbers when "
     "the mean μ is large next to the spread: the digits that held the variance cancel."
@@ -106,7 +107,7 @@ with left:
     ui.chart(figs.HEATMAP, swept, k, key="heat")
 with right:
     st.caption(words.variance_caption(swept, k))
-    st.dataframe(words.variance_columns(swept, k), hide_index=True, width="stretch")
+    ui.table(words.variance_columns(swept, k))
 ui.notice(list(words.error_notes(swept, k)))
 
 st.subheader("Error against the offset")
@@ -142,7 +143,7 @@ def placement_section(eps: float) -> None:
         "x (input vector)", "1, 0, 0, 0", key="x", min_len=2, max_len=16, lo=-1e6, hi=1e6
     )
     p = rec.eps_placements(x, eps)
-    st.dataframe(words.placement_columns(p), hide_index=True, width="stretch")
+    ui.table(words.placement_columns(p))
     ui.chart(figs.PLACEMENTS, p, key="place")
     ui.notice(list(words.placement_notes(p)))
 
@@ -152,7 +153,7 @@ placement_section(eps)
 
 st.subheader("What each framework computes")
 runs = recipes(sample, offset)
-st.dataframe(words.recipe_columns(runs), hide_index=True, width="stretch")
+ui.table(words.recipe_columns(runs))
 with st.expander("How each framework computes its row", icon=":material/functions:"):
     st.markdown(words.RECIPES_TEXT)
 with st.expander("Source files read for each row", icon=":material/fact_check:"):

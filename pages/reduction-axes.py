@@ -34,15 +34,18 @@ ui.page_intro(
     r"""Every normalization in this family computes statistics over some entries and uses
 them to rescale those entries: a mean and a variance, or for RMS norm a mean square alone.
 Batch norm, layer norm, instance norm, group norm and RMS norm differ only in **which**
-entries are pooled into one statistic group: their reduction axes. For a
-hidden-state tensor with axes (batch, token, feature), token-wise layer normalization pools
-the $F$ features of one token:""",
+entries are pooled into one statistic group: their reduction axes.""",
 )
-st.latex(
-    r"\mu_{bt}=\frac1F\sum_{f}x_{btf},\qquad"
-    r"\sigma^2_{bt}=\frac1F\sum_{f}(x_{btf}-\mu_{bt})^2"
-)
-st.latex(r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f")
+with st.expander("The formulas, for token-wise layer norm", icon=":material/functions:"):
+    ui.prose(
+        "For a hidden-state tensor with axes (batch, token, feature), token-wise layer "
+        "normalization pools the $F$ features of one token:"
+    )
+    st.latex(
+        r"\mu_{bt}=\frac1F\sum_{f}x_{btf},\qquad"
+        r"\sigma^2_{bt}=\frac1F\sum_{f}(x_{btf}-\mu_{bt})^2"
+    )
+    st.latex(r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f")
 
 ui.presets(
     {
@@ -62,15 +65,12 @@ ui.presets(
 )
 
 with st.container(border=True):
-    c1, c2, c3, c4 = st.columns(4)
-    with c1:
-        bsz = ui.int_input("batch B", 1, MAX_B, 2, key="b")
-    with c2:
-        tsz = ui.int_input("tokens T", 1, MAX_T, 4, key="t")
-    with c3:
-        fsz = ui.int_input("features F", 1, MAX_F, 6, key="f")
-    with c4:
-        seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
+    bsz, tsz, fsz, seed = ui.int_row(
+        ui.Whole("batch B", 1, MAX_B, 2, "b"),
+        ui.Whole("tokens T", 1, MAX_T, 4, "t"),
+        ui.Whole("features F", 1, MAX_F, 6, "f"),
+        ui.Whole("random seed", 0, 9999, 0, "seed"),
+    )
     scheme = ui.choice(
         "Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=axes_text.SCHEME_SHORT
     )
@@ -117,14 +117,12 @@ if not red.finite:
 @st.fragment
 def cube_section(red: lnviz.Reduction) -> None:
     st.subheader("The tensor as a block")
-    c1, c2, c3 = st.columns(3)
     shape = red.x.shape
-    with c1:
-        eb = ui.int_input("entry: batch", 0, shape[0] - 1, 0, key="eb")
-    with c2:
-        et = ui.int_input("entry: token", 0, shape[1] - 1, 0, key="et")
-    with c3:
-        ef = ui.int_input("entry: feature", 0, shape[2] - 1, 0, key="ef")
+    eb, et, ef = ui.int_row(
+        ui.Whole("entry: batch", 0, shape[0] - 1, 0, "eb"),
+        ui.Whole("entry: token", 0, shape[1] - 1, 0, "et"),
+        ui.Whole("entry: feature", 0, shape[2] - 1, 0, "ef"),
+    )
     entry = (eb, et, ef)
     g = int(red.labels[entry])
     left, right = st.columns([3, 2])
@@ -163,16 +161,14 @@ for col, which in zip(cols, ("labels", "input", "output"), strict=True):
 
 st.subheader("Per-group statistics")
 table = axes_tables.group_table(red)
-st.dataframe(
+ui.table(
     axes_text.display_columns(table.columns()),
-    hide_index=True,
-    width="stretch",
     height=min(400, 40 + 35 * red.group_count),
 )
 left, right = st.columns(2)
 left.download_button(
     "Download the tensor (every entry) as CSV",
-    axes_tables.csv_text(axes_tables.entry_table(red).columns()),
+    lambda: axes_tables.csv_text(axes_tables.entry_table(red).columns()),  # made on the click
     file_name=f"lnviz-tensor-{shown}.csv",
     mime="text/csv",
     icon=":material/download:",
@@ -187,7 +183,7 @@ right.download_button(
 
 st.subheader("Every scheme on the same tensor")
 ui.chart(figs.SCHEMES, results, key="schemes")
-st.dataframe(axes_tables.scheme_table(results).columns(), hide_index=True, width="stretch")
+ui.table(axes_tables.scheme_table(results).columns())
 
 st.subheader("Statistics and parameters are separate choices")
 agree = statistics_agree(

@@ -45,11 +45,12 @@ ui.page_intro(
 Here each series is a simulated market, each token one trading day, and the features are
 quantities a forecaster might compute at the close. A normalized entry can only see what
 went into its mean and variance. Token-wise layer norm takes them from one token's own
-$F$ features:""",
+$F$ features.""",
 )
-st.latex(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}")
-st.latex(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2")
-st.latex(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}")
+with st.expander("The formulas, for token-wise layer norm", icon=":material/functions:"):
+    st.latex(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}")
+    st.latex(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2")
+    st.latex(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}")
 ui.prose(
     "The page compares it with three other choices of *where the statistics come from*, "
     "each applied to the same tensor with the same formula (no gain or bias):\n"
@@ -70,15 +71,12 @@ ui.presets(
     key="seq-presets",
 )
 with st.container(border=True):
-    c1, c2, c3, c4 = st.columns(4)
-    with c1:
-        bsz = ui.int_input("series B", 1, MAX_BATCH, 4, key="b", help="Examples in the batch.")
-    with c2:
-        tsz = ui.int_input("tokens T", MIN_TOKENS, MAX_TOKENS, 32, key="t", help="Days per series.")
-    with c3:
-        seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
-    with c4:
-        win = ui.int_input("window w", 2, MAX_WINDOW, 5, key="w", help="Rolling-window length.")
+    bsz, tsz, seed, win = ui.int_row(
+        ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
+        ui.Whole("tokens T", MIN_TOKENS, MAX_TOKENS, 32, "t", help="Days per series."),
+        ui.Whole("random seed", 0, 9999, 0, "seed"),
+        ui.Whole("window w", 2, MAX_WINDOW, 5, "w", help="Rolling-window length."),
+    )
     c5, c6 = st.columns([2, 3])
     with c5:
         leak = ui.toggle(
@@ -103,10 +101,8 @@ with left:
 with right:
     ui.prose("Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:")
     ft = model.feature_table(win, leak)
-    st.dataframe(
+    ui.table(
         {"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads},
-        hide_index=True,
-        width="stretch",
     )
 ui.notice(
     [
@@ -138,15 +134,13 @@ def dependence_section(a: Analysis, leak: bool) -> None:
             with col:
                 ui.chart(figs.DEPENDENCE, dmap[scheme], key=f"dep-{scheme}")
     dt = model.dependence_table(dmap)
-    st.dataframe(
+    ui.table(
         {
             "scheme": dt.scheme,
             "future pairs": dt.future_pairs,
             "tokens": dt.tokens,
             "other examples": dt.other_examples,
         },
-        hide_index=True,
-        width="stretch",
     )
     with st.expander("How to read the maps and the table"):
         st.markdown(
@@ -253,15 +247,13 @@ def shock_section(settings: Settings) -> None:
     ui.chart(checks.SHOCK, s, key="shock")
     t = model.shock_table(s)
     first = t.first_moved
-    st.dataframe(
+    ui.table(
         {
             "scheme": t.scheme,
             "first moved": t.first_moved,
             f"|Δy| before {t.token}": cells(t.before),
             "|Δy| other series": cells(t.other_series),
         },
-        hide_index=True,
-        width="stretch",
     )
     ui.notice(
         [
@@ -303,14 +295,12 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
     inf = inference(settings, ex, steps)
     g = inf.gap
     t = model.inference_table(inf)
-    st.dataframe(
+    ui.table(
         {
             "max |Δy| of this example": t.setting,
             "layer norm": cells(t.layer_norm),
             "batch norm": cells(t.batch_norm),
         },
-        hide_index=True,
-        width="stretch",
     )
     with st.expander("What each row compares"):
         st.markdown(

@@ -25,12 +25,6 @@ OUTLIER_SHARES = (0.0, 0.02, 0.05, 0.1, 0.2, 0.5)
 X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"
 
 
-def latex_row(*formulas: str) -> None:
-    """Formulas side by side on a wide screen, one under the other on a phone."""
-    for col, formula in zip(st.columns(len(formulas)), formulas, strict=True):
-        col.latex(formula)
-
-
 def chart_pair(first: tuple, second: tuple) -> None:
     """Two charts side by side on a wide screen, one under the other on a phone; each given
     as (pair, *args, key)."""
@@ -107,12 +101,11 @@ block's input, and once more at the top. A third variant divides that input by �
     swept = sweep(depth, width, seed)
     quiz.ask(exercises.questions(depth, width, seed, sweep=swept), page="transformer")
     facts = tp.placement_facts(cmp, swept)
-    left, right = st.columns(2)
-    with left:
-        ui.chart(figs.GRADIENT, cmp, placement, key="gradient")
-    with right:
-        ui.chart(figs.STREAM, cmp, placement, key="stream")
-    latex_row(*BLOCK_LATEX[placement])
+    ui.side_by_side(
+        lambda: ui.chart(figs.GRADIENT, cmp, placement, key="gradient"),
+        lambda: ui.chart(figs.STREAM, cmp, placement, key="stream"),
+    )
+    ui.latex_row(*BLOCK_LATEX[placement])
     m1, m2, m3 = st.columns(3)
     name = PLACEMENT_LABELS[placement]
     m1.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
@@ -178,7 +171,7 @@ sphere into an ellipsoid."""
         )
     view = tf.sphere_view(tf.sample_tokens(SPHERE_TOKENS, d, seed=0), eps, gamma=gamma)
     ui.chart(figs.SPHERE, view, key="sphere")
-    latex_row(
+    ui.latex_row(
         r"u=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}",
         r"\lVert u\rVert=\sqrt d\,\sqrt{\frac{q}{q+\varepsilon}}\le\sqrt d",
     )
@@ -219,7 +212,7 @@ stays within τ√d."""
     raw = tf.attention_scan(q, keys, LOGIT_SCALES)
     normed = tf.attention_scan(q, keys, LOGIT_SCALES, qk_norm=how, tau=tau)
     chart_pair((figs.WEIGHTS, raw, normed, "weights"), (figs.ENTROPY, raw, normed, "entropy"))
-    latex_row(
+    ui.latex_row(
         r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d}",
         r"\lvert\text{logit}_j\rvert\le\tau\sqrt d",
     )
@@ -255,7 +248,7 @@ Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ·tanh(αx) + β.""
     )  # fmt: skip
     result = fit(outliers)
     ui.chart(figs.TANH, result, key="tanh")
-    latex_row(
+    ui.latex_row(
         r"\mathrm{DyT}(x)_i=\gamma\tanh(\alpha x_i)+\beta",
         r"\mathrm{LN}(x)_i=\frac{x_i-\mu_t}{\sigma_t}",
     )
@@ -298,7 +291,7 @@ when ε = 0 and only shrunk when ε > 0."""
         ui.refuse(err, f"Using x = ({X_DEFAULT}) and g = ({G_DEFAULT}) instead.")  # e.g. ε = 0
         result = tf.layer_norm_backward([[1.0, 2.0, 3.0]], [[2.0, 0.0, 1.0]], eps=eps)
     rows = tp.backward_rows(result)
-    st.dataframe(
+    ui.table(
         {
             "i": rows.coordinate,
             "x": rows.x,
@@ -307,10 +300,8 @@ when ε = 0 and only shrunk when ε > 0."""
             "g − mean(g)": rows.centred_g,
             "∂L/∂x": rows.grad_x,
         },
-        hide_index=True,
-        width="stretch",
     )
-    latex_row(
+    ui.latex_row(
         r"\frac{\partial L}{\partial x}=\frac1\sigma\Bigl(g-\overline{g}\,\mathbf 1-"
         r"\hat x\,\overline{g\odot\hat x}\Bigr)",
         r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"

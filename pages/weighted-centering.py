@@ -15,19 +15,13 @@ A3_FALLBACK = (1.0, 2.0, 5.0)  # A3_DEFAULT as numbers, used when typed weights 
 MATRIX_OPTIONS = ("2", "3")  # which section's weights the matrix section uses
 
 
-def latex_row(*formulas: str) -> None:
-    """Formulas side by side on a wide screen, one under the other on a phone."""
-    for col, formula in zip(st.columns(len(formulas)), formulas, strict=True):
-        col.latex(formula)
-
-
 ui.page_intro(
     "Weighted centering: a projection that leans",
     r"""Ordinary centering removes the plain average from every coordinate. Weighted
 centering removes a *weighted* average instead: pick weights $a_i\ge 0$ that add up to 1
 and subtract the single number $a^{\mathsf T}x$ from each coordinate of $x$.""",
 )
-latex_row(
+ui.latex_row(
     r"P_a=I-\mathbf 1a^{\mathsf T}",
     r"P_ax=x-(a^{\mathsf T}x)\,\mathbf 1",
     r"a^{\mathsf T}(P_ax)=0",
@@ -124,7 +118,7 @@ ui.prose(
     r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
 weight $a_i$. Setting the derivative to zero gives the weighted mean:"""
 )
-latex_row(
+ui.latex_row(
     r"f(c)=\sum_i a_i(x_i-c)^2",
     r"f'(c)=-2\sum_i a_i(x_i-c)",
     r"f'(c)=0\iff c=a^{\mathsf T}x",
@@ -185,7 +179,7 @@ the view to look along the plane's edge."""
     with left:
         ui.chart(figs.MATRIX, checks, key="matrix")
     with right:
-        st.dataframe(wtext.check_table(checks), hide_index=True, width="stretch")
+        ui.table(wtext.check_table(checks))
         if checks.symmetric:
             st.success(
                 "Equal weights: Pₐ = I − 𝟏𝟏ᵀ/n, the usual centering matrix, symmetric and an "

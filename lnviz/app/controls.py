@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -90,6 +91,8 @@ def _snap_link(key: str, raw: str | None, options: Sequence[float], fmt: Callabl
     snapped = nearest(value, options)
     set_url_value(key, fmt(snapped))
     st.session_state.pop(key, None)  # let the widget take the snapped link value
+    if snapped == value:  # the same number written otherwise ("8.0", "1e1"): nothing to say
+        return fmt(snapped)
     st.info(
         f"The link set **{key}** to {plain(raw, 40)}, between the slider's values: "
         f"showing the nearest, {fmt(snapped)}.",
@@ -166,13 +169,14 @@ def int_choice(
 ) -> int:
     """A select slider over allowed integers (e.g. divisors), bound to the URL.
 
-    When the allowed set changes (another control moved), a stale value snaps to the
-    nearest allowed one instead of failing.
+    A link's value between two allowed ones snaps to the nearer (the rule of every select
+    slider: `nearest`), and the page says so. When the allowed set changes (another control
+    moved), a stale value snaps to the nearest allowed one instead of failing.
     """
     opts = list(options)
     if key in st.session_state and st.session_state[key] not in opts:
-        st.session_state[key] = min(opts, key=lambda o: abs(o - st.session_state[key]))
-    raw = _raw(key)
+        st.session_state[key] = nearest(st.session_state[key], opts)
+    raw = _snap_link(key, _raw(key), opts, str)
     value = st.select_slider(
         label,
         options=opts,
@@ -199,6 +203,29 @@ def int_input(
     if raw is not None and not _same_number(raw, value):
         _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
     return int(value)
+
+
+@dataclass(frozen=True)
+class Whole:
+    """One whole-number box of a row (int_row): label, range, default, URL key, help."""
+
+    label: str
+    lo: int
+    hi: int
+    default: int
+    key: str
+    help: str | None = None
+
+
+def int_row(*boxes: Whole) -> list[int]:
+    """Whole-number boxes side by side, each bound to the URL like int_input (a phone shows
+    them two to a line: lnviz.app.layout)."""
+    values = []
+    for column, box in zip(st.columns(len(boxes)), boxes, strict=True):
+        with column:
+            values.append(int_input(box.label, box.lo, box.hi, box.default, key=box.key,
+                                    help=box.help))  # fmt: skip
+    return values
 
 
 def choice(
@@ -329,16 +356,20 @@ def set_state(**values: Any) -> None:
 
 
 def presets(items: Mapping[str, Mapping[str, Any]], *, key: str) -> None:
-    """A row of one-click presets; each sets several controls at once."""
-    cols = st.columns(len(items))
-    for i, (name, values) in enumerate(items.items()):
-        cols[i].button(
-            name,
-            key=f"{key}-{i}",
-            on_click=set_state,
-            kwargs=dict(values),
-            width="stretch",
-        )
+    """A row of one-click presets; each sets several controls at once.
+
+    The buttons are as wide as their labels and wrap to the next line when the row is
+    full: a phone shows them in two or three short lines, not one button per line.
+    """
+    with st.container(horizontal=True, gap="small", key=f"{key}-row"):
+        for i, (name, values) in enumerate(items.items()):
+            st.button(
+                name,
+                key=f"{key}-{i}",
+                on_click=set_state,
+                kwargs=dict(values),
+                width="content",
+            )
 
 
 def _infinite(raw: str) -> bool:

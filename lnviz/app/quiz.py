@@ -42,11 +42,15 @@ def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then
         right = answered(page, questions)
         st.markdown(f"**{title}** · {right} of {len(questions)} answered")
         st.caption(
-            "Commit to an answer before you look further down the page: the surprise is what "
-            "sticks. Numbers can be written exactly (1/3, √(3/2), sqrt(2)/2) or as decimals."
+            "Commit to an answer before you look further down: the surprise is what sticks. "
+            "Exact (1/3, √(3/2)) or decimal."
         )
-        for q in questions:
-            _question(q, page)
+        # One question at a time (tabs): the box stays short, so the charts it asks about
+        # are not screens away on a phone.
+        tabs = st.tabs([f"Question {i}" for i in range(1, len(questions) + 1)])
+        for tab, q in zip(tabs, questions, strict=True):
+            with tab:
+                _question(q, page)
         title = registry.title_of(page)
         sheet_downloads([(title, tuple(questions))], name=page or "home")
 

@@ -22,12 +22,14 @@ from lnviz.app.chrome import (
 )
 from lnviz.app.controls import (
     EPS_GRID,
+    Whole,
     choice,
     choice_slider,
     eps_options,
     eps_slider,
     int_choice,
     int_input,
+    int_row,
     label_name,
     link_text,
     number_slider,
@@ -38,6 +40,7 @@ from lnviz.app.controls import (
     toggle,
     vector_input,
 )
+from lnviz.app.layout import latex_row, page_button, side_by_side, table
 from lnviz.content.text import EPS_LABELS, eps_label, plain
 from lnviz.content.text import number as fmt
 from lnviz.content.text import vector as fmt_vec
@@ -46,6 +49,7 @@ __all__ = [
     "EPS_GRID",
     "EPS_LABELS",
     "PRESENT_KEY",
+    "Whole",
     "chart",
     "choice",
     "choice_slider",
@@ -57,12 +61,15 @@ __all__ = [
     "fmt_vec",
     "int_choice",
     "int_input",
+    "int_row",
     "label_name",
+    "latex_row",
     "link_params",
     "link_text",
     "linked",
     "notice",
     "number_slider",
+    "page_button",
     "page_end",
     "page_intro",
     "plain",
@@ -72,6 +79,8 @@ __all__ = [
     "refuse",
     "set_state",
     "share_link",
+    "side_by_side",
+    "table",
     "text_field",
     "toggle",
     "vector_input",

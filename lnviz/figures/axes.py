@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from textwrap import wrap
 
 import numpy as np
 import plotly.graph_objects as go
@@ -26,8 +27,8 @@ def label_heatmap(red: Reduction, **kwargs: object) -> dict[str, object]:
     n = min(red.group_count, len(QUALITATIVE))
     style: dict[str, object] = {"showscale": False, "xgap": 1, "ygap": 1}
     return {
-        "z": (labels % len(QUALITATIVE)).tolist(),
-        "customdata": labels.tolist(),
+        "z": (labels % len(QUALITATIVE)).astype(np.int32),
+        "customdata": labels.astype(np.int32),
         "colorscale": discrete_scale(n),
         "zmin": -0.5,
         "zmax": n - 0.5,
@@ -41,14 +42,41 @@ def _palette(labels: np.ndarray) -> np.ndarray:
     return np.array(QUALITATIVE, dtype=object)[labels % len(QUALITATIVE)]
 
 
-def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
-    """The tensor as a 3-D block of points, one colour per group, the chosen group opaque."""
+BLOCKS_FROM = 512  # entries: from this size on, the groups are drawn as outlined blocks
+# the 12 edges of a box, as pairs of its corners numbered x + 2y + 4z (each 0 or 1)
+_EDGES = ((0, 1), (1, 3), (3, 2), (2, 0), (4, 5), (5, 7), (7, 6), (6, 4),
+          (0, 4), (1, 5), (2, 6), (3, 7))  # fmt: skip
+
+
+def _boxes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """The 12 edges of each box [lo, hi] (rows of (feature, token, batch) faces, (G, 3)) as
+    one line trace's points (G·36, 3): each edge its two ends and a gap (NaN)."""
+    bits = (np.arange(8)[:, None] >> np.arange(3)) & 1  # (8, 3): corner k = x + 2y + 4z
+    corners = np.where(bits[None], hi[:, None], lo[:, None])  # (G, 8, 3)
+    ends = corners[:, np.array(_EDGES)]  # (G, 12, 2, 3)
+    gaps = np.full((*ends.shape[:2], 1, 3), np.nan)  # (G, 12, 1, 3)
+    return np.concatenate([ends, gaps], axis=2).reshape(-1, 3).astype(np.float32)
+
+
+def _group_boxes(red: Reduction) -> tuple[np.ndarray, np.ndarray]:
+    """Each group's extent in (feature, token, batch) order: lower and upper faces (G, 3),
+    cells spanning ±0.5 around their index."""
+    b, t, f = np.indices(red.x.shape)  # (B, T, F) each
+    coords = np.stack([f.ravel(), t.ravel(), b.ravel()], axis=1)  # (N, 3)
+    labels = red.labels.ravel()  # (N,)
+    lo = np.full((red.group_count, 3), np.inf)
+    hi = np.full((red.group_count, 3), -np.inf)
+    np.minimum.at(lo, labels, coords)
+    np.maximum.at(hi, labels, coords)
+    return lo - 0.5, hi + 0.5
+
+
+def _points(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int], size: int) -> None:
+    """Small tensors: every entry a point, one colour per group, the chosen group opaque."""
     b, t, f = np.indices(red.x.shape)  # (B, T, F) each
     chosen = red.members(*entry).ravel()  # (B*T*F,)
     colors = _palette(red.labels.ravel())
     custom = np.column_stack([b.ravel(), t.ravel(), f.ravel(), red.labels.ravel()])
-    size = int(np.clip(22 - 2.2 * np.log2(red.x.size), 5, 16))
-    fig = FigureSpec()
     for mask, name, opacity, scale in (
         (~chosen, "other groups", 0.28, 1.0),
         (chosen, f"group of entry {entry}", 1.0, 1.25),
@@ -72,15 +100,72 @@ def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
             hovertemplate="batch %{customdata[0]}, token %{customdata[1]}, feature "
             "%{customdata[2]}<br>group %{customdata[3]}<extra></extra>",
         )
+
+
+def _blocks(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int]) -> None:
+    """Large tensors: every group an outlined block, the chosen entry's group a solid one
+    in its colour (a cloud of thousands of points reads as noise)."""
+    lo, hi = _group_boxes(red)
+    g = int(red.labels[entry])
+    others = np.arange(red.group_count) != g
+    xyz = _boxes(lo[others], hi[others])
+    fig.add_scatter3d(
+        x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], mode="lines", name="other groups (outlines)",
+        hoverinfo="skip", line={"color": GRAY, "width": 1}, opacity=0.45,
+    )  # fmt: skip
+    (x0, y0, z0), (x1, y1, z1) = lo[g].tolist(), hi[g].tolist()
+    color = QUALITATIVE[g % len(QUALITATIVE)]
+    fig.add_trace(
+        "mesh3d",
+        {
+            "x": [x0, x1, x0, x1, x0, x1, x0, x1],
+            "y": [y0, y0, y1, y1, y0, y0, y1, y1],
+            "z": [z0, z0, z0, z0, z1, z1, z1, z1],
+            "i": [0, 3, 4, 7, 0, 5, 2, 7, 0, 6, 1, 7],
+            "j": [1, 2, 5, 6, 1, 4, 3, 6, 2, 4, 3, 5],
+            "k": [3, 0, 7, 4, 5, 0, 7, 2, 6, 0, 7, 1],
+            "color": color,
+            "opacity": 0.55,
+            "flatshading": True,
+            "name": f"group of entry {entry}",
+            "showlegend": True,
+            "hovertemplate": f"group {g}: {red.group_size} entries<extra></extra>",
+        },
+    )
+    xyz = _boxes(lo[[g]], hi[[g]])
+    fig.add_scatter3d(
+        x=xyz[:, 0], y=xyz[:, 1], z=xyz[:, 2], mode="lines", showlegend=False, hoverinfo="skip",
+        line={"color": color, "width": 5},
+    )  # fmt: skip
+
+
+def _aspect(shape: tuple[int, int, int]) -> dict[str, float]:
+    """Box proportions (feature, token, batch) that follow the tensor's, the longest side 1
+    and none thinner than 0.25 (a single batch stays a visible slab)."""
+    b, t, f = shape
+    longest = max(shape)
+    return {k: round(max(n / longest, 0.25), 3) for k, n in (("x", f), ("y", t), ("z", b))}
+
+
+def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
+    """The tensor as a 3-D block, one colour per statistic group, the chosen group
+    highlighted: points for small tensors, outlined blocks from BLOCKS_FROM entries on."""
+    size = int(np.clip(22 - 2.2 * np.log2(red.x.size), 5, 16))
+    fig = FigureSpec()
+    if red.x.size >= BLOCKS_FROM:
+        _blocks(fig, red, entry)
+    else:
+        _points(fig, red, entry, size)
     fig.add_scatter3d(
         x=[entry[2]],
         y=[entry[1]],
         z=[entry[0]],
         mode="markers",
         name="chosen entry",
-        marker={"size": size * 1.6, "symbol": "diamond-open", "color": GRAY, "line": {"width": 4}},
+        marker={"size": max(size, 6) * 1.6, "symbol": "diamond-open", "color": GRAY,
+                "line": {"width": 4}},
         hoverinfo="skip",
-    )
+    )  # fmt: skip
     name = SCHEME_INFO[red.scheme][0]
     layout(
         fig,
@@ -95,10 +180,14 @@ def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
             "xaxis": {"title": {"text": "feature"}, **axis},
             "yaxis": {"title": {"text": "token"}, **axis},
             "zaxis": {"title": {"text": "batch"}, **axis},
-            "aspectmode": "data" if max(red.x.shape) <= 3 * min(red.x.shape) else "cube",
-            "camera": {"eye": {"x": 1.6, "y": -1.6, "z": 1.0}},
+            "aspectmode": "manual",
+            "aspectratio": _aspect(red.x.shape),
+            # far enough that the whole box stays in view on a narrow phone screen too
+            "camera": {"eye": {"x": 1.45, "y": -1.8, "z": 1.15}, "center": {"z": -0.1}},
+            "domain": {"x": [0, 1], "y": [0.1, 1]},
         },
-        margin={"l": 0, "r": 0, "t": 60, "b": 0},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 0, "x": 0, "xanchor": "left"},
+        margin={"l": 0, "r": 0, "t": 40, "b": 10},
     )
     return fig.figure()
 
@@ -150,7 +239,7 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
             "zmid": 0,
             "zmin": -lim,
             "zmax": lim,
-            "customdata": labels.tolist(),
+            "customdata": labels.astype(np.int32),
             "xgap": 1,
             "ygap": 1,
             "colorbar": {"thickness": 12},
@@ -193,14 +282,18 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
     items = list(reductions.items())
     ncols = 2
     nrows = -(-len(items) // ncols)
-    titles = [f"{SCHEME_INFO[k][0]} · {v.group_count} groups" for k, v in items]
+    # short lines (a name wrapped, then its count): two columns of them fit a phone
+    titles = [
+        "<br>".join([*wrap(SCHEME_INFO[k][0], 22), f"{v.group_count} groups"]) for k, v in items
+    ]
     fig = FigureSpec.subplots(
         rows=nrows,
         cols=ncols,
         subplot_titles=titles,
         horizontal_spacing=0.06,
-        vertical_spacing=0.12 / max(1, nrows - 1) + 0.04,
+        vertical_spacing=0.16 / max(1, nrows - 1) + 0.05,
     )
+    fig.update_annotations(font={"size": 12})
     for i, (_, red) in enumerate(items):
         fig.add_trace(
             "heatmap",
@@ -214,11 +307,12 @@ def schemes_figure(reductions: Mapping[str, Reduction]) -> go.Figure:
     fig.update_xaxes(showticklabels=False)
     layout(
         fig,
-        title="All schemes on the same tensor (rows: batch·token, columns: feature)",
+        title="Every scheme: rows batch·token, columns feature",
         x="",
         y="",
-        height=240 * nrows + 60,
+        height=250 * nrows + 100,
     )
+    fig.update_layout(margin={"t": 110})
     return fig.figure()
 
 

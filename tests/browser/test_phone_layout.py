@@ -1,0 +1,85 @@
+"""On a 390 × 844 phone, every page puts its first chart within two screens of the top, and
+Plotly's toolbar covers no chart title (lnviz/app/layout.py: the phone's styles).
+
+Streamlit scrolls its main pane ([data-testid=stMain]), not the document, so offsets are
+measured inside that pane: an element's top relative to the pane's content top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from lnviz.content import registry
+
+from .conftest import PHONE
+from .helpers import Visit, wait_charts
+
+pytestmark = pytest.mark.browser
+
+SCREENS = 2  # the first chart's top within this many screen heights of the page's top
+# Pages that draw no chart at their default state (reference pages).
+NO_CHART = {"glossary", "examples", "references"}
+
+FIRST_CHART_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  const top = main.getBoundingClientRect().top - main.scrollTop;
+  const gd = [...document.querySelectorAll(".js-plotly-plot")].find((g) => g.offsetWidth > 0);
+  return gd ? gd.getBoundingClientRect().top - top : null;
+}"""
+
+# Every drawn chart's toolbar rectangle against each of its titles' (the figure's title,
+# subplot titles are annotations drawn in .g-gtitle / .gtitle too).
+OVERLAPS_JS = """() => {
+  const hits = [];
+  const meet = (a, b) =>
+    a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+  for (const gd of document.querySelectorAll(".js-plotly-plot")) {
+    if (!gd.offsetWidth) continue;
+    const bars = [...gd.querySelectorAll(".modebar")].map((e) => e.getBoundingClientRect())
+      .filter((r) => r.width > 0 && r.height > 0);
+    const titles = [...gd.querySelectorAll(".gtitle, .g-gtitle")]
+      .map((e) => e.getBoundingClientRect()).filter((r) => r.width > 0 && r.height > 0);
+    for (const bar of bars) for (const t of titles) if (meet(bar, t)) {
+      const key = gd.closest("[class*=st-key-]");
+      hits.push(key ? key.className.match(/st-key-([\\w-]+)/)[1] : "?");
+    }
+  }
+  return hits;
+}"""
+
+
+def _pages() -> list[str]:
+    return [p.url_path for p in registry.PAGES]
+
+
+@pytest.mark.parametrize("url_path", _pages(), ids=lambda p: p or "home")
+def test_first_chart_within_two_screens_and_no_toolbar_over_a_title(
+    open_page: Callable[..., Visit], url_path: str
+) -> None:
+    visit = open_page(url_path, viewport=PHONE)
+    if url_path in NO_CHART:
+        assert visit.page.evaluate(FIRST_CHART_JS) is None
+        return
+    assert wait_charts(visit.page, 1) >= 1
+    top = visit.page.evaluate(FIRST_CHART_JS)
+    assert top is not None and top <= SCREENS * PHONE["height"], (
+        f"first chart at {top:.0f} px, {top / PHONE['height']:.2f} screens down"
+    )
+    assert not visit.page.evaluate(OVERLAPS_JS), "Plotly's toolbar over a chart title"
+
+
+def test_toolbar_keeps_its_place_on_a_desktop(open_page: Callable[..., Visit]) -> None:
+    """The phone's strip above each chart is for phones only: on a desktop window the
+    toolbar stays inside the chart's top right corner, as Plotly places it."""
+    visit = open_page("epsilon")
+    assert wait_charts(visit.page, 1) >= 1
+    inside = visit.page.evaluate(
+        """() => [...document.querySelectorAll(".js-plotly-plot")].filter((g) => g.offsetWidth)
+          .map((gd) => {
+            const bar = gd.querySelector(".modebar-container").getBoundingClientRect();
+            return bar.top >= gd.getBoundingClientRect().top - 1;
+          })"""
+    )
+    assert inside and all(inside)
