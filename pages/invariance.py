@@ -4,12 +4,14 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz.app import quiz, ui
+from lnviz.app import live, quiz, ui
 from lnviz.content import invariance_notes as notes
 from lnviz.content.closed_forms import vector_with_exact
 from lnviz.content.exercises import invariance as exercises
 from lnviz.figures import invariance as figs
+from lnviz.figures.live_invariance import scale_frames
 from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.live_invariance import scale_grid
 
 SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # c
 SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
@@ -144,6 +146,16 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
         return sym
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
+    live.live_control(  # drag a: the chart follows in the browser, the release sets a
+        "Drag a: the chart below follows",
+        key="a-live",
+        param="a",
+        options=SCALE_OPTIONS,
+        value=a,
+        charts=[scale_frames(scale_grid(z, eps, SCALE_OPTIONS))],
+        fmt=lambda v: f"{v:g}",
+        symbol="a",
+    )
     ui.chart(figs.SCALE, sym, ident, key="scale")
     m1, m2, m3 = st.columns(3)
     m1.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))

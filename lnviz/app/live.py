@@ -27,7 +27,10 @@ Design (issue 18):
   live control cannot run (no window.Plotly, a browser without the component), it says
   the charts update on release, and the slider works as before.
 
-`live_control(...)` must be called outside fragments: its release reruns the whole page.
+Where to call it: the release reruns what a widget at the same place would rerun. Outside
+fragments that is the page (epsilon: ε feeds every section); inside an @st.fragment it is
+that fragment, so the page control it sets must be drawn in the same fragment (invariance:
+the scale factor a).
 """
 
 from __future__ import annotations

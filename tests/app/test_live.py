@@ -48,3 +48,13 @@ def test_the_epsilon_pages_chart_data_with_its_live_control_stays_under_1_mb() -
     live = sum(len(e.proto.json.encode()) for e in at.get("bidi_component"))
     assert live > 100_000  # the frames travel with the control
     assert charts + live <= 1_000_000, (charts, live)
+
+
+def test_invariance_live_control_drives_the_scaling_chart_at_the_pages_a() -> None:
+    at = page("invariance", {"a": "0.5"})
+    assert_clean(at)
+    data = _live(at, "a-live")
+    assert data["labels"][data["index"]] == "a = 0.5"
+    assert len(data["labels"]) == 7
+    assert [c["key"] for c in data["charts"]] == ["scale"]
+    assert "scale" in _chart_keys(at)

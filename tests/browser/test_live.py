@@ -175,3 +175,34 @@ def len_others(page: Any) -> int:
                 ._fullData.filter((t) => t.hoverinfo === 'skip').length"""
         )
     )
+
+
+def test_dragging_a_on_invariance_moves_the_scaling_chart_and_the_release_sets_a(
+    watched: Callable[..., Watched],
+) -> None:
+    w = watched("invariance", {"a": "0.01"})
+    page = w.page
+    wait_live(page, "a-live", ("scale",))
+    control = live(page, "a-live")
+    control.locator("input").scroll_into_view_if_needed()
+    assert control.get_attribute("data-index") == "0"
+    before = page.evaluate(CURVE_JS, ["scale", 1])
+    sent, runs = len(w.sent), script_runs(page)
+    drag(page, "a-live", [0.2, 0.4, 0.6, 0.5], shot="invariance")
+    page.wait_for_timeout(300)
+    assert page.evaluate(CURVE_JS, ["scale", 1]) != before  # the bars of u_ε(a·z) follow
+    shown = int(control.get_attribute("data-shown") or 0)
+    assert shown >= 3
+    assert len(w.sent) == sent and script_runs(page) == runs  # nothing sent while dragging
+    release_and_wait(page)
+    label = f"{(0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)[shown]:g}"
+    assert label != "10"  # a = 10 is the default, which the link leaves out
+    assert query(page).get("a") == [label]
+    page.wait_for_function(  # the fragment's slider shows it (its delta may come last)
+        """(label) => document.querySelector(
+            '.st-key-a [data-testid=stSliderThumbValue]')?.innerText === label""",
+        arg=label,
+        timeout=10_000,
+    )
+    assert control.get_attribute("data-index") == str(shown)
+    assert not exception_report(w.visit)
