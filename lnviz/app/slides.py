@@ -183,8 +183,16 @@ def controls(number: int) -> None:
 
 
 def stage(*, present: bool, number: int) -> None:
-    """Mount the stage: one section on screen, arrow keys, the sidebar folded or opened."""
+    """Mount the stage: one section on screen, arrow keys, the sidebar folded or opened.
+
+    Only in presentation mode, and on the first run after leaving it (to open the sidebar
+    and show every section again): other visits do not load it.
+    """
     fold = (current_url_path() or "home") if present else ""
+    was = st.session_state.get(_FOLD, "")
+    st.session_state[_FOLD] = fold
+    if not fold and not was:
+        return
     st.html(f"<style>{STAGE_CSS}</style>")
     with st.container(key="lnviz-stage"):
         _stage(data={"slide": number if present else 0, "fold": fold}, key="lnviz-stage-js")
