@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlparse
 
 import pytest
 
@@ -267,6 +267,21 @@ def slider_input(page: Page, key: str) -> Any:
     return page.locator(
         f".st-key-{key} [role=slider], .st-key-{key} input[type=range]",
     ).first
+
+
+def press_on_slider(page: Page, key: str, keyname: str) -> Callable[[], None]:
+    """An action for `interact`: focus the thumb of slider `key` and press `keyname`."""
+
+    def act() -> None:
+        slider_input(page, key).focus()
+        page.keyboard.press(keyname)
+
+    return act
+
+
+def linked_query(url: str) -> dict[str, str]:
+    """An address's query parameters, the last value of each (as the app reads them)."""
+    return {k: v[-1] for k, v in parse_qs(urlparse(url).query).items()}
 
 
 def slider_value(page: Page, key: str) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -22,6 +21,7 @@ from .helpers import (
     exception_report,
     horizontal_overflow,
     interact,
+    linked_query,
     main_text,
     metric_value,
     screenshot,
@@ -243,7 +243,7 @@ def test_slider_keyboard_redraws_chart_and_updates_url(
     assert changed, f"no chart changed after moving {key} from {before_value} to {after_value}"
 
     def linked(url: str) -> str | None:
-        return parse_qs(urlparse(url).query).get(key, [None])[-1]
+        return linked_query(url).get(key)
 
     with contextlib.suppress(Exception):  # the URL follows the rerun; give it a moment
         page.wait_for_url(lambda url: linked(url) == after_value, timeout=10_000)

@@ -11,61 +11,43 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 
-from .helpers import (
-    RERUN_START_TIMEOUT_MS,
-    Visit,
-    alerts,
-    exception_report,
-    main_text,
-    metric_value,
-    script_runs,
-    slider_input,
-    slider_value,
-    text_input_value,
-    wait_ready,
-)
+from . import helpers as h
 
 pytestmark = pytest.mark.browser
 
 
-def linked(visit: Visit) -> dict[str, str]:
-    """The page's current query parameters (last value of each)."""
-    return {k: v[-1] for k, v in parse_qs(urlparse(visit.page.url).query).items()}
-
-
-def start(visit: Visit, action: Callable[[], object]) -> int:
+def start(visit: h.Visit, action: Callable[[], object]) -> int:
     """Do something that reruns the script, without waiting; returns the runs seen before."""
-    before = script_runs(visit.page)
+    before = h.script_runs(visit.page)
     action()
     return before
 
 
-def finish(visit: Visit, before: int) -> None:
+def finish(visit: h.Visit, before: int) -> None:
     """Wait until the rerun started by `start` has begun and the page is idle again."""
     with contextlib.suppress(Exception):
         visit.page.wait_for_function(
             "(n) => window.__lnviz && window.__lnviz.runs > n",
             arg=before,
-            timeout=RERUN_START_TIMEOUT_MS * 3,  # four sessions share two cores
+            timeout=h.RERUN_START_TIMEOUT_MS * 3,  # four sessions share two cores
             polling=20,
         )
-    wait_ready(visit.page)
+    h.wait_ready(visit.page)
 
 
-def wait_url(visit: Visit, key: str, value: str) -> None:
+def wait_url(visit: h.Visit, key: str, value: str) -> None:
     """The address follows a rerun a moment later."""
     with contextlib.suppress(Exception):
         visit.page.wait_for_url(
-            lambda url: parse_qs(urlparse(url).query).get(key, [None])[-1] == value,
+            lambda url: h.linked_query(url).get(key) == value,
             timeout=10_000,
         )
 
 
-def type_into(visit: Visit, key: str, text: str) -> Callable[[], None]:
+def type_into(visit: h.Visit, key: str, text: str) -> Callable[[], None]:
     box = visit.page.locator(f".st-key-{key} input").first
 
     def act() -> None:
@@ -75,32 +57,24 @@ def type_into(visit: Visit, key: str, text: str) -> Callable[[], None]:
     return act
 
 
-def press_on_slider(visit: Visit, key: str, keyname: str) -> Callable[[], None]:
-    def act() -> None:
-        slider_input(visit.page, key).focus()
-        visit.page.keyboard.press(keyname)
-
-    return act
-
-
 @dataclass
 class Visitor:
     name: str
-    visit: Visit
+    visit: h.Visit
     action: Callable[[], None] | None = None
     before: int = 0
 
 
 def assert_clean(v: Visitor) -> None:
-    report = exception_report(v.visit)
+    report = h.exception_report(v.visit)
     assert not report, f"{v.name}: {report}"
     assert not v.visit.page_errors, f"{v.name}: {v.visit.page_errors}"
-    refused = [a for a in alerts(v.visit.page) if "link" in a.lower()]
+    refused = [a for a in h.alerts(v.visit.page) if "link" in a.lower()]
     assert not refused, f"{v.name} was shown another state's refusal: {refused}"
 
 
 def test_four_simultaneous_sessions_each_keep_their_own_state(
-    open_page: Callable[..., Visit],
+    open_page: Callable[..., h.Visit],
 ) -> None:
     seed = Visitor("epsilon 4/3", open_page("epsilon", {"eps": "4/3", "z": "1,2,4"}))
     plain = Visitor("epsilon default", open_page("epsilon"))
@@ -109,16 +83,16 @@ def test_four_simultaneous_sessions_each_keep_their_own_state(
     visitors = [seed, plain, axes, words]
 
     # each sees the state its own link asked for
-    assert metric_value(seed.visit.page, "ε") == "4/3"
-    assert metric_value(seed.visit.page, "mean μ") == "2.333333"
-    assert metric_value(plain.visit.page, "ε") == "1/3"
-    assert metric_value(plain.visit.page, "mean μ") == "2"
-    assert text_input_value(axes.visit.page, "b") == "3"
-    assert "You followed a link to this entry" in main_text(words.visit.page)
+    assert h.metric_value(seed.visit.page, "ε") == "4/3"
+    assert h.metric_value(seed.visit.page, "mean μ") == "2.333333"
+    assert h.metric_value(plain.visit.page, "ε") == "1/3"
+    assert h.metric_value(plain.visit.page, "mean μ") == "2"
+    assert h.text_input_value(axes.visit.page, "b") == "3"
+    assert "You followed a link to this entry" in h.main_text(words.visit.page)
 
     # all four act at once, so their reruns overlap on the server
     seed.action = type_into(seed.visit, "z", "2, 4, 9")
-    plain.action = press_on_slider(plain.visit, "eps", "ArrowLeft")
+    plain.action = h.press_on_slider(plain.visit.page, "eps", "ArrowLeft")
     axes.action = type_into(axes.visit, "seed", "7")
     words.action = type_into(words.visit, "q", "batch")
     for v in visitors:
@@ -127,7 +101,7 @@ def test_four_simultaneous_sessions_each_keep_their_own_state(
     for v in visitors:
         finish(v.visit, v.before)
     wait_url(seed.visit, "z", "2, 4, 9")
-    wait_url(plain.visit, "eps", slider_value(plain.visit.page, "eps"))
+    wait_url(plain.visit, "eps", h.slider_value(plain.visit.page, "eps"))
     wait_url(axes.visit, "seed", "7")
     wait_url(words.visit, "q", "batch")
 
@@ -135,31 +109,31 @@ def test_four_simultaneous_sessions_each_keep_their_own_state(
         assert_clean(v)
 
     # the first epsilon session: its own new z, its own ε, untouched by the other one
-    assert metric_value(seed.visit.page, "mean μ") == "5"
-    assert metric_value(seed.visit.page, "ε") == "4/3"
-    assert linked(seed.visit) == {"eps": "4/3", "z": "2, 4, 9"}
+    assert h.metric_value(seed.visit.page, "mean μ") == "5"
+    assert h.metric_value(seed.visit.page, "ε") == "4/3"
+    assert h.linked_query(seed.visit.page.url) == {"eps": "4/3", "z": "2, 4, 9"}
 
     # the second epsilon session: its own ε step, the default z
-    eps_shown = metric_value(plain.visit.page, "ε")
+    eps_shown = h.metric_value(plain.visit.page, "ε")
     assert eps_shown not in ("1/3", "4/3"), eps_shown
-    assert metric_value(plain.visit.page, "mean μ") == "2"
-    assert text_input_value(plain.visit.page, "z") == "1, 2, 3"
-    assert set(linked(plain.visit)) == {"eps"}
+    assert h.metric_value(plain.visit.page, "mean μ") == "2"
+    assert h.text_input_value(plain.visit.page, "z") == "1, 2, 3"
+    assert set(h.linked_query(plain.visit.page.url)) == {"eps"}
 
     # the reduction-axes session: its batch of three, batch scheme and new seed
-    assert text_input_value(axes.visit.page, "b") == "3"
-    assert text_input_value(axes.visit.page, "seed") == "7"
-    assert linked(axes.visit) == {"b": "3", "scheme": "batch", "seed": "7"}
+    assert h.text_input_value(axes.visit.page, "b") == "3"
+    assert h.text_input_value(axes.visit.page, "seed") == "7"
+    assert h.linked_query(axes.visit.page.url) == {"b": "3", "scheme": "batch", "seed": "7"}
 
     # the glossary session: its linked entry and its search
-    assert linked(words.visit) == {"term": "epsilon", "q": "batch"}
-    assert "You followed a link to this entry" in main_text(words.visit.page)
+    assert h.linked_query(words.visit.page.url) == {"term": "epsilon", "q": "batch"}
+    assert "You followed a link to this entry" in h.main_text(words.visit.page)
     assert words.visit.page.locator(".st-key-q input").input_value() == "batch"  # type=search
 
     # a second round: one session moves again, the others stay as they were
-    seed.before = start(seed.visit, press_on_slider(seed.visit, "eps", "ArrowRight"))
+    seed.before = start(seed.visit, h.press_on_slider(seed.visit.page, "eps", "ArrowRight"))
     finish(seed.visit, seed.before)
-    assert metric_value(seed.visit.page, "ε") != "4/3"
-    assert metric_value(plain.visit.page, "ε") == eps_shown
-    assert text_input_value(axes.visit.page, "seed") == "7"
-    assert linked(words.visit) == {"term": "epsilon", "q": "batch"}
+    assert h.metric_value(seed.visit.page, "ε") != "4/3"
+    assert h.metric_value(plain.visit.page, "ε") == eps_shown
+    assert h.text_input_value(axes.visit.page, "seed") == "7"
+    assert h.linked_query(words.visit.page.url) == {"term": "epsilon", "q": "batch"}
