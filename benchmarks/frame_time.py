@@ -8,8 +8,10 @@ Debian's Chromium (software rendering, as in the browser tests), and drags the c
 across its range and back with the mouse, one small move per 16 ms. A requestAnimationFrame
 loop in the page records the time of every frame while the button is down; the intervals
 between frames are the frame times (the charts are redrawn inside those frames). It also
-counts the WebSocket frames sent to the server during the drags (should be 0) and how many
-states the control showed. Target: median interval <= 33 ms (30 frames per second).
+counts the WebSocket frames sent to the server during the drags (should be 0). Two medians:
+over every frame of the drag, and over the frames that drew a new state (the longer interval
+either side of a frame in which the control's count of states shown went up): the target,
+<= 33 ms (30 frames per second), is checked on the second, the frames that do the work.
 """
 
 from __future__ import annotations
@@ -30,12 +32,22 @@ from harness import serve
 from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS
 
 # page, its live control's key, the charts it drives, the query to open it with
-PAGES = {"epsilon": ("eps-live", ("h", "dh"), {"eps": "1e-06"})}
+PAGES = {
+    "epsilon": ("eps-live", ("h", "dh"), {"eps": "1e-06"}),
+    "invariance": ("a-live", ("scale",), {"a": "0.01"}),
+}
 TARGET_MS = 33.0
 
-RAF_JS = """() => {
-  const s = (window.__frames = { t: [], on: true });
-  const tick = (t) => { if (s.on) { s.t.push(t); requestAnimationFrame(tick); } };
+RAF_JS = """(key) => {
+  const host = document.querySelector(`.st-key-${key} [data-testid=stBidiComponentIsolated]`);
+  const live = (host && host.shadowRoot ? host.shadowRoot : document).querySelector(".live");
+  const s = (window.__frames = { t: [], c: [], on: true });
+  const tick = (t) => {
+    if (!s.on) return;
+    s.t.push(t);
+    s.c.push(Number(live.dataset.frames || 0));  // states shown so far
+    requestAnimationFrame(tick);
+  };
   requestAnimationFrame(tick);
 }"""
 
@@ -60,31 +72,36 @@ def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
 
     key, charts, query = PAGES[name]
     intervals: list[float] = []
+    updates: list[float] = []
     sent = 0
     shown = 0
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
         for _ in range(drags):
             page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.set_default_timeout(300_000)  # a loaded machine: the first run can be slow
             frames: list[Any] = []
             page.on("websocket", lambda ws, f=frames: ws.on("framesent", lambda m: f.append(m)))
             qs = "&".join(f"{k}={v}" for k, v in query.items())
             page.goto(f"{url}/{name}?{qs}")
-            page.locator(f".st-key-{key} .live input").wait_for(timeout=60_000)
+            page.locator(f".st-key-{key} .live input").wait_for()
             for chart in charts:
                 page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
             page.wait_for_function("() => !!window.Plotly")
             page.locator(f".st-key-{key} .live input").scroll_into_view_if_needed()
             page.wait_for_timeout(1000)
             before = len(frames)
-            page.evaluate(RAF_JS)
+            page.evaluate(RAF_JS, key)
             drag_once(page, key, moves)
-            stamps = page.evaluate(
-                "() => { window.__frames.on = false; return window.__frames.t; }"
-            )
+            got = page.evaluate("() => { window.__frames.on = false; return window.__frames; }")
+            stamps, counts = got["t"], got["c"]
             sent += len(frames) - before
             shown += int(page.locator(f".st-key-{key} .live").get_attribute("data-frames") or 0)
             intervals += [b - a for a, b in itertools.pairwise(stamps)]
+            # the frames that drew a new state: the longer of the intervals either side
+            for i in range(1, len(stamps) - 1):
+                if counts[i] != counts[i - 1]:
+                    updates.append(max(stamps[i] - stamps[i - 1], stamps[i + 1] - stamps[i]))
             page.close()
         browser.close()
     q = statistics.quantiles(intervals, n=20)
@@ -95,8 +112,13 @@ def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
         "median_ms": round(statistics.median(intervals), 1),
         "p95_ms": round(q[18], 1),
         "max_ms": round(max(intervals), 1),
+        "update_frames": len(updates),
+        "update_median_ms": round(statistics.median(updates), 1) if updates else None,
+        "update_p95_ms": round(statistics.quantiles(updates, n=20)[18], 1)
+        if len(updates) > 1
+        else None,
         "ws_frames_sent_during_drags": sent,
-        "target_met": statistics.median(intervals) <= TARGET_MS,
+        "target_met": statistics.median(updates or intervals) <= TARGET_MS,
     }
 
 
@@ -115,11 +137,15 @@ def main() -> None:
             results[-1]["wall_s"] = round(time.perf_counter() - t0, 1)
     print_table(
         f"Live-control frame times during a drag (target: median <= {TARGET_MS:g} ms)",
-        ["page", "frames", "states shown", "median ms", "p95 ms", "max ms", "WS sent", "met"],
+        [
+            "page", "frames", "median ms", "p95 ms", "max ms", "frames drawing a new state",
+            "their median ms", "their p95 ms", "WS sent", "met",
+        ],
         [
             [
-                r["page"], r["frames"], r["states_shown"], r["median_ms"], r["p95_ms"],
-                r["max_ms"], r["ws_frames_sent_during_drags"], "yes" if r["target_met"] else "no",
+                r["page"], r["frames"], r["median_ms"], r["p95_ms"], r["max_ms"],
+                r["update_frames"], r["update_median_ms"], r["update_p95_ms"],
+                r["ws_frames_sent_during_drags"], "yes" if r["target_met"] else "no",
             ]
             for r in results
         ],
