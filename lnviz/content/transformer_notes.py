@@ -68,7 +68,25 @@ def placement_notes(f: PlacementFacts) -> list[str]:
         f"{number(f.pre_stream_sweep[1], 3)}: {product}.",
         f"The stream at the top: Post-LN {number(f.stream_out['post'], 3)} (√d = "
         f"{number(float(np.sqrt(f.width)), 3)}), Pre-LN {number(f.stream_out['pre'], 3)}, "
-        f"scaled {number(f.stream_out['scaled'], 3)}.",
+        f"scaled {number(f.stream_out['scaled'], 3)}."
+        + (
+            f" The scaled variant's stream is smaller and yet its block {f.depth} gets less "
+            f"gradient ({number(f.last['scaled'], 3)}): that block's input is divided by "
+            f"√{f.depth}, and its weight gradient with it."
+            if f.stream_out["scaled"] < f.stream_out["pre"] and f.last["scaled"] < f.last["pre"]
+            else ""
+        ),
+        *(
+            [
+                "Block by block this stack is not the paper's Figure 3, which shows Pre-LN "
+                f"level across blocks: here Pre-LN's block 1 gets "
+                f"{number(f.pre_first_over_last, 2)} times block {f.depth}'s gradient (below: "
+                "why). The result reproduced is the one about the last block as the depth "
+                "grows (the depth chart)."
+            ]
+            if f.pre_first_over_last > FLAT
+            else []
+        ),
     ]
 
 

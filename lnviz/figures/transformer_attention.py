@@ -100,6 +100,14 @@ def keys_figure(sel: Selectability) -> go.Figure:
     selectable keys filled and joined by their hull, the others hollow."""
     pts = sel.coordinates
     fig = FigureSpec()
+    if sel.layer_norm:  # the circle the normalized keys lie on (inside it by ε)
+        radius = float(np.sqrt(sel.keys.shape[1]))
+        turn = np.linspace(0.0, 2 * np.pi, 97)  # (97,)
+        fig.add_scatter(
+            x=r(radius * np.cos(turn)), y=r(radius * np.sin(turn)), mode="lines",
+            line={"color": GRAY, "dash": "dot", "width": 1}, hoverinfo="skip",
+            name=f"radius √{sel.keys.shape[1]}", showlegend=False,
+        )  # fmt: skip
     hull = [j for j in _hull_order(pts) if sel.selectable[j]]
     if len(hull) >= 2:
         loop = [*hull, hull[0]]
@@ -133,9 +141,12 @@ def keys_alt(sel: Selectability) -> str:
         if sel.layer_norm
         else "as given, first two coordinates"
     )
+    d = sel.keys.shape[1]
+    circle = f", and the dotted circle of radius √{d} they lie on" if sel.layer_norm else ""
     return (
         f"Scatter of {len(sel.coordinates)} keys {where}, with the outline of their convex "
-        f"hull. Keys no query can select (hollow): {', '.join(hidden) if hidden else 'none'}."
+        f"hull{circle}. Keys no query can select (hollow): "
+        f"{', '.join(hidden) if hidden else 'none'}."
     )
 
 

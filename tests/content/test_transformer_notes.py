@@ -27,7 +27,7 @@ def facts() -> tp.PlacementFacts:
 
 
 def test_placement_words_follow_the_numbers(facts) -> None:
-    first, second, _ = notes.placement_notes(facts)
+    first, second, *_ = notes.placement_notes(facts)
     assert "times larger" in first and "(about the same)" in second and "falls" in second
     flipped = dataclasses.replace(
         facts,
@@ -38,9 +38,24 @@ def test_placement_words_follow_the_numbers(facts) -> None:
         pre_falls=False,
         pre_times_stream_spread=2.0,
     )
-    first, second, _ = notes.placement_notes(flipped)
+    first, second, *_ = notes.placement_notes(flipped)
     assert "only 0.5 times Pre-LN's" in first
     assert "(smaller)" in second and "does not fall" in second and "a factor 2" in second
+
+
+def test_the_scaled_variant_and_the_paper_s_figure_are_explained_only_when_they_hold(
+    facts,
+) -> None:
+    stream, figure = notes.placement_notes(facts)[2:]
+    assert "divided by √24" in stream and "Figure 3" in figure
+    assert f"{facts.pre_first_over_last:.2f}"[:3] in figure
+    level = dataclasses.replace(
+        facts,
+        pre_first_over_last=1.0,
+        last={**facts.last, "scaled": 2 * facts.last["pre"]},
+    )
+    only = notes.placement_notes(level)
+    assert len(only) == 3 and "divided by" not in only[2]
 
 
 def test_across_blocks_words_follow_the_numbers(facts) -> None:

@@ -37,6 +37,12 @@ def _core_variance(core: lnviz.Core) -> Question:
             if q == 0
             else f", {short(1 - var)} short of 1. ε shrinks the variance most when q is "
             "small next to it."
+            + (
+                " (Here q + ε = 1, so the answer happens to equal q: a coincidence of these "
+                "numbers, not a rule.)"
+                if abs(q + e - 1) < 1e-9
+                else ""
+            )
         ),
     )
 

@@ -84,6 +84,7 @@ def _bound() -> Question:
     q, keys = tf.hidden_key_example()
     scan = tf.attention_scan(q, keys, (1.0, 1000.0), qk_norm="layer", tau=BOUND_TAU)
     d = keys.shape[1]
+    top = float(scan.weights[-1].max())
     return number(
         "bound",
         f"QK-norm with τ = {BOUND_TAU:g}, d = {d}: however large q and k grow, how large "
@@ -93,9 +94,11 @@ def _bound() -> Question:
              tau=f"{BOUND_TAU:g}"),
         hint="Normalized q and k each have length √d, and the logit is τ N(q)·N(k)/√d.",
         explanation=f"τ√d = {BOUND_TAU:g}·√{d} = {with_exact(scan.logit_bound)}; at the "
-        f"scale s = 1000 the largest logit is {short(float(scan.max_abs_logit[-1]))} and the "
-        f"entropy of the weights {short(float(scan.entropy[-1]))} nats: no key takes all the "
-        "weight.",
+        f"scale s = 1000 the largest logit is {short(float(scan.max_abs_logit[-1]))}. The "
+        "logits stay bounded, but a bound this high still lets one key take "
+        f"{short(100 * top)} % of the weight (entropy {short(float(scan.entropy[-1]))} nats, "
+        f"of {short(scan.max_entropy)} for even attention): τ sets how sharp attention can "
+        "get.",
     )  # fmt: skip
 
 
