@@ -105,6 +105,7 @@ function create(root) {
   };
 
   const commit = () => {
+    ctl.keyTimer = 0;
     const i = Number(input.value);
     if (ctl.stale.size || ctl.shown !== i) ctl.show(i, true); // the charts off screen too
     if (i !== ctl.data.index) {
@@ -117,6 +118,7 @@ function create(root) {
   input.addEventListener("input", () => setValue(Number(input.value)));
   input.addEventListener("change", () => {
     clearTimeout(ctl.keyTimer);
+    ctl.keyTimer = 0;
     if (ctl.pointer) {
       ctl.pointer = false;
       commit(); // released
@@ -140,7 +142,8 @@ function create(root) {
     input.min = "0";
     input.max = String(n - 1);
     input.setAttribute("aria-label", data.label);
-    if (!ctl.pointer) {
+    if (!ctl.pointer && !ctl.keyTimer) {
+      // (a key pressed during a rerun keeps its value: its own commit follows)
       input.value = String(data.index);
       output.textContent = ctl.label(data.index);
       input.setAttribute("aria-valuetext", ctl.label(data.index));
