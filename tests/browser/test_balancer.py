@@ -21,7 +21,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
-from urllib.parse import parse_qs, urlparse
 
 import pytest
 import yaml
@@ -34,9 +33,10 @@ from .helpers import (
     EXCEPTION,
     RUN_COUNTER_JS,
     interact,
+    linked_query,
     metric_value,
+    press_on_slider,
     script_runs,
-    slider_input,
     slider_value,
     text_input_value,
     wait_ready,
@@ -160,21 +160,6 @@ def assert_clean(visitor: Visitor, bal: Balancer) -> None:
     assert not visitor.failures(), f"{visitor.failures()}\n{bal.log_tails()}"
 
 
-def linked_url(url: str) -> dict[str, str]:
-    """An address's query parameters (last value of each)."""
-    return {k: v[-1] for k, v in parse_qs(urlparse(url).query).items()}
-
-
-def press(page: Page, slider: str, key: str) -> Callable[[], None]:
-    """Press a key on a slider's thumb (an action for `interact`)."""
-
-    def act() -> None:
-        slider_input(page, slider).focus()
-        page.keyboard.press(key)
-
-    return act
-
-
 def access_log_lines(bal: Balancer, pattern: str, timeout_s: float = 5.0) -> list[str]:
     """Lines of nginx's access log matching `pattern` (nginx logs a request at its end)."""
     deadline = time.monotonic() + timeout_s
@@ -280,12 +265,10 @@ def test_a_visitor_keeps_its_replica_and_state_over_many_reruns(
 
     moves = 20
     for step in range(1, moves + 1):
-        interact(
-            page, lambda: (slider_input(page, "eps").focus(), page.keyboard.press("ArrowLeft"))
-        )
+        interact(page, press_on_slider(page, "eps", "ArrowLeft"))
         want = labels[at - step]
         assert slider_value(page, "eps") == want, f"move {step}"
-        page.wait_for_url(lambda url, want=want: linked_url(url).get("eps") == want)
+        page.wait_for_url(lambda url, want=want: linked_query(url).get("eps") == want)
 
     assert page.evaluate("() => window.__lnvizSamePage === true"), "the page was reloaded"
     assert script_runs(page) >= runs + moves
@@ -371,10 +354,8 @@ def test_a_dead_replica_leaves_its_visitors_and_new_ones_to_the_other(
         page = old.page
         visit(old, "epsilon", "eps=4%2F3&z=1%2C2%2C4")
         for _ in range(2):
-            interact(
-                page, lambda: (slider_input(page, "eps").focus(), page.keyboard.press("ArrowLeft"))
-            )
-        page.wait_for_url(lambda url: linked_url(url).get("eps") == "0.56")
+            interact(page, press_on_slider(page, "eps", "ArrowLeft"))
+        page.wait_for_url(lambda url: linked_query(url).get("eps") == "0.56")
         state = {"eps": slider_value(page, "eps"), "z": text_input_value(page, "z")}
         assert state == {"eps": "0.56", "z": "1,2,4"}
         [dead_address] = old.replicas()
@@ -392,8 +373,8 @@ def test_a_dead_replica_leaves_its_visitors_and_new_ones_to_the_other(
         assert page.evaluate("() => window.__lnvizConnection.shown"), "no reconnect shown"
         wait_ready(page)
         assert slider_value(page, "eps") == "0.56"
-        interact(page, press(page, "eps", "ArrowRight"))
-        page.wait_for_url(lambda url: linked_url(url).get("eps") == "1")
+        interact(page, press_on_slider(page, "eps", "ArrowRight"))
+        page.wait_for_url(lambda url: linked_query(url).get("eps") == "1")
         state = {"eps": slider_value(page, "eps"), "z": text_input_value(page, "z")}
         assert state == {"eps": "1", "z": "1,2,4"}
         assert metric_value(page, "ε") == "1"
