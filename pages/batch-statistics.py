@@ -63,16 +63,17 @@ def convention_table(c: Conventions) -> dict[str, list[str]]:
 ui.page_intro(
     "Batch statistics: what batch norm borrows from the batch",
     r"""Batch normalization standardizes each **feature** with statistics pooled over the
-**examples** of the current mini-batch, so one example's output depends on the others. For a
-batch of $B$ examples and feature $f$, in training:""",
+**examples** of the current mini-batch, so one example's output depends on the others.""",
 )
-st.latex(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}")
-st.latex(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2")
-st.latex(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}")
 with st.expander(
-    "At evaluation: running statistics, and what each framework calls momentum",
+    "The formulas: batch statistics in training, running statistics at evaluation, and what "
+    "each framework calls momentum",
     icon=":material/functions:",
 ):
+    st.markdown("For a batch of $B$ examples and feature $f$, in training:")
+    st.latex(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}")
+    st.latex(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2")
+    st.latex(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}")
     ui.prose(
         r"""At evaluation there may be no batch at all, so training also keeps running
 statistics $\bar\mu_f,\bar\sigma^2_f$, averages of the batches' values, and evaluation uses them
@@ -115,7 +116,10 @@ with st.container(border=True):
         ui.Whole("features F", 2, MAX_FEATURES, 3, "f"),
         ui.Whole("random seed", 0, 9999, 0, "seed"),
     )
-    c5, c6, c7 = st.columns(3)
+    c5, c6, c7 = st.expander(
+        "The distribution shift", icon=":material/moving:",
+        expanded=bool({"at", "shift", "spread"} & set(st.query_params)),
+    ).columns(3)  # fmt: skip
     with c5:
         at = ui.int_input(
             "shift at step", 0, steps, min(100, steps), key="at",
@@ -158,15 +162,15 @@ if runs is None:
 def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) -> None:
     st.subheader("Running statistics over the stream")
     steps, b, f = stream.x.shape
+    left, right = st.columns(2)
+    for col, which in ((left, "mean"), (right, "var")):
+        with col:
+            ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
     st.caption(
         f"{steps} mini-batches of B = {b} examples with {f} features. PyTorch uses "
         f"ε = {text.eps_label(TORCH_EPS)}, Keras ε = {text.eps_label(KERAS_EPS)} (their "
         "defaults); γ = 1, β = 0. Both running averages start at mean 0, variance 1."
     )
-    left, right = st.columns(2)
-    for col, which in ((left, "mean"), (right, "var")):
-        with col:
-            ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
     conv = model.conventions(stream, runs, feat)
     ui.table(convention_table(conv))
     late = [NAMES[c.convention] for c in conv.columns if not c.settled]

@@ -40,13 +40,9 @@ def analysis(setup: fd.Setup) -> fd.Analysis:
 
 ui.page_intro(
     "Framework parity: the same layer, three sets of numbers",
-    r"""PyTorch, Keras 3 and Flax linen all compute""",
-)
-st.latex(r"y=\gamma\odot\frac{x-\mu}{\sqrt{\sigma^2+\varepsilon}}+\beta")
-ui.prose(
-    r"""but a model moved from one to another often disagrees in the third digit. Pick a
-scheme, a tensor layout and an input: the page shows how far the outputs land when every
-framework keeps its own defaults, then writes each framework's code."""
+    r"""PyTorch, Keras 3 and Flax linen all compute
+$y=\gamma\odot(x-\mu)/\sqrt{\sigma^2+\varepsilon}+\beta$, but a model moved from one to another
+often disagrees in the third digit: here is how far, with each framework's defaults.""",
 )
 
 ui.presets(words.PRESETS, key="fw-presets")
@@ -66,15 +62,19 @@ with st.container(border=True):
         ui.Whole("features F / channels C", 1, 32, 8, "c"),
     )
     shape = {"btf": (n, h, c), "nchw": (n, c, h, w), "nhwc": (n, h, w, c)}[lay]
-    c1, c2, c3 = st.columns(3)
+    c1, c2 = st.columns(2)
     with c1:
+        loc = ui.choice_slider("input mean", LOCS, key="loc", default=0.0)
+    with c2:
+        sd = ui.choice_slider("input spread (sd)", SPREADS, key="sd", default=1.0)
+    more = st.expander(
+        "Groups, Keras backend, the port's fix, random seed", icon=":material/tune:",
+        expanded=scheme == "group" or bool({"g", "seed", "backend", "match"} & {*st.query_params}),
+    )  # fmt: skip
+    with more:
         g = ui.int_choice("groups G (group norm)", divisors(c), key="g",
                           default=2 if c % 2 == 0 else 1)  # fmt: skip
-    with c2:
-        loc = ui.choice_slider("input mean", LOCS, key="loc", default=0.0)
-    with c3:
-        sd = ui.choice_slider("input spread (sd)", SPREADS, key="sd", default=1.0)
-    c1, c2, c3 = st.columns([1, 2, 2])
+    c1, c2, c3 = more.columns([1, 2, 2])
     with c1:
         seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
     with c2:
@@ -121,19 +121,21 @@ codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
 def difference_section(result: fd.Analysis) -> None:
     comp = result.comparison
     st.subheader("How far apart the outputs land")
-    m = st.columns(3)
-    for col, (a, b) in zip(m, fd.PAIRS, strict=True):
-        col.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
     labels = {
         k: " vs ".join(framework_label(f, comp.backend) for f in fd.PAIRS[i])
         for k, i in PAIR_KEYS.items()
     }
+    chart = st.container()  # the chart above the choice of the pair it shows
     pair = ui.choice("Difference shown", list(PAIR_KEYS), key="pair", labels=labels)
     a, b = fd.PAIRS[PAIR_KEYS[pair]]
-    warning = words.nan_warning(result)
-    if warning:
-        st.warning(warning, icon=":material/warning:")
-    ui.chart(figs.DELTA, comp, a, b, key="delta")  # fmt: skip
+    with chart:
+        warning = words.nan_warning(result)
+        if warning:
+            st.warning(warning, icon=":material/warning:")
+        ui.chart(figs.DELTA, comp, a, b, key="delta")  # fmt: skip
+    m = st.columns(3)
+    for col, (a, b) in zip(m, fd.PAIRS, strict=True):
+        col.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
     ui.notice(list(words.difference_notes(result)))
 
 

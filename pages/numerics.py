@@ -40,36 +40,31 @@ ui.page_intro(
     "Numerics lab: why two layer norms disagree",
     """The same formula can give different numbers in two frameworks or two precisions.
 Four things decide the digits: the **variance algorithm**, the **floating-point format**, the
-**order of the sums**, and conventions such as **where ε sits**. Here every operation is rounded
-to the chosen format, one at a time (bfloat16 is emulated: each result is computed in float32
-and rounded to 8 significand bits, ties to even), and compared with a float64 two-pass truth.""",
+**order of the sums**, and conventions such as **where ε sits**.""",
 )
 with st.expander("Three ways to compute the variance", icon=":material/functions:"):
+    st.markdown(
+        "Here every operation is rounded to the chosen format, one at a time (bfloat16 is "
+        "emulated: each result is computed in float32 and rounded to 8 significand bits, ties "
+        "to even), and compared with a float64 two-pass truth."
+    )
     st.latex(r"\text{one-pass:}\quad v=\tfrac1n\textstyle\sum_i x_i^2-\mu^2")
     st.latex(r"\text{two-pass:}\quad v=\tfrac1n\textstyle\sum_i (x_i-\mu)^2")
     st.latex(r"\text{Welford:}\quad m_k=m_{k-1}+\frac{x_k-m_{k-1}}{k}")
     st.latex(r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k)")
     st.latex(r"v=M_n/n")
-ui.prose(
-    "The one-pass form reads the data once but subtracts two large, nearly equal numbers when "
-    "the mean μ is large next to the spread: the digits that held the variance cancel."
-)
+    ui.prose(
+        "The one-pass form reads the data once but subtracts two large, nearly equal numbers "
+        "when the mean μ is large next to the spread: the digits that held the variance cancel."
+    )
 
 ui.presets(words.PRESETS, key="num-presets")
 
 with st.container(border=True):
-    c1, c2 = st.columns(2)
-    with c1:
-        offset = ui.choice_slider(
-            "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
-            fmt=offset_label, help="The sample is x = c + base; the base has mean about 0.",
-        )  # fmt: skip
-    with c2:
-        eps = ui.eps_slider(
-            default=1e-5,
-            help="Defaults: 1e-5 PyTorch, 1e-6 Flax's LayerNorm (its BatchNorm: 1e-5), "
-            "1e-3 Keras's LayerNormalization.",
-        )
+    offset = ui.choice_slider(
+        "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
+        fmt=offset_label, help="The sample is x = c + base; the base has mean about 0.",
+    )  # fmt: skip
     c1, c2, c3 = st.columns([2, 1, 1])
     with c1:
         kind = ui.choice(
@@ -84,7 +79,17 @@ with st.container(border=True):
             seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
     else:
         n, seed = 16, 0
-    c1, c2 = st.columns(2)
+    more = st.expander(
+        "ε, summation order and clamping", icon=":material/tune:",
+        expanded=bool({"eps", "sum", "clamp"} & {*st.query_params}),
+    )  # fmt: skip
+    with more:
+        eps = ui.eps_slider(
+            default=1e-5,
+            help="Defaults: 1e-5 PyTorch, 1e-6 Flax's LayerNorm (its BatchNorm: 1e-5), "
+            "1e-3 Keras's LayerNormalization.",
+        )
+    c1, c2 = more.columns(2)
     with c1:
         summation = ui.choice(
             "summation order", SUMMATIONS, key="sum",
@@ -101,11 +106,11 @@ swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
 k = swept.index(offset)
 
 st.subheader("One sample, three algorithms, four formats")
-st.markdown(words.sample_summary(swept, k, kind))
 left, right = st.columns([1, 1])
 with left:
     ui.chart(figs.HEATMAP, swept, k, key="heat")
 with right:
+    st.markdown(words.sample_summary(swept, k, kind))
     st.caption(words.variance_caption(swept, k))
     ui.table(words.variance_columns(swept, k))
 ui.notice(list(words.error_notes(swept, k)))

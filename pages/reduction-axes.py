@@ -75,29 +75,30 @@ with st.container(border=True):
         "Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=axes_text.SCHEME_SHORT
     )
     shown = scheme if has_statistics(scheme, (bsz, tsz, fsz)) else "layer"
-    caption = st.empty()  # filled in below, once the scheme shown is known
-    c5, c6 = st.columns(2)
-    with c5:
-        groups = ui.int_choice(
-            "feature groups G (group norm)",
-            divisors(fsz),
-            key="groups",
-            default=2 if fsz % 2 == 0 else 1,
-            help="Group norm splits the features into G groups; G must divide F.",
-        )
-    with c6:
+    groups = ui.int_choice(
+        "feature groups G (group norm)",
+        divisors(fsz),
+        key="groups",
+        default=2 if fsz % 2 == 0 else 1,
+        help="Group norm splits the features into G groups; G must divide F.",
+    )
+    more = st.expander(
+        "ε and edited entries", icon=":material/edit:",
+        expanded=bool({"eps", "edits"} & set(st.query_params)),
+    )  # fmt: skip
+    with more:
         eps = ui.eps_slider(
             axes_text.eps_label_text(shown), default=1e-5, help=axes_text.eps_help(shown)
         )
-    edits = ui.text_field(
-        "Edit entries (b,t,f=value; …)",
-        "",
-        lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
-        key="edits",
-        fallback=(),
-        instead="The edits are ignored.",
-        help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
-    )
+        edits = ui.text_field(
+            "Edit entries (b,t,f=value; …)",
+            "",
+            lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
+            key="edits",
+            fallback=(),
+            instead="The edits are ignored.",
+            help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
+        )
 
 if shown != scheme:
     st.error(
@@ -109,7 +110,6 @@ quiz.ask(exercises.questions((bsz, tsz, fsz), shown, groups), page="reduction-ax
 
 results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
 red = results[shown]
-caption.caption(axes_text.scheme_caption(red))
 if not red.finite:
     st.warning(axes_text.nonfinite_warning(red))
 
@@ -118,17 +118,19 @@ if not red.finite:
 def cube_section(red: lnviz.Reduction) -> None:
     st.subheader("The tensor as a block")
     shape = red.x.shape
-    eb, et, ef = ui.int_row(
-        ui.Whole("entry: batch", 0, shape[0] - 1, 0, "eb"),
-        ui.Whole("entry: token", 0, shape[1] - 1, 0, "et"),
-        ui.Whole("entry: feature", 0, shape[2] - 1, 0, "ef"),
-    )
+    left, right = st.columns([3, 2])
+    with right:  # the entry's boxes beside the block (under it on a phone: the block first)
+        eb, et, ef = ui.int_row(
+            ui.Whole("entry: batch", 0, shape[0] - 1, 0, "eb"),
+            ui.Whole("entry: token", 0, shape[1] - 1, 0, "et"),
+            ui.Whole("entry: feature", 0, shape[2] - 1, 0, "ef"),
+        )
     entry = (eb, et, ef)
     g = int(red.labels[entry])
-    left, right = st.columns([3, 2])
     with left:
         ui.chart(figs.CUBE, red, entry, key="cube")
     with right:
+        st.caption(axes_text.scheme_caption(red))
         m1, m2 = st.columns(2)
         m1.metric("statistic groups", red.group_count)
         m2.metric("entries per group", red.group_size)

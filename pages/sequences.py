@@ -51,15 +51,6 @@ with st.expander("The formulas, for token-wise layer norm", icon=":material/func
     st.latex(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}")
     st.latex(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2")
     st.latex(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}")
-ui.prose(
-    "The page compares it with three other choices of *where the statistics come from*, "
-    "each applied to the same tensor with the same formula (no gain or bias):\n"
-    "- **token-wise**: the F features of token t;\n"
-    "- **sequence**: one feature over all T tokens of the series (a full-window z-score);\n"
-    "- **causal**: one feature over tokens 0 … t only (an expanding window);\n"
-    "- **batch**: one feature over every token of every series in the batch (batch norm "
-    "in training mode)."
-)
 
 ui.presets(
     {
@@ -121,6 +112,16 @@ ui.notice(
 @st.fragment
 def dependence_section(a: Analysis, leak: bool) -> None:
     st.subheader("Which tokens does each output see?")
+    ui.prose(
+        "The page compares token-wise statistics with three other choices of *where the "
+        "statistics come from*, each applied to the same tensor with the same formula (no "
+        "gain or bias):\n"
+        "- **token-wise**: the F features of token t;\n"
+        "- **sequence**: one feature over all T tokens of the series (a full-window z-score);\n"
+        "- **causal**: one feature over tokens 0 … t only (an expanding window);\n"
+        "- **batch**: one feature over every token of every series in the batch (batch norm "
+        "in training mode)."
+    )
     ui.prose(
         "Each map shows how strongly output token t (rows) depends on input s (columns), "
         "from the exact Jacobian. Blank means exactly zero; red cells lie in the future "

@@ -26,12 +26,6 @@ ui.latex_row(
     r"P_ax=x-(a^{\mathsf T}x)\,\mathbf 1",
     r"a^{\mathsf T}(P_ax)=0",
 )
-ui.prose(
-    r"""The output always has weighted mean 0, yet its plain average is usually not 0.
-In pictures, $P_a$ drops $x$ onto the hyperplane $\ker a^{\mathsf T}=\{y: a^{\mathsf T}y=0\}$,
-but it travels there along the all-ones direction $\mathbf 1$, not along the shortest
-path. Unless the weights are equal, that is an oblique projection: it leans."""
-)
 
 ui.presets(
     {
@@ -98,6 +92,13 @@ with left:
     ui.chart(figs.PLANE, r2, view2, key="plane")
 with right:
     st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
+
+ui.prose(
+    r"""The output always has weighted mean 0, yet its plain average is usually not 0.
+In pictures, $P_a$ drops $x$ onto the hyperplane $\ker a^{\mathsf T}=\{y: a^{\mathsf T}y=0\}$,
+but it travels there along the all-ones direction $\mathbf 1$, not along the shortest
+path. Unless the weights are equal, that is an oblique projection: it leans."""
+)
 
 ui.prose(
     r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with the

@@ -35,9 +35,9 @@ _SMALL_ROW = (
 PHONE_CSS = f"""<style>
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
-  [data-testid="stMain"] h1 {{ font-size: 1.85rem; line-height: 1.2; padding-top: 0.5rem; }}
+  [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
   [data-testid="stMain"] h2 {{ font-size: 1.45rem; }}
-  [data-testid="stMain"] h3 {{ font-size: 1.25rem; }}
+  [data-testid="stMain"] h3 {{ font-size: 1.15rem; }}
   {_SMALL_ROW} {{ flex-flow: row wrap; row-gap: 0.25rem; }}
   {_SMALL_ROW} > [data-testid="stColumn"] {{
     min-width: calc(50% - 0.5rem) !important; flex: 1 1 calc(50% - 0.5rem) !important;
