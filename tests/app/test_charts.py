@@ -54,12 +54,14 @@ def test_chart_follows_its_arguments() -> None:
 
 def test_presentation_mode_enlarges_a_copy_not_the_cache() -> None:
     big, plain = _specs({"n": "6", "present": "true"})
-    assert big["layout"]["height"] == int(300 * 1.4)
-    assert big["layout"]["font"]["size"] == 17
+    from lnviz.figures import _presentation as pres
+
+    assert big["layout"]["height"] == int(300 * pres.SCALE)
+    assert big["layout"]["font"]["size"] == pres.FONT > 12
     # The theme sizes tick labels, axis titles and legends itself; those get sizes too.
-    assert big["layout"]["xaxis"]["tickfont"]["size"] == 16
-    assert big["layout"]["yaxis"]["title"]["font"]["size"] == 18
-    assert big["layout"]["legend"]["font"]["size"] == 18
+    assert big["layout"]["xaxis"]["tickfont"]["size"] == pres.TICKS > 12
+    assert big["layout"]["yaxis"]["title"]["font"]["size"] == pres.TITLES > 14
+    assert big["layout"]["legend"]["font"]["size"] == pres.TITLES
     again, _ = _specs({"n": "6"})
     assert big["layout"]["margin"]["l"] > again["layout"]["margin"]["l"]  # larger labels
     assert again["layout"]["height"] == 300  # the cached figure was not changed

@@ -1,0 +1,261 @@
+"""Presentation mode on a 1920×1080 projector, in a real browser: it outlives every kind of
+navigation (the sidebar, an in-page link, the next link at a page's end, a home card), folds
+the sidebar, makes what a hall reads large enough, has a way out that sticks too; slides step
+by their buttons and by the arrow keys; the QR code holds the current link."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from urllib.parse import parse_qs, unquote, urlparse
+
+import pytest
+
+from .helpers import Visit, exception_report, interact, wait_ready
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = {"width": 1920, "height": 1080}
+
+_STATE_JS = """() => ({
+  sidebarFolded: document.querySelector('[data-testid=stSidebar]')
+    ?.getAttribute('data-collapsed') === 'true',
+  wayOut: !!document.querySelector('.st-key-leave-present button'),
+  switchOn: !!document.querySelector('.st-key-present input')?.checked,
+})"""
+
+
+def _path(visit: Visit) -> str:
+    return urlparse(visit.page.url).path.strip("/")
+
+
+def _query(visit: Visit) -> dict[str, list[str]]:
+    return parse_qs(urlparse(visit.page.url).query)
+
+
+def _follow(visit: Visit, locator: object, to: str) -> None:
+    """Click a link and wait until the page `to` has run."""
+    page = visit.page
+    locator.scroll_into_view_if_needed()  # type: ignore[attr-defined]
+    interact(page, locator.click)  # type: ignore[attr-defined]
+    page.wait_for_function(
+        "(to) => location.pathname.replace(/^\\/|\\/$/g, '') === to", arg=to, timeout=30_000
+    )
+    page.wait_for_timeout(300)  # the address bar and the stage follow the switch
+    wait_ready(page)
+    assert not exception_report(visit)
+
+
+def _open_sidebar(visit: Visit) -> None:
+    page = visit.page
+    if page.locator("[data-testid=stSidebar]").get_attribute("data-collapsed") == "true":
+        page.locator("[data-testid=stExpandSidebarButton]").click()
+        page.wait_for_function(
+            "() => document.querySelector('[data-testid=stSidebar]')"
+            ".getAttribute('data-collapsed') === 'false'"
+        )
+
+
+def _assert_presenting(visit: Visit, route: str) -> None:
+    state = visit.page.evaluate(_STATE_JS)
+    assert _query(visit).get("present") == ["true"], (route, visit.page.url)
+    assert state == {"sidebarFolded": True, "wayOut": True, "switchOn": True}, (route, state)
+
+
+def _end_link(visit: Visit, word: str) -> object:
+    """The previous/next link at the end of the page (st.page_link)."""
+    return visit.page.locator("[data-testid=stPageLink] a", has_text=f"{word}:").last
+
+
+def test_presentation_mode_outlives_every_route_and_leaving_sticks(
+    open_page: Callable[..., Visit],
+) -> None:
+    visit = open_page("epsilon", {"present": "true"}, viewport=PROJECTOR)
+    page = visit.page
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stSidebar]')"
+        "?.getAttribute('data-collapsed') === 'true'"
+    )
+    _assert_presenting(visit, "opened by link")
+
+    _follow(visit, _end_link(visit, "Next"), "invariance")
+    _assert_presenting(visit, "next link")
+
+    references = page.locator(
+        "[data-testid=stMain] [data-testid=stPageLink] a", has_text="References"
+    )
+    _follow(visit, references.first, "references")
+    _assert_presenting(visit, "in-page link")
+
+    _open_sidebar(visit)  # folded, but still reachable by its toggle
+    _follow(visit, page.locator("[data-testid=stSidebarNav] a", has_text="Home").first, "")
+    _assert_presenting(visit, "sidebar link")
+
+    card = page.locator("[data-testid=stMain] [data-testid=stPageLink] a", has_text="Open ")
+    target = urlparse(card.first.get_attribute("href") or "").path.strip("/")
+    _follow(visit, card.first, target)
+    _assert_presenting(visit, "home card")
+
+    interact(page, page.locator(".st-key-leave-present button").click)
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=stSidebar]')"
+        "?.getAttribute('data-collapsed') === 'false'"
+    )
+    assert "present" not in _query(visit)
+    assert page.evaluate(_STATE_JS) == {"sidebarFolded": False, "wayOut": False, "switchOn": False}
+    _follow(
+        visit, page.locator("[data-testid=stSidebarNav] a", has_text="Epsilon").first, "epsilon"
+    )
+    _follow(visit, _end_link(visit, "Next"), "invariance")
+    assert "present" not in _query(visit)
+    assert page.evaluate(_STATE_JS)["wayOut"] is False  # leaving sticks too
+
+
+_SIZES_JS = """() => {
+  const px = (el) => parseFloat(getComputedStyle(el).fontSize);
+  const visible = (el) => !!el.offsetParent;
+  const main = document.querySelector('[data-testid=stMain]');
+  const all = (sel) => [...main.querySelectorAll(sel)].filter(visible);
+  // st.dataframe draws its cells on a canvas, in the font its grid theme names
+  const grid = all('[data-testid=stDataFrame] *').map(
+    (e) => getComputedStyle(e).getPropertyValue('--gdg-base-font-style')).find(Boolean);
+  return {
+    metrics: all('[data-testid=stMetricValue]').map(px),
+    inputs: all('input[type=text], input[type=number], textarea').map(px),
+    htmlCells: all('table td, table th').map(px),
+    gridCell: grid ? parseFloat(grid.split(' ').pop()) : null,
+    body: all('[data-testid=stMarkdownContainer] p').map(px),
+  };
+}"""
+
+
+@pytest.mark.parametrize(("url_path", "query"), [("epsilon", {}), ("numerics", {})])
+def test_what_a_hall_reads_is_large_enough(
+    open_page: Callable[..., Visit], url_path: str, query: dict[str, str]
+) -> None:
+    visit = open_page(url_path, {"present": "true", **query}, viewport=PROJECTOR)
+    page = visit.page
+    page.wait_for_selector("[data-testid=stDataFrame] canvas")
+    sizes = page.evaluate(_SIZES_JS)
+    assert sizes["metrics"] or url_path == "numerics"
+    assert all(s >= 36 for s in sizes["metrics"]), sizes
+    assert sizes["inputs"] and all(s >= 20 for s in sizes["inputs"]), sizes
+    assert sizes["gridCell"] is not None and sizes["gridCell"] >= 20, sizes
+    assert all(s >= 20 for s in sizes["htmlCells"]), sizes
+    assert min(sizes["body"]) >= 20, sizes
+    way_out = page.locator(".st-key-leave-present button").bounding_box()
+    assert way_out is not None and way_out["y"] + way_out["height"] <= PROJECTOR["height"]
+
+
+def _shown_headings(visit: Visit) -> list[str]:
+    return visit.page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid=stMain] h2, [data-testid=stMain] h3')]
+            .filter((h) => h.offsetParent && !h.closest('[data-testid=stPopoverBody]'))
+            .map((h) => h.innerText.trim())"""
+    )
+
+
+def _slide(visit: Visit) -> str | None:
+    return (_query(visit).get("slide") or [None])[0]
+
+
+def _step(visit: Visit, action: Callable[[], object], expected: str) -> None:
+    interact(visit.page, action)
+    visit.page.wait_for_function(
+        "(k) => new URLSearchParams(location.search).get('slide') === k"
+        " && document.body.dataset.lnvizSlide === k",
+        arg=expected,
+    )
+    wait_ready(visit.page)
+
+
+def test_slides_step_one_section_per_screen_by_buttons_and_arrow_keys(
+    open_page: Callable[..., Visit],
+) -> None:
+    visit = open_page("epsilon", {"present": "true"}, viewport=PROJECTOR)
+    page = visit.page
+    sections = _shown_headings(visit)  # the whole page: every section's heading, in order
+    assert len(sections) >= 5
+    _step(visit, page.locator(".st-key-slide-start button").first.click, "1")
+    assert _shown_headings(visit) == []  # the opening: title, lead, controls
+    assert page.locator(".st-key-eps").is_visible()
+    _step(visit, lambda: page.keyboard.press("ArrowRight"), "2")
+    assert _shown_headings(visit) == sections[:1]
+    label = page.locator(".st-key-slide-label").inner_text()
+    assert label.startswith(f"Section 2 of {len(sections) + 1}") and sections[0] in label
+    _step(visit, page.locator(".st-key-slide-next button").first.click, "3")
+    assert _shown_headings(visit) == sections[1:2]
+    charts_shown = (
+        "() => [...document.querySelectorAll('.js-plotly-plot')].filter((c) => c.offsetParent)"
+        ".length"
+    )
+    shown = [page.evaluate(charts_shown)]
+    _step(visit, lambda: page.keyboard.press("PageDown"), "4")
+    assert _shown_headings(visit) == sections[2:3]
+    shown.append(page.evaluate(charts_shown))
+    assert max(shown) >= 1 and sum(shown) < page.locator(".js-plotly-plot").count()
+    _step(visit, lambda: page.keyboard.press("ArrowLeft"), "3")
+    _step(visit, page.locator(".st-key-slide-previous button").first.click, "2")
+    assert _shown_headings(visit) == sections[:1]
+    assert not exception_report(visit)
+
+    # the last section: "next" is off, and the arrow key stays there
+    last = str(len(sections) + 1)
+    _step(visit, lambda: page.goto(page.url.replace("slide=2", f"slide={last}")), last)
+    assert _shown_headings(visit) == sections[-1:]
+    assert page.locator(".st-key-slide-next button").first.is_disabled()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(800)
+    assert _slide(visit) == last
+
+    # an arrow key typed into a control moves the control, not the slide
+    _step(visit, lambda: page.goto(page.url.replace(f"slide={last}", "slide=1")), "1")
+    box = page.locator(".st-key-z input")
+    box.click()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_timeout(800)
+    assert _slide(visit) == "1"
+
+
+def test_the_qr_code_holds_the_link_of_the_view_shown(open_page: Callable[..., Visit]) -> None:
+    import segno
+    from PIL import Image
+
+    visit = open_page(
+        "epsilon", {"present": "true", "slide": "2", "eps": "4/3"}, viewport=PROJECTOR
+    )
+    page = visit.page
+    page.locator("[data-testid=stPopover] button", has_text="Scan to open this view").click()
+    image = page.locator("[data-testid=stPopoverBody] img")
+    image.wait_for()
+    link = page.locator("[data-testid=stPopoverBody] h3").inner_text().strip()
+    assert unquote(link) == unquote(page.url)  # the address the projector shows
+    assert image.get_attribute("alt") == f"QR code of the link {link}"
+    assert image.evaluate("(e) => parseFloat(getComputedStyle(e).width)") >= 400
+    heading = page.locator("[data-testid=stPopoverBody] h3")
+    assert heading.evaluate("(h) => parseFloat(getComputedStyle(h).fontSize)") >= 28  # large type
+
+    data = page.request.get(image.get_attribute("src") or "").body()
+    img = Image.open(io.BytesIO(data)).convert("L")
+    matrix = segno.make(link, error="m", micro=False).matrix
+    n, border = len(matrix), 4
+    scale = img.size[0] // (n + 2 * border)
+    assert img.size == ((n + 2 * border) * scale,) * 2
+    read = [
+        [img.getpixel(((border + c) * scale + scale // 2, (border + r) * scale + scale // 2)) < 128
+         for c in range(n)]
+        for r in range(n)
+    ]  # fmt: skip
+    assert read == [[bool(v) for v in row] for row in matrix]
+
+
+def test_an_embedded_view_links_to_the_same_state_in_the_full_app(
+    open_page: Callable[..., Visit],
+) -> None:
+    visit = open_page("epsilon", {"embed": "true", "eps": "4/3", "z": "1,2,4"})
+    link = visit.page.locator("[data-testid=stMain] a", has_text="Open this view in the full app")
+    href = link.get_attribute("href") or ""
+    target = urlparse(href)
+    assert target.path == "/epsilon"
+    assert parse_qs(target.query) == {"eps": ["4/3"], "z": ["1,2,4"]}  # no embed=true
+    assert link.get_attribute("target") == "_blank"
