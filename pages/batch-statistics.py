@@ -138,7 +138,10 @@ with st.container(border=True):
     with c8:
         mt = ui.choice_slider("PyTorch momentum (= w)", TORCH_M, key="mt", default=0.1)
     with c9:
-        mk = ui.choice_slider("Keras momentum (= 1 − w)", KERAS_M, key="mk", default=0.99)
+        mk = ui.choice_slider(
+            "Keras momentum", KERAS_M, key="mk", default=0.99,
+            help="The weight Keras keeps for the old average: 1 − w.",
+        )  # fmt: skip
     with c10:
         feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
 

@@ -113,7 +113,7 @@ block's input, and once more at the top. A third variant divides that input by â
     m3.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
     ui.notice(notes.placement_notes(facts))
 
-    with st.expander("The claim: Xiong et al. (2020)"):
+    with st.expander("What Xiong et al. (2020) prove"):
         ui.prose(
             """Xiong et al. (2020), *On Layer Normalization in the Transformer
 Architecture*, prove that at initialization the last layer's gradient does not depend on the

@@ -239,7 +239,6 @@ PAGES: tuple[PageInfo, ...] = (
         "Advanced geometry",
         "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
         "Euclidean one.",
-        card=True,
         terms=("weighted-centering-matrix", "oblique-projection", "d-inner-product", "idempotent"),
     ),
     PageInfo(

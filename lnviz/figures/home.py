@@ -13,7 +13,6 @@ from lnviz.family import Family
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, r
 from lnviz.figures.axes import label_heatmap
-from lnviz.weighted import WeightedCentering
 
 
 def _thumb(fig: FigureSpec) -> FigureSpec:
@@ -58,24 +57,6 @@ def invariance_thumb(cores: list[np.ndarray]) -> go.Figure:
     return _thumb(fig).figure()
 
 
-def weighted_thumb(wc: WeightedCentering) -> go.Figure:
-    """x, its oblique projection along 1 and its Euclidean projection onto ker a^T."""
-    span = 1.2 * float(np.abs(np.concatenate([wc.x, wc.euclidean, wc.centered])).max())
-    line = np.array([-span, span])
-    fig = FigureSpec()
-    fig.add_scatter(x=r(line * wc.a[1]), y=r(-line * wc.a[0]), mode="lines", line={"color": GRAY})
-    for target, color in ((wc.centered, BLUE), (wc.euclidean, ORANGE)):
-        fig.add_scatter(
-            x=[wc.x[0], target[0]],
-            y=[wc.x[1], target[1]],
-            mode="lines+markers",
-            line={"color": color, "dash": "dot"},
-            marker={"size": 7},
-        )
-    fig.update_yaxes(scaleanchor="x")
-    return _thumb(fig).figure()
-
-
 def _cards() -> dict[str, Callable[[], go.Figure]]:
     import lnviz
 
@@ -91,9 +72,6 @@ def _cards() -> dict[str, Callable[[], go.Figure]]:
         ),
         "invariance": lambda: invariance_thumb(
             [lnviz.normalized_core(z, 1 / 3) for z in ([1, 2, 3], [101, 102, 103], [1, 2, 4])]
-        ),
-        "weighted-centering": lambda: weighted_thumb(
-            lnviz.weighted_centering([0.25, 0.75], [4.0, 2.0])
         ),
     }
 

@@ -7,8 +7,9 @@ from streamlit.testing.v1 import AppTest
 from lnviz.content import registry
 from tests.apptest_helpers import ROOT, assert_clean, figures
 
-EXPLORE = {"reduction-axes", "epsilon", "gain-and-bias", "invariance", "weighted-centering"}
+EXPLORE = {"reduction-axes", "epsilon", "gain-and-bias", "invariance"}  # the formula's cards
 URL_PATHS = EXPLORE | {
+    "weighted-centering",  # step 11, listed once, under advanced geometry
     "sequences",
     "batch-statistics",
     "frameworks",

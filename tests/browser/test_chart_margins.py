@@ -14,13 +14,15 @@ from collections.abc import Callable
 
 import pytest
 
+from lnviz.content import registry
+
 from .helpers import Visit, wait_charts
 
 pytestmark = pytest.mark.browser
 
 # Every page with charts, and how many it draws at its defaults.
 PAGES = {
-    "": 6,
+    "": 1 + sum(p.card for p in registry.PAGES),  # the block diagram and a picture per card
     "reduction-axes": 5,
     "epsilon": 6,
     "gain-and-bias": 4,

@@ -38,8 +38,8 @@ def _pairs(s: Settings) -> Question:
     return number(
         "pairs",
         f"Sequence pooling takes each feature's mean and variance over all T = {t} tokens. "
-        "In its map on x, how many pairs (t, s) with s later than t have output t "
-        "depending on input s?",
+        "Count the pairs of tokens (t, s) with s later than t (s in t's future) for which "
+        "output t changes when input s changes. How many are there?",
         counts["sequence"],
         link("sequences", f"Show the maps for T = {t}", t=str(t), wrt="x"),
         hint="Every output reads every token of its series through the shared mean and "
