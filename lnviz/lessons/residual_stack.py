@@ -160,15 +160,22 @@ def _run(
     xhat_out = np.empty((L, P, T, d), dtype)  # LN(x_{k-1} + F) where it comes after the add
     inv_out = np.empty((L, P, T, 1), dtype)
     packed = [packed_signs(seed, layer, d, H) for layer in range(1, L + 1)]
+    weights = []  # block k's S1 (d, H) and S2 (H, d), kept for the backward pass
+    idx_in = np.array(norm_in, dtype=np.intp)  # (P_in,) placements with LN before the block
+    scale_in = np.array(  # (L, P_in, 1, 1) what each such LN output is multiplied by
+        [[input_scale(placements[i], k) for i in norm_in] for k in range(L)], dtype
+    ).reshape(L, len(norm_in), 1, 1)
     stream[0] = x0
     for k in range(L):
         x = stream[k]  # (P, T, d)
         a = block_in[k]  # (P, T, d)
         a[:] = x
-        for i in norm_in:
-            xhat_in[k, i], inv_in[k, i] = ln_forward(x[i], eps)
-            a[i] = input_scale(placements[i], k) * xhat_in[k, i]
+        if norm_in:  # every such placement's layer norm in one call
+            xh, inv = ln_forward(x[idx_in], eps)  # (P_in, T, d), (P_in, T, 1)
+            xhat_in[k, idx_in], inv_in[k, idx_in] = xh, inv
+            a[idx_in] = scale_in[k] * xh
         s1, s2 = signs(packed[k], d, H, dtype)
+        weights.append((s1, s2))
         h = pre_act[k]  # (P, T, H)
         np.matmul(a.reshape(P * T, d), s1, out=h.reshape(P * T, H))
         h *= w_scale  # a_l W1_l
@@ -204,7 +211,7 @@ def _run(
         g_s = g.copy()  # dL/ds, s = x_{k-1} + F(a)
         for i in norm_out:
             g_s[i] = ln_backward(g[i], xhat_out[k, i], inv_out[k, i])
-        s1, s2 = signs(packed[k], d, H, dtype)
+        s1, s2 = weights.pop()  # block k's, the last one the forward pass kept
         phi, dphi = activate(pre_act[k], activation)
         gw2[k] = gram_norm(phi, g_s)
         g_h = (g_s.reshape(P * T, d) @ s2.T).reshape(P, T, H)
@@ -216,9 +223,9 @@ def _run(
             full_w1[k] = block_in[k].transpose(0, 2, 1) @ g_h
         g_a = (g_h.reshape(P * T, H) @ s1.T).reshape(P, T, d)
         g_a *= w_scale  # dL/da
-        for i in norm_in:
-            g_a[i] = ln_backward(
-                input_scale(placements[i], k) * g_a[i], xhat_in[k, i], inv_in[k, i]
+        if norm_in:
+            g_a[idx_in] = ln_backward(
+                scale_in[k] * g_a[idx_in], xhat_in[k, idx_in], inv_in[k, idx_in]
             )
         g = g_s + g_a  # the residual path and the block's path
         grad_stream[k] = g
