@@ -16,13 +16,14 @@ pytestmark = pytest.mark.browser
 def test_embedded_page_shows_the_page_alone(open_page: Callable[..., Visit]) -> None:
     visit = open_page("epsilon", {"embed": "true", "eps": "4/3"})
     page = visit.page
-    wait_charts(page, 7)
+    (case,) = [c for c in PAGES if c.url_path == "epsilon"]
+    wait_charts(page, case.min_charts)
     assert not exception_report(visit)
     assert "streamlit-embedded" in (
         page.locator("[data-testid=stApp]").get_attribute("class") or ""
     )
     assert page.locator("[data-testid=stSidebar]").count() == 0  # no navigation, no share box
-    assert chart_count(page) == 7
+    assert chart_count(page) >= case.min_charts  # the page's charts, as outside a frame
     assert page.locator(".st-key-eps [data-testid=stSliderThumbValue]").inner_text() == "4/3"
 
 
