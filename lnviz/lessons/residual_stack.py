@@ -160,7 +160,6 @@ def _run(
     xhat_out = np.empty((L, P, T, d), dtype)  # LN(x_{k-1} + F) where it comes after the add
     inv_out = np.empty((L, P, T, 1), dtype)
     packed = [packed_signs(seed, layer, d, H) for layer in range(1, L + 1)]
-    weights = []  # block k's S1 (d, H) and S2 (H, d), kept for the backward pass
     idx_in = np.array(norm_in, dtype=np.intp)  # (P_in,) placements with LN before the block
     scale_in = np.array(  # (L, P_in, 1, 1) what each such LN output is multiplied by
         [[input_scale(placements[i], k) for i in norm_in] for k in range(L)], dtype
@@ -175,7 +174,6 @@ def _run(
             xhat_in[k, idx_in], inv_in[k, idx_in] = xh, inv
             a[idx_in] = scale_in[k] * xh
         s1, s2 = signs(packed[k], d, H, dtype)
-        weights.append((s1, s2))
         h = pre_act[k]  # (P, T, H)
         np.matmul(a.reshape(P * T, d), s1, out=h.reshape(P * T, H))
         h *= w_scale  # a_l W1_l
@@ -211,7 +209,7 @@ def _run(
         g_s = g.copy()  # dL/ds, s = x_{k-1} + F(a)
         for i in norm_out:
             g_s[i] = ln_backward(g[i], xhat_out[k, i], inv_out[k, i])
-        s1, s2 = weights.pop()  # block k's, the last one the forward pass kept
+        s1, s2 = signs(packed[k], d, H, dtype)  # again: keeping L of them costs more
         phi, dphi = activate(pre_act[k], activation)
         gw2[k] = gram_norm(phi, g_s)
         g_h = (g_s.reshape(P * T, d) @ s2.T).reshape(P, T, H)
