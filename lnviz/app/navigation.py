@@ -23,6 +23,6 @@ def run() -> None:
     """
     pages = {s: [_page(p) for p in PAGES if p.section == s] for s in SECTIONS}
     position = "hidden" if st.context.is_embedded else "sidebar"
-    navigation = st.navigation(pages, position=position)
+    navigation = st.navigation(pages, position=position, expanded=True)  # the whole course
     presentation_switch()  # the entrypoint's control: a state of the whole app
     navigation.run()
