@@ -16,7 +16,7 @@ from typing import Any
 
 import streamlit as st
 
-from lnviz.app.chrome import link_params
+from lnviz.app.chrome import link_params, presenting
 from lnviz.content.registry import PageInfo
 
 PHONE_MAX_WIDTH = 640  # px: Streamlit stacks st.columns below this width
@@ -65,7 +65,16 @@ def side_by_side(*draws: Callable[[], None], spec: Sequence[float] | None = None
 
 
 def table(columns: Any, **options: Any) -> None:
-    """A table of named columns across the page's width, without the index column."""
+    """A table of named columns across the page's width, without the index column.
+
+    In presentation mode an HTML table: its cells follow the page's enlarged type, where a
+    data grid (drawn on a canvas) keeps the font size it measured when it was first drawn.
+    """
+    if presenting():
+        import pandas as pd
+
+        st.table(pd.DataFrame(columns).style.hide(axis="index"))
+        return
     st.dataframe(columns, hide_index=True, width="stretch", **options)
 
 

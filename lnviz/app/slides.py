@@ -112,6 +112,7 @@ export default function (component) {
 """
 
 STAGE_CSS = "[data-lnviz-hidden] { display: none !important; }"
+STAGE_STYLE = f"<style>{STAGE_CSS}</style>"  # constant: no visitor text reaches st.html
 
 _stage = st.components.v2.component("lnviz.stage", js=STAGE_JS, isolate_styles=True)
 
@@ -193,6 +194,6 @@ def stage(*, present: bool, number: int) -> None:
     st.session_state[_FOLD] = fold
     if not fold and not was:
         return
-    st.html(f"<style>{STAGE_CSS}</style>")
+    st.html(STAGE_STYLE)
     with st.container(key="lnviz-stage"):
         _stage(data={"slide": number if present else 0, "fold": fold}, key="lnviz-stage-js")

@@ -78,6 +78,10 @@ def url_keys(name: str) -> tuple[str, ...]:
             keys.add("present")
         elif helper == "link_text":
             keys.add(call.args[0].value)  # type: ignore[attr-defined]
+        elif helper == "Whole":  # one box of ui.int_row: Whole(label, lo, hi, default, key)
+            kw = {k.arg: k.value for k in call.keywords}
+            node = call.args[4] if len(call.args) > 4 else kw.get("key")
+            keys.add(node.value if isinstance(node, ast.Constant) else "<computed key>")
         elif helper in BOUND_HELPERS:
             kw = {k.arg: k.value for k in call.keywords}
             node = kw.get("key")

@@ -54,6 +54,7 @@ class PageCase:
     min_charts: int = 1  # Plotly charts the page draws by default (explorer pages: >= 1)
     metrics: Mapping[str, str] = field(default_factory=dict)  # label -> value after the link
     hostile_query: Mapping[str, str] | None = None  # default: derived from deep_link_query
+    slider_in: str | None = None  # the label of the closed expander that holds the slider
 
     @property
     def id(self) -> str:
@@ -74,7 +75,7 @@ class PageCase:
 PAGES = [
     PageCase("", heading="lnviz", min_charts=1),
     PageCase("why-normalize", slider_key="gain", heading="Why normalize"),
-    PageCase("reduction-axes", slider_key="eps"),
+    PageCase("reduction-axes", slider_key="eps", slider_in="ε and edited entries"),
     PageCase(
         "epsilon",
         deep_link_query={"eps": "4/3", "z": "1,2,4"},
@@ -100,7 +101,7 @@ PAGES = [
         "batch-statistics",
         deep_link_query={"b": "2", "steps": "300", "at": "300", "mk": "0.9"},
         expected_text="300 mini-batches of B = 2 examples",
-        slider_key="shift",
+        slider_key="mt",
         heading="Batch statistics",
         min_charts=7,
         metrics={"PyTorch: largest gap after it": "no shift"},
@@ -228,6 +229,8 @@ def test_slider_keyboard_redraws_chart_and_updates_url(
     page = visit.page
     charts = wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
     assert charts >= 1, f"no chart on {page.url} to watch"
+    if case.slider_in:  # a phone-friendly page folds secondary controls: open them first
+        page.get_by_text(case.slider_in, exact=True).first.click()
     before_value = slider_value(page, key)
     before_data = all_chart_data(page)
 
