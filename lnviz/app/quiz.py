@@ -85,7 +85,8 @@ def _check(q: Question, page: str) -> None:
     record = progress(page).setdefault(q.key, {"tries": 0, "right": False})
     response = st.session_state.get(f"answer-{page}-{q.key}")
     verdict = q.check(int(response) if isinstance(response, int) else response)
-    readable = verdict.value is not None or q.kind == "choice"
+    # an empty box, or no option picked, is not a try
+    readable = verdict.value is not None or (q.kind == "choice" and response is not None)
     if readable:
         record["tries"] = int(record["tries"]) + 1
     record["right"] = bool(record["right"]) or verdict.correct

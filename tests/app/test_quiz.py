@@ -79,3 +79,15 @@ def test_expected_answers_follow_the_page_state() -> None:
     assert math.isclose(qs[0].answer, 1.2**10)
     at = opened({"depth": "8", "gain": "0.5", "act": "tanh"})
     assert any("8 tanh layers" in str(m.value) for m in at.markdown)
+
+
+def test_checking_a_choice_with_nothing_picked_is_not_a_try() -> None:
+    """Three presses of Check with no option picked ask for a pick; they reveal nothing."""
+    key = why_normalize.questions()[1].key
+    at = opened()
+    (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-{key}"]
+    for _ in range(3):
+        at = button.click().run()
+        (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-{key}"]
+    assert_clean(at)
+    assert at.warning and "Answer:" not in shown(at) and "Hint:" not in shown(at)
