@@ -72,7 +72,8 @@ def _variance_error(swept: sw.Sweep, sample: sw.SampleSpec, query: dict[str, str
     return choice(
         "one-pass-error",
         f"Here {_where(sample, swept)}. In float32, how far off will the one-pass variance "
-        "Σx²/n − μ² be, relative to the true variance? The variance table below answers.",
+        "Σx²/n − μ² be, relative to the true variance? Answer, then check the variance "
+        "table below.",
         ERROR_CLASSES,
         error_class(rel),
         link("numerics", "Show this sample and offset", **query),
@@ -141,7 +142,7 @@ def _accurate(swept: sw.Sweep, sample: sw.SampleSpec, query: dict[str, str]) -> 
     return choice(
         "accurate",
         f"With {_where(sample, swept)}, which variance algorithm gives the most accurate "
-        "float32 layer norm? The error chart below answers.",
+        "float32 layer norm? Answer, then check the error chart below.",
         ACCURATE,
         right,
         link("numerics", "Show the errors at this offset", **query),
