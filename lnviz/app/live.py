@@ -75,11 +75,14 @@ def live_control(
     charts: list[dict[str, Any]],
     fmt: Callable[[float], str],
     symbol: str,
+    apply: Callable[[float], None] | None = None,
 ) -> None:
     """A live control over `options` for the page control `param` (its session key, bound
     to the URL), showing `value`; `charts` are lnviz.figures.live payloads, one frame per
     option, labelled "`symbol` = fmt(option)". On release the chosen option becomes
-    st.session_state[param]."""
+    st.session_state[param], or, when `apply` is given, `apply(option)` writes it (for a
+    page control that is not one number, such as one coordinate of a vector typed in a
+    text box)."""
     opts = list(options)
     index = opts.index(nearest(value, opts))
     blob = json.dumps(charts, separators=(",", ":"), sort_keys=True).encode()
@@ -87,7 +90,10 @@ def live_control(
     def on_release() -> None:
         i = released_value(key)
         if i is not None and 0 <= i < len(opts):
-            st.session_state[param] = opts[i]
+            if apply is None:
+                st.session_state[param] = opts[i]
+            else:
+                apply(opts[i])
 
     _LIVE(
         key=key,
