@@ -51,6 +51,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
 from lnviz.lessons.ln_backward import ln_backward, ln_forward
 from lnviz.lessons.stack_parts import (
@@ -111,6 +112,8 @@ class StackRun:
     grad_w2_norm: np.ndarray  # (L,) Frobenius norm of dL/dW2_l
     grad_w1: np.ndarray | None  # (L, d, H) dL/dW1_l when asked for (weight_grads=True)
     grad_w2: np.ndarray | None  # (L, H, d)
+    sweep_depths: tuple[int, ...] = ()  # depths L' <= L whose stacks were read off this one
+    sweep_last: np.ndarray | None = None  # (k,) |dL/dW_L'| of the depth-L' stack's last block
 
     @property
     def grad_norm(self) -> np.ndarray:
@@ -141,11 +144,17 @@ def _run(
     eps: float,
     weight_grads: bool,
     dtype: np.dtype,
+    sweep: tuple[int, ...] = (),
 ) -> list[StackRun]:
     """Every placement at once: block k's matrix products take all placements' tokens as one
     (P T, d) matrix, so each weight matrix is read once per pass instead of once per
     placement. Per-placement steps (where layer norm sits) loop over P <= 3. The weights'
-    scale a multiplies the (small) products, so the weights themselves stay +-1."""
+    scale a multiplies the (small) products, so the weights themselves stay +-1.
+
+    `sweep`: depths L' <= L whose last block's gradient to read off this stack on the way
+    back (lnviz.lessons.transformer_page.last_block_sweep explains why that is exact): at
+    block L' the backward pass has its signs and activations at hand, so each costs one
+    matrix product instead of unpacking the block's weights again."""
     P = len(placements)
     norm_in = [i for i, p in enumerate(placements) if p != "post"]
     norm_out = [i for i, p in enumerate(placements) if p == "post"]
@@ -195,6 +204,25 @@ def _run(
     loss = (y * r).sum(axis=(1, 2), dtype=np.float64) / T  # (P,)
 
     # backward ---------------------------------------------------------------------------
+    sweep_at = {depth: j for j, depth in enumerate(sweep)}  # L' -> its row
+    sweep_last = np.empty((len(sweep), P))
+
+    def sub_stack_last(k: int, phi: np.ndarray, dphi: np.ndarray, s2: np.ndarray) -> np.ndarray:
+        """(P,) |dL/dW| of block k + 1 when it is the last block (a depth k + 1 stack)."""
+        g0 = np.empty((P, T, d), dtype)
+        g0[:] = r / T  # dL/dy, y = x_{k+1} (post) or LN(x_{k+1})
+        for i in norm_in:  # LN(x_{k+1}) is the next block's input layer norm, or the final one
+            xh, inv = (
+                (xhat_fin[i], inv_fin[i]) if k + 1 == L else (xhat_in[k + 1, i], inv_in[k + 1, i])
+            )
+            g0[i] = ln_backward(g0[i], xh, inv)
+        for i in norm_out:  # x_{k+1} = LN(x_k + F)
+            g0[i] = ln_backward(g0[i], xhat_out[k, i], inv_out[k, i])
+        g_h = (g0.reshape(P * T, d) @ s2.T).reshape(P, T, -1)  # (P, T, H)
+        g_h *= dphi
+        g_h *= w_scale
+        return np.hypot(gram_norm(phi, g0), gram_norm(block_in[k], g_h))
+
     grad_stream = np.empty((L + 1, P, T, d), dtype)
     gw1 = np.empty((L, P))
     gw2 = np.empty((L, P))
@@ -227,6 +255,8 @@ def _run(
             )
         g = g_s + g_a  # the residual path and the block's path
         grad_stream[k] = g
+        if k + 1 in sweep_at:
+            sweep_last[sweep_at[k + 1]] = sub_stack_last(k, phi, dphi, s2)
 
     runs = []
     for i, placement in enumerate(placements):
@@ -256,6 +286,8 @@ def _run(
                 grad_w2_norm=gw2[:, i].copy(),
                 grad_w1=None if full_w1 is None else full_w1[:, i],
                 grad_w2=None if full_w2 is None else full_w2[:, i],
+                sweep_depths=tuple(sweep),
+                sweep_last=sweep_last[:, i].copy(),
             )
         )
     return runs
@@ -300,15 +332,19 @@ def compare_placements(
     activation: str = "relu",
     eps: float = 1e-5,
     precision: str = "float64",
+    sweep_depths: tuple[int, ...] = (),
 ) -> PlacementComparison:
     """Pre-LN, Post-LN and the scaled Pre-LN on the same weights, inputs and loss.
+
+    sweep_depths: up to 16 depths (each 1..depth) whose stacks' last-block gradient to read
+    off this one on the way (each run's sweep_last; see transformer_page.last_block_sweep).
 
     >>> c = compare_placements(depth=24, width=32, seed=0)
     >>> bool(c.post.grad_norm[-1] > 2 * c.pre.grad_norm[-1])  # Xiong et al.'s contrast
     True
     """
     args = (depth, width, tokens, hidden, seed, activation, eps, precision, False)
-    runs = run_placements(PLACEMENTS, *args)
+    runs = run_placements(PLACEMENTS, *args, sweep=sweep_depths)
     return PlacementComparison(*runs)
 
 
@@ -323,9 +359,15 @@ def run_placements(
     eps: object,
     precision: object,
     weight_grads: bool,
+    sweep: object = (),
 ) -> list[StackRun]:
     L, d, T, H, s = check_sizes(depth, width, tokens, hidden, seed)
     act = chk.choice(activation, "activation", ACTIVATIONS)
     e = chk.number(eps, "eps", 0.0, 1.0)
     dtype = np.dtype(chk.choice(precision, "precision", PRECISIONS))
-    return _run(tuple(placements), L, d, T, H, s, act, e, bool(weight_grads), dtype)
+    if not isinstance(sweep, list | tuple) or len(sweep) > 16:
+        raise LnvizError(
+            "sweep_depths", sweep, f"up to 16 depths, each a whole number from 1 to {L}"
+        )
+    depths = tuple(chk.whole(v, "sweep_depths", 1, L) for v in sweep)
+    return _run(tuple(placements), L, d, T, H, s, act, e, bool(weight_grads), dtype, depths)

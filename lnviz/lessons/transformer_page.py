@@ -34,6 +34,7 @@ __all__ = [
     "placement_facts",
     "read_only",
     "slope_range",
+    "sweep_depths",
 ]
 
 DEPTHS = (6, 12, 24, 48)  # the page's depth choices
@@ -55,6 +56,15 @@ class LastBlockSweep:
     output_stream_norm: dict[str, np.ndarray]  # placement -> (k,) mean |x_L|
 
 
+def sweep_depths(depth: int) -> tuple[int, ...]:
+    """The depth chart's points up to `depth`: what the page's stack reads off on its way.
+
+    >>> sweep_depths(12)
+    (1, 2, 3, 4, 6, 8, 12)
+    """
+    return tuple(L for L in SWEEP_DEPTHS if depth >= L)
+
+
 def last_block_sweep(
     cmp: PlacementComparison, depths: tuple[int, ...] | None = None
 ) -> LastBlockSweep:
@@ -65,7 +75,9 @@ def last_block_sweep(
     forward pass is the first L blocks of the deeper one; its last block's gradient needs
     only the backward pass through the output (the final layer norm in Pre-LN) and through
     block L. The numbers equal depth_sweep's `last` (tests/lessons/test_transformer_page.py),
-    at the cost of one stack instead of one per depth.
+    at the cost of one stack instead of one per depth. A comparison run with these depths
+    as its sweep_depths computed them on its way back already (the page's does): they are
+    read from it.
 
     >>> from lnviz.lessons.residual_stack import compare_placements
     >>> sw = last_block_sweep(compare_placements(depth=8, width=16), (2, 8))
@@ -74,21 +86,23 @@ def last_block_sweep(
     """
     top = cmp.pre.depth
     if depths is None:
-        depths = tuple(L for L in SWEEP_DEPTHS if top >= L)
+        depths = sweep_depths(top)
     accepted = f"1 to 16 depths, each a whole number from 1 to the stack's depth {top}"
     if not isinstance(depths, (list, tuple)) or not 1 <= len(depths) <= 16:
         raise LnvizError("depths", depths, accepted)
     ds = [chk.whole(v, "depths", 1, top) for v in depths]
+    norm = {p: np.array([cmp.run(p).stream_norm[L] for L in ds]) for p in PLACEMENTS}
+    if set(ds) <= set(cmp.pre.sweep_depths):  # read off on the stack's own way back
+        rows = [cmp.pre.sweep_depths.index(L) for L in ds]
+        last = {p: np.asarray(cmp.run(p).sweep_last)[rows] for p in PLACEMENTS}
+        return LastBlockSweep(np.array(ds), cmp.pre.width, cmp.pre.seed, last, norm)
     last = {p: np.empty(len(ds)) for p in PLACEMENTS}
-    norm = {p: np.empty(len(ds)) for p in PLACEMENTS}
     for k, L in enumerate(ds):
         d, H = cmp.pre.width, cmp.pre.hidden
         _, s2 = signs(packed_signs(cmp.pre.seed, L, d, H), d, H, np.dtype(np.float32))
         w2 = xavier_scale(d, H) * s2.astype(np.float64)  # (H, d) block L's W2
         for p in PLACEMENTS:
-            run = cmp.run(p)
-            last[p][k] = _last_block_grad(run, L, w2)
-            norm[p][k] = run.stream_norm[L]
+            last[p][k] = _last_block_grad(cmp.run(p), L, w2)
     return LastBlockSweep(np.array(ds), cmp.pre.width, cmp.pre.seed, last, norm)
 
 

@@ -26,6 +26,33 @@ def test_last_block_sweep_equals_one_stack_per_depth(activation: str) -> None:
         np.testing.assert_allclose(sweep.output_stream_norm[p], direct.output_stream_norm[p])
 
 
+@pytest.mark.parametrize("precision", ["float64", "float32"])
+@pytest.mark.parametrize("activation", ["relu", "gelu"])
+def test_sweep_read_on_the_way_back_equals_the_separate_one(
+    activation: str, precision: str
+) -> None:
+    depths = (1, 2, 6, 11, 12)
+    args = {"hidden": 48, "seed": 7, "activation": activation, "precision": precision}
+    along = compare_placements(12, 16, sweep_depths=depths, **args)
+    alone = compare_placements(12, 16, **args)
+    assert along.pre.sweep_depths == depths and alone.pre.sweep_depths == ()
+    read = tp.last_block_sweep(along, (12, 2, 6))  # any order, any subset
+    separate = tp.last_block_sweep(alone, (12, 2, 6))
+    direct = depth_sweep((12, 2, 6), 16, **args)
+    rtol = 1e-12 if precision == "float64" else 1e-6
+    for p in PLACEMENTS:
+        np.testing.assert_allclose(read.last[p], separate.last[p], rtol=rtol)
+        np.testing.assert_allclose(read.last[p], direct.last[p], rtol=max(rtol, 1e-12))
+        np.testing.assert_array_equal(read.output_stream_norm[p], separate.output_stream_norm[p])
+        np.testing.assert_array_equal(along.run(p).grad_norm, alone.run(p).grad_norm)
+
+
+@pytest.mark.parametrize("bad", [(0,), (13,), (1.5,), "12", tuple(range(1, 13)) + (1,) * 5])
+def test_sweep_depths_outside_the_stack_are_refused(bad: object) -> None:
+    with pytest.raises(LnvizError, match="sweep_depths"):
+        compare_placements(12, 8, sweep_depths=bad)  # type: ignore[arg-type]
+
+
 def test_float32_sweep_agrees_with_float64() -> None:
     cmp32 = compare_placements(12, 32, hidden=64, precision="float32")
     single = tp.last_block_sweep(cmp32, tp.SWEEP_DEPTHS[:7])

@@ -27,7 +27,12 @@ def questions(
     about fixed states their links open."""
     if sweep is None:
         cmp = tf.compare_placements(
-            depth, width, hidden=tp.HIDDEN_RATIO * width, seed=seed, precision=tp.PRECISION
+            depth,
+            width,
+            hidden=tp.HIDDEN_RATIO * width,
+            seed=seed,
+            precision=tp.PRECISION,
+            sweep_depths=tp.sweep_depths(depth),
         )
         sweep = tp.last_block_sweep(cmp)
     return (_depth(sweep), _radius(), _bound(), _hidden_key(), _gradient_mean())
