@@ -1,0 +1,57 @@
+"""Words of the gain-and-bias page's live control: which coordinate, and the text it writes.
+
+A coordinate is named in the link in ASCII ("z2", "gamma1", "beta3") and shown with its
+symbol ("z₂", "γ₁", "β₃"). On release the dragged value is written into the text box of its
+vector, in place of that one entry, so the other entries stay exactly as typed.
+
+>>> coordinate_options(2, ("z", "beta"))
+['z1', 'z2', 'beta1', 'beta2']
+>>> coordinate_label("gamma2"), coordinate("gamma2")
+('γ₂', ('gamma', 1))
+>>> with_entry("1/3, 2, 3", 1, -0.5)
+'1/3, -0.5, 3'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from lnviz.content.text import MINUS, number
+
+__all__ = ["SYMBOLS", "coordinate", "coordinate_label", "coordinate_options", "with_entry"]
+
+SYMBOLS = {"z": "z", "gamma": "γ", "beta": "β"}
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+_OPTION = re.compile(r"(z|gamma|beta)([1-9][0-9]?)")
+_SEPARATORS = re.compile(r"[,;\s]+")  # as lnviz.params.parse_vector splits
+
+
+def coordinate_options(d: int, fields: Iterable[str]) -> list[str]:
+    """'z1'…'zd', then the same for each other field given, in that order."""
+    return [f"{field}{i + 1}" for field in fields for i in range(d)]
+
+
+def coordinate(option: str) -> tuple[str, int]:
+    """('gamma', 1) for 'gamma2': the field and the 0-based coordinate."""
+    match = _OPTION.fullmatch(option)
+    if match is None:
+        raise ValueError(f"not a coordinate: {option!r}")
+    return match.group(1), int(match.group(2)) - 1
+
+
+def coordinate_label(option: str) -> str:
+    """'γ₂' for 'gamma2'."""
+    field, index = coordinate(option)
+    return SYMBOLS[field] + str(index + 1).translate(_SUBSCRIPT)
+
+
+def with_entry(text: str, index: int, value: float) -> str:
+    """`text` (numbers separated as lnviz.params.parse_vector accepts) with entry `index`
+    replaced by `value`, written so that the parser reads it back (an ASCII minus). The
+    entries are joined by ", ". A text without that entry comes back unchanged."""
+    parts = [p for p in _SEPARATORS.split(str(text).strip().strip("()[]")) if p]
+    if not 0 <= index < len(parts):
+        return text
+    parts[index] = number(value, 6).replace(MINUS, "-")
+    return ", ".join(parts)
