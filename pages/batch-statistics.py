@@ -3,10 +3,11 @@ needs neither."""
 
 import streamlit as st
 
-from lnviz.app import quiz, ui
+from lnviz.app import live, quiz, ui
 from lnviz.content import text
 from lnviz.content.exercises import batch_statistics as exercises
 from lnviz.figures import batchstats as figs
+from lnviz.figures.live_batchstats import shift_step_frames
 from lnviz.lessons import batchstats_page as model
 from lnviz.lessons.batchstats import MAX_BATCH, MAX_FEATURES, MAX_STEPS, Running, Stream
 from lnviz.lessons.batchstats_page import (
@@ -18,6 +19,7 @@ from lnviz.lessons.batchstats_page import (
     Conventions,
     StreamSettings,
 )
+from lnviz.lessons.live_batchstats import shift_step_grid, shift_steps
 
 TORCH_M = (0.0, 0.001, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 1.0)  # PyTorch momentum
 KERAS_M = (0.0, 0.1, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1.0)  # Keras momentum
@@ -28,6 +30,29 @@ NAMES = figs.NAMES
 # The page's pure results, cached per state (each argument typed, the stream's in one dataclass).
 stream_runs = st.cache_data(max_entries=8, show_spinner=False)(model.stream_runs)
 batch_sizes = st.cache_data(max_entries=16, show_spinner=False)(model.batch_sizes)
+
+
+@st.cache_data(max_entries=8, show_spinner=False)
+def shift_step_charts(s: StreamSettings, feat: int) -> tuple[tuple[int, ...], list[dict]]:
+    """The live control's shift steps and the stream charts' frames at each of them."""
+    sr = stream_runs(s)
+    steps = shift_steps(s.steps, s.at)
+    return steps, shift_step_frames(shift_step_grid(sr.stream, sr.runs, feat, steps))
+
+
+def shift_live(s: StreamSettings, feat: int) -> None:
+    """Drag the shift step: the stream charts follow in the browser, the release sets it."""
+    options, charts = shift_step_charts(s, feat)
+    live.live_control(
+        "Drag the step of the shift: the charts of this section follow",
+        key="at-live",
+        param="at",
+        options=options,
+        value=s.at,
+        charts=charts,
+        fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
+        symbol="shift at step",
+    )
 
 
 def steps_text(n: int | None, none: str) -> str:
@@ -162,8 +187,11 @@ if runs is None:
     )
 
 
-def running_section(stream: Stream, runs: tuple[Running, Running], feat: int) -> None:
+def running_section(
+    stream: Stream, runs: tuple[Running, Running], feat: int, s: StreamSettings
+) -> None:
     st.subheader("Running statistics over the stream")
+    shift_live(s, feat)
     steps, b, f = stream.x.shape
     left, right = st.columns(2)
     for col, which in ((left, "mean"), (right, "var")):
@@ -362,7 +390,7 @@ def companion_section(stream: Stream) -> None:
 
 
 if runs is not None:
-    running_section(stream, runs, feat)
+    running_section(stream, runs, feat, settings)
     gap_section(stream, runs)
 size_section(f, seed, feat)
 if runs is not None:

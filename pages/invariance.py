@@ -9,9 +9,9 @@ from lnviz.content import invariance_notes as notes
 from lnviz.content.closed_forms import vector_with_exact
 from lnviz.content.exercises import invariance as exercises
 from lnviz.figures import invariance as figs
-from lnviz.figures.live_invariance import scale_frames
+from lnviz.figures.live_invariance import scale_frames, shift_frames
 from lnviz.lessons import explorers, symmetry
-from lnviz.lessons.live_invariance import scale_grid
+from lnviz.lessons.live_invariance import scale_grid, shift_grid
 
 SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # c
 SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
@@ -79,6 +79,16 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     if not sym.ln_defined:
         undefined_note("z")
         return sym
+    live.live_control(  # drag c: the bars follow (and stay put), the release sets c
+        "Drag c: watch the bars of u_ε(z + c) below",
+        key="c-live",
+        param="c",
+        options=SHIFT_OPTIONS,
+        value=c,
+        charts=[shift_frames(shift_grid(z, eps, SHIFT_OPTIONS))],
+        fmt=lambda v: f"{v:g}",
+        symbol="c",
+    )
     ui.chart(figs.PAIR, sym, key="shift")
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(

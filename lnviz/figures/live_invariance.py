@@ -1,4 +1,8 @@
-"""The invariance page's scaling chart at every scale factor of its live control.
+"""The invariance page's common-shift and scaling charts at every value of their live controls.
+
+Frame k of `shift_frames` is what lnviz.figures.invariance.pair_figure draws for the common
+shift c = c_k: the bars of u_ε(z + c) with their text, and the title with the largest change
+(the bars stay put: that is the lesson; rounding can show in the title at large |c|).
 
 Frame k is what lnviz.figures.invariance.scale_figure draws at a = a_k for the parts that
 move: the bars of u_ε(a·z) with their name, the crosses at u_(ε/a²)(z) and the title with
@@ -10,10 +14,29 @@ from __future__ import annotations
 from typing import Any
 
 from lnviz.content.text import short
+from lnviz.figures._style import r
 from lnviz.figures.live import Frames
-from lnviz.lessons.live_invariance import ScaleGrid
+from lnviz.lessons.live_invariance import ScaleGrid, ShiftGrid
 
-__all__ = ["scale_frames"]
+__all__ = ["scale_frames", "shift_frames"]
+
+
+def shift_frames(grid: ShiftGrid, key: str = "shift") -> dict[str, Any]:
+    """Frames for the layer-norm pair chart of the common shift, drawn with key `key`."""
+    rows = list(grid.ln_moved)
+    frames = (
+        Frames(key, len(rows))
+        .trace(1, "y", [r(row, 7) for row in rows])
+        .trace(1, "text", [[short(float(v), 4) for v in row] for row in rows])
+        .layout(
+            "title.text",
+            [
+                f"layer norm before and after z + c: largest change {short(float(c), 3)}"
+                for c in grid.ln_change
+            ],
+        )
+    )
+    return frames.payload()
 
 
 def scale_frames(grid: ScaleGrid, key: str = "scale") -> dict[str, Any]:
