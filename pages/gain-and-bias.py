@@ -6,13 +6,18 @@ import numpy as np
 import streamlit as st
 
 import lnviz
-from lnviz.app import quiz, ui
+from lnviz.app import live, quiz, ui
+from lnviz.app._streamlit_private import set_url_value
 from lnviz.content import affine_notes as notes
+from lnviz.content import live_gain as drag_text
 from lnviz.content.exercises import gain_and_bias as exercises
 from lnviz.figures import affine as figs
+from lnviz.figures.live_gain import gain_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.live_gain import drag_values, gain_grid
 
 Z_DEFAULT, GAMMA_DEFAULT, BETA_DEFAULT = "1, 2, 3", "1, 2, 1", "0, 1, 0"  # worked example
+BOUNDS = {"z": (-1000, 1000), "gamma": (-100, 100), "beta": (-100, 100)}  # the text boxes'
 
 
 def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray | None:
@@ -25,6 +30,47 @@ def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray
         icon=":material/error:",
     )
     return None
+
+
+def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
+    """Pick one coordinate of z, γ or β and drag it: the bars follow in the browser, and the
+    release writes the value into that vector's text box (so the link and page follow)."""
+    options = drag_text.coordinate_options(res.input.values.size, fields)
+    default = "gamma2" if "gamma2" in options else "z1"
+    labels = {o: drag_text.coordinate_label(o) for o in options}
+    if st.session_state.get("drag", default) not in options:  # z got shorter, or γ/β unmatched
+        st.session_state["drag"] = default  # the visitor's change, not the link's: no message
+        set_url_value("drag", labels[default])
+    option = ui.choice(
+        "Coordinate to drag",
+        options,
+        key="drag",
+        default=default,
+        labels=labels,
+        help="Choose one entry of z, γ or β, then drag it below. Releasing writes the value "
+        "into its text box above.",
+    )
+    field, index = drag_text.coordinate(option)
+    symbol = drag_text.coordinate_label(option)
+    vector = {"z": res.input.values, "gamma": res.gamma, "beta": res.beta}[field]
+    values = drag_values(float(vector[index]), *BOUNDS[field])
+
+    def apply(value: float) -> None:  # the release: one entry of the text box changes
+        st.session_state[field] = drag_text.with_entry(st.session_state[field], index, value)
+
+    live.live_control(
+        f"Drag {symbol}: the bars below follow",
+        key="gb-live",
+        param=field,
+        options=values,
+        value=float(vector[index]),
+        charts=gain_frames(
+            gain_grid(res.input.values, res.gamma, res.beta, res.eps, field, index, values)
+        ),
+        fmt=lambda v: ui.fmt(v, 6),
+        symbol=symbol,
+        apply=apply,
+    )
 
 
 ui.page_intro(
@@ -111,6 +157,8 @@ if not res.defined:
         "this: the core becomes exactly 0 and the output equals β.",
         icon=":material/block:",
     )
+else:
+    live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
 for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
     with col:
         ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
