@@ -35,6 +35,8 @@ from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS
 PAGES = {
     "epsilon": ("eps-live", ("h", "dh"), {"eps": "1e-06"}),
     "invariance": ("a-live", ("scale",), {"a": "0.01"}),
+    "./invariance": ("c-live", ("shift",), {"c": "-1000"}),  # its c ("./": a key of its own)
+    "batch-statistics": ("at-live", ("run-mean", "run-var"), {"at": "0"}),
 }
 TARGET_MS = 33.0
 
