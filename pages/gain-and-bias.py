@@ -36,7 +36,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     """Pick one coordinate of z, γ or β and drag it: the bars follow in the browser, and the
     release writes the value into that vector's text box (so the link and page follow)."""
     options = drag_text.coordinate_options(res.input.values.size, fields)
-    default = "gamma2" if "gamma2" in options else "z1"
+    default = "gamma1" if "gamma1" in options else "z1"  # γ₂ would multiply u₂ = 0: no move
     labels = {o: drag_text.coordinate_label(o) for o in options}
     if st.session_state.get("drag", default) not in options:  # z got shorter, or γ/β unmatched
         st.session_state["drag"] = default  # the visitor's change, not the link's: no message

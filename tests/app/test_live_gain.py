@@ -54,15 +54,15 @@ def param(at: AppTest, key: str) -> str | None:
     return value[-1] if isinstance(value, list) else value
 
 
-def test_opens_on_gamma_two_and_drives_only_the_output_and_moments() -> None:
+def test_opens_on_gamma_one_and_drives_only_the_output_and_moments() -> None:
     at = ah.page(PAGE)
     ah.assert_clean(at)
-    assert at.radio(key="drag").value == "gamma2"
+    assert at.radio(key="drag").value == "gamma1"
     assert at.radio(key="drag").options == ["z₁", "z₂", "z₃", "γ₁", "γ₂", "γ₃", "β₁", "β₂", "β₃"]
     _, data = live(at)
-    assert data["label"] == "Drag γ₂: the bars below follow"
-    assert shown(at) == "γ₂ = 2" and len(data["labels"]) == 101
-    assert data["labels"][0] == "γ₂ = −5" and data["labels"][-1] == "γ₂ = 5"
+    assert data["label"] == "Drag γ₁: the bars below follow"
+    assert shown(at) == "γ₁ = 1" and len(data["labels"]) == 101
+    assert data["labels"][0] == "γ₁ = −5" and data["labels"][-1] == "γ₁ = 5"
     assert [c["key"] for c in data["charts"]] == ["stage-output", "moments"]
     keys = {c.proto.id.rsplit("-", 1)[-1] for c in at.get("plotly_chart")}
     assert {"output", "moments"} <= keys
@@ -85,17 +85,28 @@ def test_releasing_gamma_rewrites_its_entry_and_redraws_the_page() -> None:
     at = ah.page(PAGE)
     before = bars(at, "stage-output")
     alt = chart(at, "stage-output").proto.alt
-    at = release(at, "γ₂ = 3")
+    at = release(at, "γ₁ = 3")
     ah.assert_clean(at)
-    assert at.text_input(key="gamma").value == "1, 3, 1"
-    assert param(at, "gamma") == "1, 3, 1"
-    assert shown(at) == "γ₂ = 3"  # the control now opens on the page's new value
+    assert at.text_input(key="gamma").value == "3, 2, 1"
+    assert param(at, "gamma") == "3, 2, 1"
+    assert shown(at) == "γ₁ = 3"  # the control now opens on the page's new value
     after = bars(at, "stage-output")
-    assert after[1] == pytest.approx(1.0) and after[0] == pytest.approx(before[0])
+    assert after[0] == pytest.approx(3 * before[0]) and after[1:] == pytest.approx(before[1:])
     assert bars(at, "stage-core") == pytest.approx([-(1.5**0.5), 0.0, 1.5**0.5], abs=1e-6)
-    assert ah.metric(at, "output mean") == "0.333333"  # γ₂ multiplies u₂ = 0
+    assert ah.metric(at, "output mean") == "−0.483163"  # (1 − 2√(3/2))/3
     new_alt = chart(at, "stage-output").proto.alt
-    assert new_alt != alt and "Gains (1, 3, 1)" in new_alt
+    assert new_alt != alt and "Gains (3, 2, 1)" in new_alt
+
+
+def test_releasing_gamma_two_changes_nothing_but_the_gain() -> None:
+    """γ₂ multiplies u₂ = 0 at the page's default: the output stays; only its gain moves."""
+    at = ah.page(PAGE, {"drag": "γ₂"})
+    before = bars(at, "stage-output")
+    at = release(at, "γ₂ = −4.5")
+    ah.assert_clean(at)
+    assert at.text_input(key="gamma").value == "1, -4.5, 1"
+    assert bars(at, "stage-output") == before
+    assert ah.metric(at, "output mean") == "0.333333"
 
 
 def test_releasing_z_keeps_the_other_entries_as_typed() -> None:
@@ -129,7 +140,7 @@ def test_a_far_value_gets_a_window_around_it() -> None:
 def test_a_bad_coordinate_in_the_link_gets_a_message(drag: str) -> None:
     at = ah.page(PAGE, {"drag": drag})
     ah.assert_clean(at)
-    assert at.radio(key="drag").value == "gamma2"
+    assert at.radio(key="drag").value == "gamma1"
     assert any("drag" in str(w.value) for w in at.warning), [w.value for w in at.warning]
 
 
