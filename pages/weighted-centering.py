@@ -4,15 +4,18 @@ import numpy as np
 import streamlit as st
 
 from lnviz import weighted as wt
-from lnviz.app import quiz, ui
+from lnviz.app import live, quiz, ui
 from lnviz.content import weighted_text as wtext
 from lnviz.content.exercises import weighted_centering as exercises
 from lnviz.errors import LnvizError
 from lnviz.figures import weighted as figs
+from lnviz.figures.live_weighted import point_frames, weight_frames
+from lnviz.lessons.live_weighted import point_lattice, weight_grid
 
 A3_DEFAULT, X3_DEFAULT = "1, 2, 5", "3, 1, 2"  # n = 3 start: a = (1, 2, 5)/8
 A3_FALLBACK = (1.0, 2.0, 5.0)  # A3_DEFAULT as numbers, used when typed weights are refused
 MATRIX_OPTIONS = ("2", "3")  # which section's weights the matrix section uses
+W_OPTIONS = tuple(k / 100 for k in range(101))  # the w slider's values, for its live control
 
 
 ui.page_intro(
@@ -82,13 +85,42 @@ with c1:
 with c2:
     x = ui.vector_input("x (a point in the plane)", "4, 2", key="x", length=2, lo=-100, hi=100)
 
-quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
-
 r2 = wt.weighted_centering(wt.two_weights(w), x)
 view2 = wt.projection_view(r2)
 
+
+def set_x(point: tuple[float, float], text: str) -> None:
+    """The released point becomes the x box's text (and so the link's x)."""
+    st.session_state["x"] = text
+
+
+quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
+
+lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
 left, right = st.columns([3, 2])
-with left:
+with left:  # the live controls sit right above the picture they move
+    live.live_control(  # drag w: the plane and the fit follow, the release sets w
+        "Drag w: the plane and the fit below follow",
+        key="w-live",
+        param="w",
+        options=W_OPTIONS,
+        value=w,
+        charts=weight_frames(weight_grid(x, W_OPTIONS)),
+        fmt=lambda v: f"{v:g}",
+        symbol="w",
+    )
+    live.live_point(  # drag the point x on the plane: both projections follow
+        "Or drag the orange point x on the plane",
+        key="x-live",
+        chart="plane",
+        trace=4,
+        xs=lattice.xs,
+        ys=lattice.ys,
+        value=x,
+        charts=[point_frames(lattice)],
+        symbol="x",
+        apply=set_x,
+    )
     ui.chart(figs.PLANE, r2, view2, key="plane")
 with right:
     st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))

@@ -109,3 +109,66 @@ def live_control(
         on_released_change=on_release,
         height="content",
     )
+
+
+HINT_POINT = (
+    "Drag the point x on the chart (or focus this box and use the arrow keys): the chart "
+    "follows in your browser; release to update the page."
+)
+HINT_POINT_STATIC = "Type x in the box; the chart updates when you press Enter."
+
+
+def live_point(
+    label: str,
+    *,
+    key: str,
+    chart: str,
+    trace: int,
+    xs: Sequence[float],
+    ys: Sequence[float],
+    value: Sequence[float],
+    charts: list[dict[str, Any]],
+    symbol: str,
+    apply: Callable[[tuple[float, float], str], None],
+) -> None:
+    """A live control in two dimensions: the visitor drags the point drawn by trace
+    `trace` of the chart with Streamlit key `chart` (or moves it with the arrow keys, one
+    lattice step each). The states are the lattice xs × ys (state k = (xs[k % nx],
+    ys[k // nx])); `charts` are lnviz.figures.live payloads with one frame per state, and
+    `value` is the page's point (the state nearest to it is current). While dragging, the
+    browser turns the pointer into data coordinates with the chart's own axes, snaps to
+    the lattice and shows that state's frame; on release the state is sent once and
+    `apply(point, text)` writes it to the page (text: "x₁, x₂" as a vector box reads it).
+    Presses away from the point keep the chart's own zoom and pan."""
+    gx, gy = [float(v) for v in xs], [float(v) for v in ys]
+    nx, ny = len(gx), len(gy)
+    i = min(range(nx), key=lambda k: abs(gx[k] - float(value[0])))
+    j = min(range(ny), key=lambda k: abs(gy[k] - float(value[1])))
+    blob = json.dumps(charts, separators=(",", ":"), sort_keys=True).encode()
+
+    def on_release() -> None:
+        k = released_value(key)
+        if k is not None and 0 <= k < nx * ny:
+            point = (gx[k % nx], gy[k // nx])
+            apply(point, ", ".join(f"{round(v, 10) + 0.0:g}" for v in point))
+
+    _LIVE(
+        key=key,
+        data={
+            "mode": "point",
+            "label": label,
+            "symbol": symbol,
+            "chart": chart,
+            "trace": int(trace),
+            "xs": gx,
+            "ys": gy,
+            "index": j * nx + i,
+            "value": [float(value[0]), float(value[1])],
+            "charts": charts,
+            "frames_id": hashlib.blake2b(blob, digest_size=12).hexdigest(),
+            "hint": HINT_POINT,
+            "hint_static": HINT_POINT_STATIC,
+        },
+        on_released_change=on_release,
+        height="content",
+    )
