@@ -45,8 +45,7 @@ $y=\gamma\odot(x-\mu)/\sqrt{\sigma^2+\varepsilon}+\beta$, but a model moved from
 often disagrees in the third digit: here is how far, with each framework's defaults.""",
 )
 
-ui.presets(words.PRESETS, key="fw-presets")
-ui.presets(words.PRESETS_MORE, key="fw-presets-more")
+ui.presets(words.PRESETS | words.PRESETS_MORE, key="fw-presets")  # one row: two lines on a phone
 
 with st.container(border=True):
     c1, c2 = st.columns(2)
@@ -68,7 +67,7 @@ with st.container(border=True):
     with c2:
         sd = ui.choice_slider("input spread (sd)", SPREADS, key="sd", default=1.0)
     more = st.expander(
-        "Groups, Keras backend, the port's fix, random seed", icon=":material/tune:",
+        "Groups, Keras backend, ε fix, random seed", icon=":material/tune:",
         expanded=scheme == "group" or bool({"g", "seed", "backend", "match"} & {*st.query_params}),
     )  # fmt: skip
     with more:

@@ -3,7 +3,8 @@ breakpoint, below which it stacks columns), drawn once per run by the router; an
 layout helpers the pages share (charts side by side, tables, links to other pages).
 
 On a 390 px phone the first chart should sit within two screens of the top
-(tests/browser/test_phone_layout.py). So there: titles are smaller; a row of metrics or of
+(tests/browser/test_phone_layout.py). So there: titles are smaller; preset buttons are
+compact; a row of metrics or of
 small inputs keeps two to a line instead of one (a row that holds a chart, a table or prose
 still stacks, one to a line); and Plotly's toolbar sits in a strip above its chart instead
 of over the chart's title. Desktop windows are untouched.
@@ -32,6 +33,15 @@ _SMALL_ROW = (
     ' [data-testid="stSlider"], [data-testid="stRadio"], [data-testid="stHorizontalBlock"]))'
 )
 
+# A row of presets (lnviz.app.controls.presets: its container's key ends in "-row"): smaller
+# buttons on a phone, so two short ones share a line and the row takes less height.
+_PRESET_ROW = '[class*="presets"][class*="-row"]'
+
+# The box around a chart: Streamlit fixes its height to the figure's (a flex basis) and
+# clips what overflows it, so the toolbar's strip goes above it as a margin (padding inside
+# it cut the chart's bottom 30 px: the x axis titles).
+_CHART_BOX = '[data-testid="stElementContainer"]:has(.stPlotlyChart)'
+
 PHONE_CSS = f"""<style>
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
@@ -43,7 +53,10 @@ PHONE_CSS = f"""<style>
     min-width: calc(50% - 0.5rem) !important; flex: 1 1 calc(50% - 0.5rem) !important;
   }}
   [data-testid="stMetricValue"] {{ font-size: 1.6rem; }}
-  .stPlotlyChart {{ padding-top: 30px; }}
+  {_PRESET_ROW} {{ gap: 0.4rem; }}
+  {_PRESET_ROW} button {{ min-height: 2rem; padding: 0.15rem 0.65rem; }}
+  {_PRESET_ROW} button p {{ font-size: 0.875rem; }}
+  {_CHART_BOX} {{ margin-top: 30px; overflow: visible !important; }}
   .stPlotlyChart .modebar-container {{ top: -30px !important; }}
 }}
 </style>"""

@@ -43,7 +43,7 @@ SCHEME_LABELS = {"layer": "layer", "rms": "RMS", "group": "group", "instance": "
                  "batch": "batch"}  # fmt: skip
 LAYOUT_LABELS = {"btf": "BTF", "nchw": "NCHW", "nhwc": "NHWC"}  # also the URL values
 EPS_PRESET = "ε matters (small variance)"
-LARGE_MEAN_PRESET = "Large mean in float32 (fast variance)"
+LARGE_MEAN_PRESET = "Large mean in float32"
 PRESETS = {
     EPS_PRESET: {"scheme": "layer", "layout": "btf", "loc": 0.0, "sd": 0.03, "match": False},
     LARGE_MEAN_PRESET: {"scheme": "layer", "layout": "btf", "loc": 1000.0, "sd": 1.0,

@@ -29,7 +29,7 @@ def state(at) -> tuple:
     return ([(m.label, m.value) for m in at.metric], codes(at), str(charts))
 
 
-PRESETS = ["fw-presets-0", "fw-presets-1", "fw-presets-more-0", "fw-presets-more-1"]
+PRESETS = ["fw-presets-0", "fw-presets-1", "fw-presets-2", "fw-presets-3"]
 
 
 def test_default_state() -> None:
@@ -74,7 +74,7 @@ def test_large_mean_preset_shows_fast_variance_loss() -> None:
 
 
 def test_channels_last_group_norm_preset() -> None:
-    at = ah.pressed("frameworks", "fw-presets-more-0")
+    at = ah.pressed("frameworks", "fw-presets-2")
     pt, keras, flax = codes(at)
     assert ".permute(0, 3, 1, 2).contiguous()" in pt
     assert "GroupNormalization(groups=2, axis=-1)" in keras
@@ -83,7 +83,7 @@ def test_channels_last_group_norm_preset() -> None:
 
 
 def test_batch_norm_preset_shows_running_statistics() -> None:
-    at = ah.pressed("frameworks", "fw-presets-more-1")
+    at = ah.pressed("frameworks", "fw-presets-3")
     assert len(ah.figures(at)) == 4
     gap_pt = float(ah.metric(at, "PyTorch, momentum 0.1"))
     gap_keras = float(ah.metric(at, "Keras, momentum 0.99"))
