@@ -22,12 +22,13 @@ STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
 
 
 def stage_title(stage: Stage) -> str:
-    """'core u: mean 0, variance 1' with closed forms where they exist."""
+    """'core u<br>mean 0 · variance 1' with closed forms where they exist: two lines, so
+    that four-digit moments (a dragged coordinate's) fit a third of the page's width."""
     if not math.isfinite(stage.mean):
         return f"{stage.name}: undefined"
     mean = exact(stage.mean) or short(stage.mean)
     var = exact(stage.var) or short(stage.var)
-    return f"{stage.name} · mean {mean} · variance {var}"
+    return f"{stage.name}<br>mean {mean} · variance {var}"
 
 
 STEPS = ("1 · ", "2 · ", "3 · ")  # the order z -> u -> y, shown in titles
@@ -39,7 +40,7 @@ def stage_figure(res: AffineStages, index: int) -> go.Figure:
     d = stage.values.size
     fig = FigureSpec()
     layout(fig, title=STEPS[index] + stage_title(stage), x="coordinate", y="", height=320)
-    fig.update_layout(showlegend=False, margin={"t": 50})
+    fig.update_layout(showlegend=False, margin={"t": 66})  # the title's two lines
     if not math.isfinite(stage.mean):
         fig.add_annotation(
             text="undefined: ε = 0 and q = 0 (0/0)",

@@ -51,8 +51,8 @@ def _stage(grid: GainGrid, index: int) -> Frames:
         for a, b, p in zip(lo, hi, pad, strict=True)
     ]
     name = STAGE_NAMES[index]
-    titles = [
-        STEPS[index] + stage_title(Stage(name, row, float(m), float(v)))
+    titles = [  # bold, as Streamlit's chart theme draws a figure's title (it adds <b>)
+        "<b>" + STEPS[index] + stage_title(Stage(name, row, float(m), float(v))) + "</b>"
         for row, m, v in zip(values, mean, var, strict=True)
     ]
     return (

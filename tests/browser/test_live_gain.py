@@ -61,7 +61,8 @@ def test_dragging_gamma_moves_the_output_only_and_the_release_rewrites_gamma(
     assert during["stage-output"] != before["stage-output"]  # the output bars follow
     assert during["stage-input"] == before["stage-input"]  # γ does not touch z or the core
     assert during["stage-core"] == before["stage-core"]
-    assert page.evaluate(TITLE_JS, "stage-output") != title  # its mean and variance too
+    moved = page.evaluate(TITLE_JS, "stage-output")
+    assert moved != title and moved.startswith("<b>")  # its mean and variance, bold as before
     assert int(control.get_attribute("data-frames") or 0) >= 3
     index = shown(control)
     assert grid[index] > 3.0
