@@ -31,7 +31,8 @@ def shift_frames(grid: ShiftGrid, key: str = "shift") -> dict[str, Any]:
         .layout(
             "title.text",
             [
-                f"layer norm before and after z + c: largest change {short(float(c), 3)}"
+                # in bold, as Streamlit's chart theme draws every title
+                f"<b>layer norm before and after z + c: largest change {short(float(c), 3)}</b>"
                 for c in grid.ln_change
             ],
         )

@@ -1,0 +1,178 @@
+"""More live controls, really dragged: invariance's common shift c and batch statistics' shift
+step. During the drag the charts follow in the browser and nothing is sent to the server;
+the release makes the value the page's state (the link and the page)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .helpers import exception_report, script_runs, wait_ready
+from .test_live import (  # noqa: F401  (watched is a fixture)
+    CURVE_JS,
+    Watched,
+    drag,
+    live,
+    query,
+    wait_live,
+    watched,
+)
+
+pytestmark = pytest.mark.browser
+
+SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)
+
+# A chart's title as shown, without the <b> that Streamlit's chart theme wraps it in.
+TITLE_JS = """(key) => document.querySelector(`.st-key-${key} .js-plotly-plot`)
+    .layout.title.text.replace(/<[^>]+>/g, '')"""
+
+# The shift rule's x on a chart (null without one).
+RULE_JS = """(key) => {
+  const shapes = document.querySelector(`.st-key-${key} .js-plotly-plot`).layout.shapes || [];
+  return shapes.length ? shapes[0].x0 : null;
+}"""
+
+
+def to_top(page: Any, key: str) -> None:
+    """Scroll so that the live control sits near the top, the charts it drives below it."""
+    page.locator(f".st-key-{key}").evaluate(  # (in the page's DOM, not the component's)
+        """(el) => {
+          let box = el.parentElement;  // the app's scrolling container
+          while (box && !(box.scrollHeight > box.clientHeight
+                          && getComputedStyle(box).overflowY !== 'visible')) {
+            box = box.parentElement;
+          }
+          (box || document.scrollingElement).scrollBy(0, el.getBoundingClientRect().top - 90);
+        }"""
+    )
+    page.wait_for_timeout(300)
+
+
+def release_and_wait(page: Any) -> None:
+    """Release the pointer and wait for the one rerun (a loaded machine may take a while)."""
+    runs = script_runs(page)
+    page.mouse.up()
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=30_000)
+    wait_ready(page)
+
+
+def labels(page: Any, key: str) -> int:
+    return int(live(page, key).get_attribute("data-shown") or -1)
+
+
+def test_dragging_c_keeps_the_bars_moves_the_rounding_and_the_release_sets_c(
+    watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
+) -> None:
+    # (0.1, 0.2, 0.7): z + c is not exact in binary, so the title's rounding error moves
+    w = watched("invariance", {"z": "0.1, 0.2, 0.7", "c": "-1000"})
+    page = w.page
+    wait_live(page, "c-live", ("shift",))
+    control = live(page, "c-live")
+    assert control.get_attribute("data-index") == "0"  # opens at the page's c
+    to_top(page, "c-live")
+    bars0, title0 = page.evaluate(CURVE_JS, ["shift", 1]), page.evaluate(TITLE_JS, "shift")
+    assert title0.endswith("largest change 2.23e−14")
+    sent, runs = len(w.sent), script_runs(page)
+
+    drag(page, "c-live", [0.1, 0.3, 0.5, 0.65, 0.8, 0.7], shot="c")
+    page.wait_for_timeout(300)  # anything the drag would send has been sent by now
+    shown = labels(page, "c-live")
+    assert shown == 7  # 0.7 of the way along 11 values: c = 1
+    assert int(control.get_attribute("data-frames") or 0) >= 3  # several states shown
+    assert page.evaluate(TITLE_JS, "shift") != title0  # the chart follows the drag ...
+    assert page.evaluate(TITLE_JS, "shift").endswith("largest change 2.22e−16")
+    assert page.evaluate(  # bold, as the server draws it
+        """() => document.querySelector('.st-key-shift .gtitle').innerHTML.includes('bold')"""
+    )
+    assert page.evaluate(CURVE_JS, ["shift", 1]) == bars0  # ... and its bars stay put
+    assert len(w.sent) == sent  # not one WebSocket message during the drag
+    assert script_runs(page) == runs
+
+    release_and_wait(page)
+    assert control.get_attribute("data-sent") == str(shown)
+    assert query(page).get("c") == ["1"]  # the link
+    page.wait_for_function(  # the fragment's slider shows it (its delta may come last)
+        """() => document.querySelector(
+            '.st-key-c [data-testid=stSliderThumbValue]')?.innerText === '1'""",
+        timeout=30_000,
+    )
+    assert control.get_attribute("data-index") == str(shown)
+    assert "z + c = (1.1, 1.2, 1.7)" in page.locator("[data-testid=stMain]").inner_text()
+    assert page.evaluate(TITLE_JS, "shift").endswith("largest change 2.22e−16")
+    assert not exception_report(w.visit)
+    assert not w.visit.page_errors
+
+
+def test_dragging_the_shift_step_moves_the_stream_charts_and_the_release_sets_it(
+    watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
+) -> None:
+    w = watched("batch-statistics")
+    page = w.page
+    wait_live(page, "at-live", ("run-mean", "run-var", "gap"))
+    control = live(page, "at-live")
+    assert control.get_attribute("data-index") == "20"  # step 100 of 0, 5, ..., 200
+    to_top(page, "at-live")
+    mean0, var0 = page.evaluate(CURVE_JS, ["run-mean", 1]), page.evaluate(CURVE_JS, ["run-var", 2])
+    assert page.evaluate(RULE_JS, "run-mean") == 99.5
+    sent, runs = len(w.sent), script_runs(page)
+
+    drag(page, "at-live", [0.4, 0.3, 0.2, 0.15, 0.25, 0.3], shot="step")
+    page.wait_for_timeout(300)
+    shown = labels(page, "at-live")
+    assert shown == 12  # 0.3 of the way along 41 values: step 60
+    assert int(control.get_attribute("data-frames") or 0) >= 3
+    assert page.evaluate(CURVE_JS, ["run-mean", 1]) != mean0  # the true mean jumps earlier
+    assert page.evaluate(CURVE_JS, ["run-var", 2]) != var0  # PyTorch's running variance
+    assert page.evaluate(RULE_JS, "run-mean") == 59.5  # the dotted rule follows
+    assert page.evaluate(RULE_JS, "run-var") == 59.5
+    assert len(w.sent) == sent and script_runs(page) == runs  # nothing sent while dragging
+
+    release_and_wait(page)
+    assert control.get_attribute("data-sent") == str(shown)
+    assert query(page).get("at") == ["60"]  # the link
+    page.wait_for_function(
+        "() => document.querySelector('.st-key-at input')?.value === '60'", timeout=30_000
+    )
+    assert control.get_attribute("data-index") == str(shown)
+    assert page.evaluate(RULE_JS, "gap") == 59.5  # the chart below the fold too
+    assert not exception_report(w.visit)
+    assert not w.visit.page_errors
+
+
+def test_arrow_keys_move_the_shift_step_and_set_the_page_once_they_pause(
+    watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
+) -> None:
+    w = watched("batch-statistics", {"at": "50"})
+    page = w.page
+    wait_live(page, "at-live", ("run-mean",))
+    control = live(page, "at-live")
+    assert control.get_attribute("data-index") == "10"
+    runs = script_runs(page)
+    control.locator("input").focus()
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=30_000)
+    wait_ready(page)
+    assert query(page).get("at") == ["40"]
+    assert script_runs(page) == runs + 1  # two key presses, one rerun
+    assert page.evaluate(RULE_JS, "run-mean") == 39.5
+    assert not exception_report(w.visit)
+
+
+def test_arrow_keys_move_c(
+    watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
+) -> None:
+    w = watched("invariance", {"c": "1"})
+    page = w.page
+    wait_live(page, "c-live", ("shift",))
+    control = live(page, "c-live")
+    assert SHIFT_OPTIONS[int(control.get_attribute("data-index") or 0)] == 1.0
+    runs = script_runs(page)
+    control.locator("input").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=30_000)
+    wait_ready(page)
+    assert query(page).get("c") == ["10"]
+    assert not exception_report(w.visit)
