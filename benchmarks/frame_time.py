@@ -35,8 +35,10 @@ from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS
 PAGES = {
     "epsilon": ("eps-live", ("h", "dh"), {"eps": "1e-06"}),
     "invariance": ("a-live", ("scale",), {"a": "0.01"}),
+    "weighted-centering": ("w-live", ("plane", "objective"), {"w": "0"}),
     "./invariance": ("c-live", ("shift",), {"c": "-1000"}),  # its c ("./": a key of its own)
     "batch-statistics": ("at-live", ("run-mean", "run-var"), {"at": "0"}),
+    "gain-and-bias": ("gb-live", ("stage-input", "stage-core", "stage-output"), {"drag": "z₁"}),
 }
 TARGET_MS = 33.0
 

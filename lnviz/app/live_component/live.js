@@ -203,6 +203,7 @@ function createPoint(root) {
     raf: 0,
     keyTimer: 0,
     drag: null, // { pointerId, dx, dy } while the point is held
+    moved: false, // a lattice state was shown since the last commit
     send: null,
   };
   const plotly = () => window.Plotly;
@@ -234,6 +235,7 @@ function createPoint(root) {
       ctl.stale.delete(chart.key);
     }
     ctl.shown = k;
+    ctl.moved = true;
     wrap.dataset.shown = String(k);
     wrap.dataset.frames = String(Number(wrap.dataset.frames || 0) + 1);
   };
@@ -253,7 +255,12 @@ function createPoint(root) {
     ctl.keyTimer = 0;
     const k = ctl.target;
     if (ctl.stale.size || ctl.shown !== k) show(k, true);
-    if (k !== ctl.data.index) {
+    // the page's point may lie between lattice points: once a lattice state was shown,
+    // even the page's own state is sent, so that the page shows what the chart showed
+    const [a, b] = point(k);
+    const off = ctl.moved && (a !== ctl.data.value[0] || b !== ctl.data.value[1]);
+    ctl.moved = false;
+    if (k !== ctl.data.index || off) {
       wrap.dataset.sent = String(k);
       ctl.send(k);
     }
@@ -369,6 +376,7 @@ function createPoint(root) {
       const [a, b] = data.value; // the page's point (it may lie between lattice points)
       output.textContent = `${data.symbol} = (${number(a)}, ${number(b)})`;
       ctl.target = data.index;
+      ctl.moved = false;
       ctl.shown = data.index; // the server drew the chart at the page's point
       ctl.stale.clear();
       wrap.dataset.shown = String(data.index);
