@@ -39,7 +39,6 @@ PAGES = {
     "./invariance": ("c-live", ("shift",), {"c": "-1000"}),  # its c ("./": a key of its own)
     "batch-statistics": ("at-live", ("run-mean", "run-var"), {"at": "0"}),
     "gain-and-bias": ("gb-live", ("stage-input", "stage-core", "stage-output"), {"drag": "z₁"}),
-    "gain-and-bias": ("gb-live", ("stage-input", "stage-core", "stage-output"), {"drag": "z₁"}),
 }
 TARGET_MS = 33.0
 
