@@ -12,15 +12,19 @@ of over the chart's title. Desktop windows are untouched.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import html
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import numpy as np
 import streamlit as st
 
 from lnviz.app.chrome import link_params, presenting
+from lnviz.content import text
 from lnviz.content.registry import PageInfo
 
 PHONE_MAX_WIDTH = 640  # px: Streamlit stacks st.columns below this width
+CARD_COLUMNS = 3  # a phone table with more columns shows each row as a card
 
 # A row of st.columns of metrics or number boxes: two cells to a line. Rows with a chart, a
 # table, code, a slider or a radio (they need the width) keep Streamlit's stacking.
@@ -42,7 +46,35 @@ _PRESET_ROW = '[class*="presets"][class*="-row"]'
 # it cut the chart's bottom 30 px: the x axis titles).
 _CHART_BOX = '[data-testid="stElementContainer"]:has(.stPlotlyChart)'
 
+# A table (table() below) is drawn twice: as Streamlit's data grid, which keeps its columns'
+# widths and scrolls sideways on a phone, and as a plain HTML table whose cells wrap, shown
+# on a phone instead of the grid just before it.
+_PHONE_TABLE_BOX = '[data-testid="stElementContainer"]:has(.lnviz-phone-table)'
+_GRID_WITH_PHONE_TABLE = (
+    '[data-testid="stElementContainer"]:has([data-testid="stDataFrame"])'
+    ':has(+ [data-testid="stElementContainer"] .lnviz-phone-table)'
+)
+# More than three columns do not fit a phone's width as columns: each row becomes a card,
+# one "column name  value" line per cell.
+_PHONE_TABLE_CSS = """
+.lnviz-phone-table { width: 100%; border-collapse: collapse; font-size: 0.875rem; }
+.lnviz-phone-table th { font-weight: 600; text-align: left; }
+.lnviz-phone-table th, .lnviz-phone-table td {
+  padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128, 128, 128, 0.3);
+  overflow-wrap: break-word; vertical-align: top;
+}
+.lnviz-phone-table.lnviz-cards, .lnviz-cards tbody { display: block; }
+.lnviz-phone-table.lnviz-cards tr:first-child { display: none; }
+.lnviz-phone-table.lnviz-cards tr { display: block; padding: 0.35rem 0;
+  border-bottom: 1px solid rgba(128, 128, 128, 0.45); }
+.lnviz-phone-table.lnviz-cards td { display: grid;
+  grid-template-columns: minmax(0, 2fr) minmax(0, 3fr); column-gap: 0.5rem;
+  border: none; padding: 0.1rem 0.4rem; box-sizing: border-box; }
+.lnviz-phone-table.lnviz-cards td::before { content: attr(data-label); font-weight: 600; }"""
+
 PHONE_CSS = f"""<style>
+{_PHONE_TABLE_BOX} {{ display: none; }}
+{_PHONE_TABLE_CSS}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
   [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
@@ -56,6 +88,8 @@ PHONE_CSS = f"""<style>
   {_PRESET_ROW} {{ gap: 0.4rem; }}
   {_PRESET_ROW} button {{ min-height: 2rem; padding: 0.15rem 0.65rem; }}
   {_PRESET_ROW} button p {{ font-size: 0.875rem; }}
+  {_GRID_WITH_PHONE_TABLE} {{ display: none; }}
+  {_PHONE_TABLE_BOX} {{ display: block; }}
   {_CHART_BOX} {{ margin-top: 30px; overflow: visible !important; }}
   .stPlotlyChart .modebar-container {{ top: -30px !important; }}
 }}
@@ -89,6 +123,40 @@ def table(columns: Any, **options: Any) -> None:
         st.table(pd.DataFrame(columns).style.hide(axis="index"))
         return
     st.dataframe(columns, hide_index=True, width="stretch", **options)
+    st.html(phone_table(columns))
+
+
+def phone_table(columns: Mapping[str, Sequence[Any]]) -> str:
+    """The same columns as an HTML table for a phone (cells wrap instead of scrolling);
+    every cell escaped, floats in the app's number style.
+
+    >>> t = phone_table({"a <b>": [1.5, "x"], "c": [np.float64(1 / 3), 2]})
+    >>> for row in t.split("<tr>")[1:]:
+    ...     print(row)
+    <th>a &lt;b&gt;</th><th>c</th></tr>
+    <td data-label="a &lt;b&gt;">1.5</td><td data-label="c">0.333333</td></tr>
+    <td data-label="a &lt;b&gt;">x</td><td data-label="c">2</td></tr></table>
+
+    More than CARD_COLUMNS columns: each row is drawn as a card of "name value" lines.
+    """
+    names = [html.escape(str(n), quote=True) for n in columns]
+    cols = [list(columns[name]) for name in columns]
+    rows = zip(*cols, strict=True) if cols else iter(())
+    head = "".join(f"<th>{n}</th>" for n in names)
+    body = "".join(
+        "<tr>"
+        + "".join(f'<td data-label="{n}">{_cell(v)}</td>' for n, v in zip(names, row, strict=True))
+        + "</tr>"
+        for row in rows
+    )
+    kind = "lnviz-phone-table lnviz-cards" if len(names) > CARD_COLUMNS else "lnviz-phone-table"
+    return f'<table class="{kind}"><tr>{head}</tr>{body}</table>'
+
+
+def _cell(value: Any) -> str:
+    if isinstance(value, float | np.floating):
+        return html.escape(text.number(float(value)))
+    return html.escape(str(value))
 
 
 def page_button(

@@ -115,3 +115,29 @@ def test_toolbar_keeps_its_place_on_a_desktop(open_page: Callable[..., Visit]) -
           })"""
     )
     assert inside and all(inside)
+
+
+TABLES_JS = """() => ({
+  grids: [...document.querySelectorAll('[data-testid="stDataFrame"]')]
+    .filter((e) => e.offsetWidth).length,
+  phone: [...document.querySelectorAll(".lnviz-phone-table")].filter((t) => t.offsetWidth)
+    .map((t) => t.scrollWidth - t.closest('[data-testid="stElementContainer"]').clientWidth),
+})"""
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_tables_fit_a_phone_without_sideways_scrolling(
+    open_page: Callable[..., Visit], phone: bool
+) -> None:
+    """numerics' three tables (one of seven columns): on a phone as HTML tables that fit the
+    width (wide ones as a card per row) instead of data grids that scroll sideways; on a
+    desktop as the data grids."""
+    visit = open_page("numerics", **({"viewport": PHONE} if phone else {}))
+    assert wait_charts(visit.page, 1) >= 1
+    visit.page.wait_for_timeout(500)
+    seen = visit.page.evaluate(TABLES_JS)
+    if phone:
+        assert seen["grids"] == 0 and len(seen["phone"]) == 3, seen
+        assert all(over <= 1 for over in seen["phone"]), seen  # px wider than their box
+    else:
+        assert seen["grids"] == 3 and seen["phone"] == [], seen
