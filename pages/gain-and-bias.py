@@ -47,7 +47,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
         key="drag",
         default=default,
         labels=labels,
-        help="Choose one entry of z, γ or β, then drag it below. Releasing writes the value "
+        help="Choose one entry of z, γ or β, then drag it. Releasing writes the value "
         "into its text box above.",
     )
     field, index = drag_text.coordinate(option)
@@ -59,7 +59,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
         st.session_state[field] = drag_text.with_entry(st.session_state[field], index, value)
 
     live.live_control(
-        f"Drag {symbol}: the bars below follow",
+        f"Drag {symbol}: the bars follow",
         key="gb-live",
         param=field,
         options=values,
@@ -157,16 +157,15 @@ if not res.defined:
         "this: the core becomes exactly 0 and the output equals β.",
         icon=":material/block:",
     )
-else:
-    live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
 for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
     with col:
         ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
 st.caption(
     "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
 )
-if res.defined:
-    st.dataframe(asdict(notes.stage_table(res)), hide_index=True, width="stretch")
+if res.defined:  # under the charts, as a scrubber: on a phone the first chart comes first
+    live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
+    ui.table(asdict(notes.stage_table(res)))
     st.markdown(notes.stage_lines(res))
 if res.constant_input and res.defined:
     st.success(

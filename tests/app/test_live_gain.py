@@ -60,7 +60,7 @@ def test_opens_on_gamma_one_and_drives_only_the_output_and_moments() -> None:
     assert at.radio(key="drag").value == "gamma1"
     assert at.radio(key="drag").options == ["z₁", "z₂", "z₃", "γ₁", "γ₂", "γ₃", "β₁", "β₂", "β₃"]
     _, data = live(at)
-    assert data["label"] == "Drag γ₁: the bars below follow"
+    assert data["label"] == "Drag γ₁: the bars follow"
     assert shown(at) == "γ₁ = 1" and len(data["labels"]) == 101
     assert data["labels"][0] == "γ₁ = −5" and data["labels"][-1] == "γ₁ = 5"
     assert [c["key"] for c in data["charts"]] == ["stage-output", "moments"]
