@@ -51,7 +51,7 @@ def shift_live(s: StreamSettings, feat: int) -> None:
         value=s.at,
         charts=charts,
         fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
-        symbol="shift at step",
+        symbol="step",
     )
 
 
@@ -191,12 +191,12 @@ def running_section(
     stream: Stream, runs: tuple[Running, Running], feat: int, s: StreamSettings
 ) -> None:
     st.subheader("Running statistics over the stream")
-    shift_live(s, feat)
     steps, b, f = stream.x.shape
     left, right = st.columns(2)
     for col, which in ((left, "mean"), (right, "var")):
         with col:
             ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
+    shift_live(s, feat)  # under the charts it moves, as a scrubber
     st.caption(
         f"{steps} mini-batches of B = {b} examples with {f} features. PyTorch uses "
         f"ε = {text.eps_label(TORCH_EPS)}, Keras ε = {text.eps_label(KERAS_EPS)} (their "

@@ -68,13 +68,13 @@ def test_releasing_the_shift_step_sets_it_and_redraws_the_stream_charts() -> Non
     at = page("batch-statistics")
     assert_clean(at)
     _, data = live_data(at, "at-live")
-    assert data["labels"][data["index"]] == "shift at step = 100"
-    assert data["labels"][-1] == "shift at step = 200 (no shift)"
+    assert data["labels"][data["index"]] == "step = 100"
+    assert data["labels"][-1] == "step = 200 (no shift)"
     assert [c["key"] for c in data["charts"]] == ["run-mean", "run-var", "gap"]
     before = chart(at, "Running mean")
     (shift,) = before["layout"]["shapes"]
     assert shift["x0"] == 99.5
-    index = data["labels"].index("shift at step = 40")
+    index = data["labels"].index("step = 40")
     at = release(at, "at-live", index)
     assert_clean(at)
     assert at.session_state["at"] == 40
@@ -86,7 +86,7 @@ def test_releasing_the_shift_step_sets_it_and_redraws_the_stream_charts() -> Non
     assert sum("At step 40 " in a for a in alts) == 3  # mean, variance and gap charts
     assert not any("At step 100 " in a for a in alts)
     _, data = live_data(at, "at-live")
-    assert data["labels"][data["index"]] == "shift at step = 40"
+    assert data["labels"][data["index"]] == "step = 40"
 
 
 def test_the_batch_statistics_chart_data_with_its_live_control_stays_under_1_mb() -> None:
