@@ -98,9 +98,10 @@ quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
 
 lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
 left, right = st.columns([3, 2])
-with left:  # the live controls sit right above the picture they move
+with left:  # the live controls sit right below the picture they move
+    ui.chart(figs.PLANE, r2, view2, key="plane")
     live.live_control(  # drag w: the plane and the fit follow, the release sets w
-        "Drag w: the plane and the fit below follow",
+        "Drag w: the plane above and the fit below follow",
         key="w-live",
         param="w",
         options=W_OPTIONS,
@@ -110,7 +111,7 @@ with left:  # the live controls sit right above the picture they move
         symbol="w",
     )
     live.live_point(  # drag the point x on the plane: both projections follow
-        "Or drag the orange point x on the plane",
+        "Or drag the orange point x on the plane above",
         key="x-live",
         chart="plane",
         trace=4,
@@ -121,7 +122,6 @@ with left:  # the live controls sit right above the picture they move
         symbol="x",
         apply=set_x,
     )
-    ui.chart(figs.PLANE, r2, view2, key="plane")
 with right:
     st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
 

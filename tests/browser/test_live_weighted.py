@@ -54,9 +54,9 @@ def open_plane(watched: Callable[..., Watched], q: dict[str, str] | None = None)
     w = watched("weighted-centering", q or {})
     wait_live(w.page, "w-live", ("plane", "objective"))
     w.page.locator(".st-key-x-live .live-pad").wait_for()
-    w.page.evaluate(  # the live controls at the top of the window, the plane below them
+    w.page.evaluate(  # the plane at the top of the window, the live controls below it
         """() => {
-          const el = document.querySelector('.st-key-w-live');
+          const el = document.querySelector('.st-key-plane');
           el.style.scrollMarginTop = '70px';  // below Streamlit's header
           el.scrollIntoView({block: 'start'});
         }"""
