@@ -37,15 +37,7 @@ def _draw(pair: figs.Chart, *args: object) -> None:
 
 
 def _stack(depth: int, seed: int) -> tf.PlacementComparison:
-    run = tf.compare_placements(
-        depth,
-        WIDTH,
-        hidden=tp.HIDDEN_RATIO * WIDTH,
-        seed=seed,
-        precision=tp.PRECISION,
-        sweep_depths=tp.sweep_depths(depth),
-    )
-    return tp.read_only(run)
+    return tp.page_stack(depth, WIDTH, seed)
 
 
 def placement_move(seed: int) -> None:

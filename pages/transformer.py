@@ -37,15 +37,7 @@ def chart_pair(first: tuple, second: tuple) -> None:
 def comparison(depth: int, width: int, seed: int) -> tf.PlacementComparison:
     """The three placements (float32, hidden 2d), shared read-only: ~7 MB at the largest size,
     which cache_data would copy on every rerun."""
-    run = tf.compare_placements(
-        depth,
-        width,
-        hidden=tp.HIDDEN_RATIO * width,
-        seed=seed,
-        precision=tp.PRECISION,
-        sweep_depths=tp.sweep_depths(depth),
-    )
-    return tp.read_only(run)
+    return tp.page_stack(depth, width, seed)
 
 
 @st.cache_data(max_entries=32, show_spinner=False)

@@ -15,7 +15,12 @@ import numpy as np
 from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
 from lnviz.lessons.ln_backward import LayerNormBackward, ln_backward, ln_forward
-from lnviz.lessons.residual_stack import PLACEMENTS, PlacementComparison, StackRun
+from lnviz.lessons.residual_stack import (
+    PLACEMENTS,
+    PlacementComparison,
+    StackRun,
+    compare_placements,
+)
 from lnviz.lessons.stack_parts import activate, packed_signs, signs, xavier_scale
 from lnviz.lessons.tanh_fit import TanhFit
 
@@ -31,6 +36,7 @@ __all__ = [
     "backward_rows",
     "last_block_sweep",
     "match_length",
+    "page_stack",
     "placement_facts",
     "read_only",
     "slope_range",
@@ -54,6 +60,26 @@ class LastBlockSweep:
     seed: int
     last: dict[str, np.ndarray]  # placement -> (k,) grad_norm of block L in a depth-L stack
     output_stream_norm: dict[str, np.ndarray]  # placement -> (k,) mean |x_L|
+
+
+def page_stack(depth: int, width: int, seed: int) -> PlacementComparison:
+    """The three placements as the page runs them: float32, hidden = 2 d, the depth chart's
+    points read off on the way back (sweep_depths), every array read-only (read_only), so
+    one result can be shared between visitors.
+
+    >>> c = page_stack(6, 16, 0)
+    >>> c.pre.hidden, c.pre.precision, c.pre.sweep_depths, c.pre.stream.flags.writeable
+    (32, 'float32', (1, 2, 3, 4, 6), False)
+    """
+    run = compare_placements(
+        depth,
+        width,
+        hidden=HIDDEN_RATIO * width,
+        seed=seed,
+        precision=PRECISION,
+        sweep_depths=sweep_depths(depth),
+    )
+    return read_only(run)
 
 
 def sweep_depths(depth: int) -> tuple[int, ...]:

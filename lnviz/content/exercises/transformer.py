@@ -26,15 +26,7 @@ def questions(
     `sweep` is that stack's last-block sweep when the page has it already); the others ask
     about fixed states their links open."""
     if sweep is None:
-        cmp = tf.compare_placements(
-            depth,
-            width,
-            hidden=tp.HIDDEN_RATIO * width,
-            seed=seed,
-            precision=tp.PRECISION,
-            sweep_depths=tp.sweep_depths(depth),
-        )
-        sweep = tp.last_block_sweep(cmp)
+        sweep = tp.last_block_sweep(tp.page_stack(depth, width, seed))
     return (_depth(sweep), _radius(), _bound(), _hidden_key(), _gradient_mean())
 
 
