@@ -41,6 +41,191 @@ function onScreen(el) {
   return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
 
+// --- Fast frames while dragging -------------------------------------------------------------
+// Plotly.update recalculates and redraws a whole chart: 40-55 ms a chart in Debian's
+// software-rendered Chromium, so a drag that moved two charts showed about 8 states a second.
+// While the pointer moves, what is plain geometry is written straight into the SVG Plotly
+// drew: a line's path, its markers' positions (their text labels move with them), vertical
+// bars' heights, all through the chart's own axes (c2p). The rest of the frame (names, texts,
+// titles, ranges, heatmaps) follows with one Plotly.update once the pointer pauses
+// (SETTLE_MS) and on release, which also brings Plotly's own state up to date.
+const SETTLE_MS = 150;
+const LIMIT_PX = 1e5; // far outside any plot, well inside what SVG draws
+
+function axisOf(fl, id) {
+  const m = /^([xy])(\d*)$/.exec(id || "");
+  return m ? fl[`${m[1]}axis${m[2]}`] : null;
+}
+
+function traceGroup(gd, layer, index) {
+  for (const g of gd.querySelectorAll(`.${layer} .trace`)) {
+    const cd = g.__data__;
+    const t = cd && cd[0] && cd[0].trace;
+    if (t && t.index === index) return g;
+  }
+  return null;
+}
+
+const ORIGIN = new WeakMap(); // text element -> [x, y, point px, point py] as Plotly drew them
+
+function fastScatter(gd, t, xs, ys) {
+  const fl = gd._fullLayout;
+  const xa = axisOf(fl, t.xaxis);
+  const ya = axisOf(fl, t.yaxis);
+  const mode = t.mode || "";
+  const shape = (t.line && t.line.shape) || "linear";
+  const shaped = !["linear", "hv", "vh"].includes(shape);
+  if (!xa || !ya || !xs || !ys || xs.length !== ys.length || shaped) return false;
+  if ((t.fill && t.fill !== "none") || ya.type === "category") return false;
+  const g = traceGroup(gd, "scatterlayer", t.index);
+  if (!g) return false;
+  // data -> pixels through the axis (d2c: a category's name, a date's text, a number as is)
+  const toPx = (a, v) => (v === null || v === undefined ? NaN : a.c2p(a.d2c(v)));
+  const ok = (v, a) => Number.isFinite(toPx(a, v)) && (a.type !== "log" || v > 0);
+  const px = (i) => Math.max(-LIMIT_PX, Math.min(LIMIT_PX, toPx(xa, xs[i])));
+  const py = (i) => Math.max(-LIMIT_PX, Math.min(LIMIT_PX, toPx(ya, ys[i])));
+  const points = mode.includes("markers") ? g.querySelectorAll("path.point") : [];
+  const texts = mode.includes("text") ? g.querySelectorAll("g.textpoint text") : [];
+  if (points.length && points.length !== xs.length) return false;
+  if (texts.length && texts.length !== xs.length) return false;
+  if (mode.includes("lines")) {
+    const paths = g.querySelectorAll("path.js-line");
+    if (!paths.length) return false;
+    let d = "";
+    let pen = false;
+    for (let i = 0; i < xs.length; i++) {
+      if (!ok(xs[i], xa) || !ok(ys[i], ya)) {
+        pen = false;
+        continue;
+      }
+      const [x, y] = [px(i).toFixed(2), py(i).toFixed(2)];
+      if (!pen) d += `M${x},${y}`;
+      else d += shape === "hv" ? `H${x}V${y}` : shape === "vh" ? `V${y}H${x}` : `L${x},${y}`;
+      pen = true;
+    }
+    paths[0].setAttribute("d", d);
+    for (let k = 1; k < paths.length; k++) paths[k].setAttribute("d", "");
+  }
+  const old = t.x && t.y && t.x.length === xs.length ? t : null; // where Plotly drew them
+  for (let i = 0; i < xs.length; i++) {
+    const shown = ok(xs[i], xa) && ok(ys[i], ya);
+    if (points.length) {
+      points[i].style.display = shown ? "" : "none";
+      if (shown) points[i].setAttribute("transform", `translate(${px(i)},${py(i)})`);
+    }
+    if (texts.length) {
+      const el = texts[i];
+      if (!ORIGIN.has(el)) {
+        if (!old) return false;
+        const at = [toPx(xa, old.x[i]), toPx(ya, old.y[i])];
+        ORIGIN.set(el, [+el.getAttribute("x"), +el.getAttribute("y"), ...at]);
+      }
+      const [x0, y0, p0, q0] = ORIGIN.get(el);
+      el.style.display = shown ? "" : "none";
+      if (shown) {
+        el.setAttribute("x", x0 + px(i) - p0);
+        el.setAttribute("y", y0 + py(i) - q0);
+        for (const span of el.querySelectorAll("tspan[x]")) span.setAttribute("x", x0 + px(i) - p0);
+      }
+    }
+  }
+  return true;
+}
+
+function fastBars(gd, t, ys) {
+  const ya = axisOf(gd._fullLayout, t.yaxis);
+  if (!ya || t.orientation === "h" || !ys || ya.type === "log") return false;
+  const g = traceGroup(gd, "barlayer", t.index);
+  const paths = g ? g.querySelectorAll("g.point > path") : [];
+  if (!paths.length || paths.length !== ys.length) return false;
+  const edges = /^M([-\d.e]+),([-\d.e]+)V([-\d.e]+)H([-\d.e]+)V([-\d.e]+)Z$/;
+  for (let i = 0; i < ys.length; i++) {
+    const m = edges.exec(paths[i].getAttribute("d") || "");
+    if (!m || !Number.isFinite(+ys[i])) return false;
+    const top = Math.max(-LIMIT_PX, Math.min(LIMIT_PX, ya.c2p(ys[i])));
+    paths[i].setAttribute("d", `M${m[1]},${m[2]}V${top.toFixed(2)}H${m[4]}V${m[2]}Z`);
+  }
+  return true;
+}
+
+// Draw frame f of `chart` on gd the fast way: "done" when all of it is drawn, "later" when
+// what is left (texts, names, layout) can wait for the pause, "now" when some geometry could
+// not be drawn this way (Plotly.update draws the frame now, as before).
+function fastApply(gd, chart, f) {
+  const full = gd._fullData;
+  if (!full) return "now";
+  let rest = Object.keys(f.layout).length > 0;
+  let now = false;
+  chart.traces.forEach((index, pos) => {
+    const t = full[index];
+    const value = (attr) => (f.data[attr] ? f.data[attr][pos] : undefined);
+    const geometry = ["x", "y"].filter((a) => value(a) !== undefined);
+    const other = Object.keys(f.data).filter((a) => !["x", "y"].includes(a) && value(a) !== undefined);
+    let done = false;
+    try {
+      if (t && t.type === "scatter" && geometry.length) {
+        done = fastScatter(gd, t, value("x") || t.x, value("y") || t.y);
+      } else if (t && t.type === "bar" && geometry.length === 1 && geometry[0] === "y") {
+        done = fastBars(gd, t, value("y"));
+      }
+    } catch (err) {
+      done = false;
+    }
+    if (geometry.length && !done) now = true;
+    if (other.length) rest = true;
+  });
+  return now ? "now" : rest ? "later" : "done";
+}
+
+// One Plotly.update of frame f: what the server would draw, and Plotly's state with it.
+function fullApply(P, gd, chart, f) {
+  for (const el of gd.querySelectorAll("g.textpoint text")) ORIGIN.delete(el);
+  P.update(gd, f.data, f.layout, chart.traces);
+}
+
+// Draw frame i of every chart of ctl that is on screen (everywhere: all of them, in full).
+// Charts drawn the fast way are brought up to date with Plotly once the drag pauses.
+function drawFrame(ctl, i, everywhere) {
+  const P = window.Plotly;
+  if (!P) return false;
+  clearTimeout(ctl.settleTimer);
+  for (const chart of ctl.charts) {
+    const gd = chartElement(chart.key);
+    if (!gd || !gd._fullLayout) continue;
+    if (!everywhere && !onScreen(gd)) {
+      ctl.stale.add(chart.key);
+      continue;
+    }
+    const f = chart.frames[i];
+    if (everywhere || fastApply(gd, chart, f) === "now") {
+      fullApply(P, gd, chart, f);
+      ctl.unsettled.delete(chart.key);
+    } else {
+      ctl.unsettled.add(chart.key);
+    }
+    ctl.stale.delete(chart.key);
+  }
+  if (ctl.unsettled.size) ctl.settleTimer = setTimeout(() => settle(ctl, i), SETTLE_MS);
+  return true;
+}
+
+// The pause: SETTLE_MS since the pointer last moved (a coarse grid keeps one state for a
+// while under a moving pointer: that is no pause).
+function settle(ctl, i) {
+  const rest = performance.now() - (ctl.moved_at || 0);
+  if (rest < SETTLE_MS) {
+    ctl.settleTimer = setTimeout(() => settle(ctl, i), SETTLE_MS - rest);
+    return;
+  }
+  const P = window.Plotly;
+  for (const chart of ctl.charts) {
+    if (!ctl.unsettled.has(chart.key)) continue;
+    const gd = chartElement(chart.key);
+    if (P && gd && gd._fullLayout) fullApply(P, gd, chart, chart.frames[i]);
+  }
+  ctl.unsettled.clear();
+}
+
 function create(root) {
   const wrap = document.createElement("div");
   wrap.className = "live";
@@ -64,6 +249,8 @@ function create(root) {
     target: 0,
     shown: -1,
     stale: new Set(),
+    unsettled: new Set(), // drawn the fast way, Plotly's update still to come
+    settleTimer: 0,
     raf: 0,
     keyTimer: 0,
     pointer: false,
@@ -75,19 +262,7 @@ function create(root) {
   ctl.label = (i) => ctl.data.labels[i];
 
   ctl.show = (i, everywhere) => {
-    const P = plotly();
-    if (!P) return;
-    for (const chart of ctl.charts) {
-      const gd = chartElement(chart.key);
-      if (!gd || !gd._fullLayout) continue;
-      if (!everywhere && !onScreen(gd)) {
-        ctl.stale.add(chart.key);
-        continue;
-      }
-      const f = chart.frames[i];
-      P.update(gd, f.data, f.layout, chart.traces);
-      ctl.stale.delete(chart.key);
-    }
+    if (!drawFrame(ctl, i, everywhere)) return;
     ctl.shown = i;
     wrap.dataset.shown = String(i);
     wrap.dataset.frames = String(Number(wrap.dataset.frames || 0) + 1);
@@ -108,7 +283,7 @@ function create(root) {
   const commit = () => {
     ctl.keyTimer = 0;
     const i = Number(input.value);
-    if (ctl.stale.size || ctl.shown !== i) ctl.show(i, true); // the charts off screen too
+    if (ctl.stale.size || ctl.unsettled.size || ctl.shown !== i) ctl.show(i, true); // in full
     if (i !== ctl.data.index) {
       wrap.dataset.sent = String(i);
       ctl.send(i);
@@ -116,6 +291,7 @@ function create(root) {
   };
 
   input.addEventListener("pointerdown", () => (ctl.pointer = true));
+  input.addEventListener("pointermove", () => (ctl.moved_at = performance.now()));
   input.addEventListener("input", () => setValue(Number(input.value)));
   input.addEventListener("change", () => {
     clearTimeout(ctl.keyTimer);
@@ -151,6 +327,8 @@ function create(root) {
       ctl.target = data.index;
       ctl.shown = data.index; // the server drew the charts at the page's value
       ctl.stale.clear();
+      clearTimeout(ctl.settleTimer);
+      ctl.unsettled.clear();
       wrap.dataset.shown = String(data.index);
       wrap.dataset.index = String(data.index);
     }
@@ -200,6 +378,8 @@ function createPoint(root) {
     target: 0,
     shown: -1,
     stale: new Set(),
+    unsettled: new Set(),
+    settleTimer: 0,
     raf: 0,
     keyTimer: 0,
     drag: null, // { pointerId, dx, dy } while the point is held
@@ -221,19 +401,7 @@ function createPoint(root) {
   };
 
   const show = (k, everywhere) => {
-    const P = plotly();
-    if (!P) return;
-    for (const chart of ctl.charts) {
-      const gd = chartElement(chart.key);
-      if (!gd || !gd._fullLayout) continue;
-      if (!everywhere && !onScreen(gd)) {
-        ctl.stale.add(chart.key);
-        continue;
-      }
-      const f = chart.frames[k];
-      P.update(gd, f.data, f.layout, chart.traces);
-      ctl.stale.delete(chart.key);
-    }
+    if (!drawFrame(ctl, k, everywhere)) return;
     ctl.shown = k;
     ctl.moved = true;
     wrap.dataset.shown = String(k);
@@ -254,7 +422,7 @@ function createPoint(root) {
   const commit = () => {
     ctl.keyTimer = 0;
     const k = ctl.target;
-    if (ctl.stale.size || ctl.shown !== k) show(k, true);
+    if (ctl.stale.size || ctl.unsettled.size || ctl.shown !== k) show(k, true);
     // the page's point may lie between lattice points: once a lattice state was shown,
     // even the page's own state is sent, so that the page shows what the chart showed
     const [a, b] = point(k);
@@ -310,6 +478,7 @@ function createPoint(root) {
       return;
     }
     if (e.pointerId !== ctl.drag.pointerId || !gd) return;
+    ctl.moved_at = performance.now();
     e.preventDefault();
     e.stopPropagation();
     const area = plotArea(gd);
@@ -379,6 +548,8 @@ function createPoint(root) {
       ctl.moved = false;
       ctl.shown = data.index; // the server drew the chart at the page's point
       ctl.stale.clear();
+      clearTimeout(ctl.settleTimer);
+      ctl.unsettled.clear();
       wrap.dataset.shown = String(data.index);
       wrap.dataset.index = String(data.index);
     }
