@@ -206,3 +206,43 @@ def test_dragging_a_on_invariance_moves_the_scaling_chart_and_the_release_sets_a
     )
     assert control.get_attribute("data-index") == str(shown)
     assert not exception_report(w.visit)
+
+
+# The bold curve of the h chart as drawn (its SVG path) and as Plotly holds it (_fullData).
+DRAWN_JS = """(i) => {
+  const gd = document.querySelector('.st-key-h .js-plotly-plot');
+  const g = [...gd.querySelectorAll('.scatterlayer .trace')]
+    .find((e) => e.__data__ && e.__data__[0].trace.index === i);
+  return [g.querySelector('path.js-line').getAttribute('d'), Array.from(gd._fullData[i].y).join()];
+}"""
+
+
+def test_while_the_pointer_moves_lines_are_redrawn_without_plotly_and_plotly_follows_at_rest(
+    watched: Callable[..., Watched],
+) -> None:
+    """The fast path (live.js, fastApply): during a moving drag the curve's SVG path changes
+    while Plotly's own data stays where the server drew it (no Plotly.update, which costs
+    40-55 ms a chart here); once the pointer rests, one Plotly.update brings Plotly's data
+    and everything drawn from it (names, labels) to the state shown."""
+    w = watched("epsilon", {"eps": "1e-06"})
+    page = w.page
+    wait_live(page, "eps-live", ("h",))
+    live(page, "eps-live").locator("input").scroll_into_view_if_needed()
+    i = len_others(page)
+    path0, y0 = page.evaluate(DRAWN_JS, i)
+    rail = live(page, "eps-live").locator("input")
+    box = rail.bounding_box()
+    assert box is not None
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 8, y)
+    page.mouse.down()
+    for k in range(1, 13):  # keep moving: no rest yet
+        page.mouse.move(box["x"] + 8 + (box["width"] - 16) * k / 20, y)
+        page.wait_for_timeout(16)
+    path1, y1 = page.evaluate(DRAWN_JS, i)
+    assert path1 != path0  # the curve is redrawn...
+    assert y1 == y0  # ...without Plotly's recalculation
+    page.wait_for_timeout(400)  # the pointer rests (still pressed)
+    y2 = page.evaluate(DRAWN_JS, i)[1]
+    assert y2 != y0  # Plotly has the state shown now
+    page.mouse.up()
