@@ -7,7 +7,6 @@ import streamlit as st
 
 import lnviz
 from lnviz.app import live, quiz, ui
-from lnviz.app._streamlit_private import set_url_value
 from lnviz.content import affine_notes as notes
 from lnviz.content import live_gain as drag_text
 from lnviz.content.exercises import gain_and_bias as exercises
@@ -38,9 +37,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     options = drag_text.coordinate_options(res.input.values.size, fields)
     default = "gamma1" if "gamma1" in options else "z1"  # γ₂ would multiply u₂ = 0: no move
     labels = {o: drag_text.coordinate_label(o) for o in options}
-    if st.session_state.get("drag", default) not in options:  # z got shorter, or γ/β unmatched
-        st.session_state["drag"] = default  # the visitor's change, not the link's: no message
-        set_url_value("drag", labels[default])
+    ui.keep_choice("drag", options, default, labels[default])  # z got shorter, or γ/β unmatched
     option = ui.choice(
         "Coordinate to drag",
         options,

@@ -87,3 +87,12 @@ def test_engine_folder_stays_small() -> None:
 @pytest.mark.parametrize("path", SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_source_file_over_the_limit(path: Path) -> None:
     assert len(path.read_text().splitlines()) <= MAX_LINES
+
+
+@pytest.mark.parametrize(
+    "path", [p for p in SOURCES if layer_of_file(p) == "pages"], ids=lambda p: p.name
+)
+def test_pages_leave_streamlits_private_api_to_the_app_layer(path: Path) -> None:
+    """Streamlit's private API is touched in lnviz/app/_streamlit_private.py, called by the
+    app layer's controls: a page composes those controls, it does not reach past them."""
+    assert not [n for n in imports(path) if n.startswith("lnviz.app._")], path.name

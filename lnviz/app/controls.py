@@ -228,6 +228,16 @@ def int_row(*boxes: Whole) -> list[int]:
     return values
 
 
+def keep_choice(key: str, options: Sequence[str], default: str, shown: str) -> None:
+    """Before a choice whose options depend on other controls is drawn: if the value it
+    holds is no longer an option (a shorter vector leaves fewer coordinates to pick), put
+    `default` in its place, and `shown` (its label) in the link, without the message a
+    refused link value gets: the visitor's own change caused it."""
+    if st.session_state.get(key, default) not in options:
+        st.session_state[key] = default
+        set_url_value(key, shown)
+
+
 def choice(
     label: str,
     options: Sequence[str],
