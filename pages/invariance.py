@@ -79,8 +79,9 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     if not sym.ln_defined:
         undefined_note("z")
         return sym
-    live.live_control(  # drag c: the bars follow (and stay put), the release sets c
-        "Drag c: watch the bars of u_ε(z + c) below",
+    ui.chart(figs.PAIR, sym, key="shift")
+    live.live_control(  # under the chart it drives, as a scrubber; the release sets c
+        "Drag c: watch the bars of u_ε(z + c) above",
         key="c-live",
         param="c",
         options=SHIFT_OPTIONS,
@@ -89,7 +90,6 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         fmt=lambda v: f"{v:g}",
         symbol="c",
     )
-    ui.chart(figs.PAIR, sym, key="shift")
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -156,8 +156,9 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
         return sym
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
-    live.live_control(  # drag a: the chart follows in the browser, the release sets a
-        "Drag a: the chart below follows",
+    ui.chart(figs.SCALE, sym, ident, key="scale")
+    live.live_control(  # under the chart it drives; the release sets a
+        "Drag a: the chart above follows",
         key="a-live",
         param="a",
         options=SCALE_OPTIONS,
@@ -166,7 +167,6 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
         fmt=lambda v: f"{v:g}",
         symbol="a",
     )
-    ui.chart(figs.SCALE, sym, ident, key="scale")
     m1, m2, m3 = st.columns(3)
     m1.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     m2.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))

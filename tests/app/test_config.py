@@ -103,8 +103,13 @@ def test_no_page_or_module_offers_an_upload() -> None:
         assert not calls & UPLOAD_WIDGETS, f"{path.name} uses {calls & UPLOAD_WIDGETS}"
 
 
+# Builders whose every piece of text is escaped (tested below): the only computed st.html.
+ESCAPING_HTML_BUILDERS = {"phone_table"}
+
+
 def test_no_html_is_rendered_from_markdown_anywhere() -> None:
-    """unsafe_allow_html is never used; st.html only with constant text."""
+    """unsafe_allow_html is never used; st.html only with constant text, or with the output
+    of a builder that escapes every cell (ESCAPING_HTML_BUILDERS)."""
     for path in [*ROOT.glob("pages/*.py"), *ROOT.glob("lnviz/**/*.py"), ROOT / "app.py"]:
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -114,6 +119,26 @@ def test_no_html_is_rendered_from_markdown_anywhere() -> None:
                 assert kw.arg != "unsafe_allow_html", f"{path.name}:{node.lineno}"
             if isinstance(node.func, ast.Attribute) and node.func.attr == "html":
                 arg = node.args[0] if node.args else None
-                assert isinstance(arg, ast.Name | ast.Constant), (
+                built = (
+                    isinstance(arg, ast.Call)
+                    and isinstance(arg.func, ast.Name)
+                    and arg.func.id in ESCAPING_HTML_BUILDERS
+                )
+                assert built or isinstance(arg, ast.Name | ast.Constant), (
                     f"{path.name}:{node.lineno}: st.html with computed text"
                 )
+
+
+def test_the_phone_table_escapes_every_header_and_cell() -> None:
+    """What a visitor typed can reach a table cell (a vector, a label): in the phone's HTML
+    copy of a table it is text, never markup."""
+    from lnviz.app.layout import phone_table
+
+    hostile = ["<script>alert(1)</script>", '" onmouseover="x', "<img src=x onerror=y>", "a & b"]
+    html = phone_table(
+        {h: [h, 1.5] for h in hostile} | {"x": ["<b>", "</td>"], "y": [1, 2], "z": [3, 4]}
+    )
+    for bad in ("<script", "<img", '" onmouseover', "<b>", "</td></td>"):
+        assert bad not in html
+    assert "&lt;script&gt;" in html and "&quot; onmouseover=&quot;x" in html
+    assert html.count("<td") == 2 * 7 and html.count("<th>") == 7

@@ -35,12 +35,18 @@ def run(url_path: str, query: dict[str, str] | None = None) -> AppTest:
 
 
 def shown(at: AppTest) -> str:
-    """What a visitor sees: text, metrics, tables, and every chart's data and alt text."""
+    """What a visitor sees: text, metrics, tables, every chart's data and alt text, and the
+    live controls' labels (lnviz.app.live: which value a drag moves is part of the page)."""
     charts = [
         (c.proto.spec, c.proto.alt if hasattr(c.proto, "alt") else "")
         for c in at.get("plotly_chart")
     ]
-    return texts(at) + json.dumps(charts, default=str)
+    lives = [
+        {k: v for k, v in json.loads(e.proto.json).items() if k in ("label", "labels", "index")}
+        for e in at.get("bidi_component")
+        if e.proto.component_name == "lnviz.live"
+    ]
+    return texts(at) + json.dumps(charts, default=str) + json.dumps(lives)
 
 
 def controls(at: AppTest) -> list[tuple[str, Any]]:
