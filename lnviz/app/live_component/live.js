@@ -180,6 +180,8 @@ function fastApply(gd, chart, f) {
 // One Plotly.update of frame f: what the server would draw, and Plotly's state with it.
 function fullApply(P, gd, chart, f) {
   for (const el of gd.querySelectorAll("g.textpoint text")) ORIGIN.delete(el);
+  // what the fast path hid (a point without a value): Plotly keeps the element it reuses
+  for (const el of gd.querySelectorAll("path.point, g.textpoint text")) el.style.display = "";
   P.update(gd, f.data, f.layout, chart.traces);
 }
 
