@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
@@ -16,6 +15,7 @@ from lnviz.content.text import eps_label
 
 from .helpers import (
     RUN_COUNTER_JS,
+    SCREENSHOTS,
     Visit,
     exception_report,
     goto,
@@ -26,7 +26,7 @@ from .helpers import (
 
 pytestmark = pytest.mark.browser
 
-SHOTS = Path("/tmp/shots")
+SHOTS = SCREENSHOTS / "live"  # mid-drag screenshots, kept out of git (artifacts/)
 
 # The bold curve of a chart (its trace `i`), as plotted now.
 CURVE_JS = """([key, i]) => {

@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .helpers import exception_report, script_runs, wait_ready
+from .helpers import SCREENSHOTS, exception_report, script_runs, wait_ready
 from .test_live import Watched, drag, live, query, release_and_wait, wait_live, watched
 
 pytestmark = pytest.mark.browser
 __all__ = ["watched"]  # the fixture, shared with test_live.py
 
-SHOTS = Path("/tmp/shots")
+SHOTS = SCREENSHOTS / "live"  # mid-drag screenshots, kept out of git (artifacts/)
 
 # The plane's moving traces: 2 x + t𝟏, 3 the Euclidean path, 4 x, 5 Pₐx, 6 Euclidean point.
 TRACES_JS = """() => {
