@@ -228,6 +228,18 @@ function settle(ctl, i) {
   ctl.unsettled.clear();
 }
 
+// After a rerun: the server drew the charts at the page's state `index`, so nothing drawn
+// in the browser is pending any more.
+function drawnByServer(ctl, wrap, index) {
+  ctl.target = index;
+  ctl.shown = index;
+  ctl.stale.clear();
+  clearTimeout(ctl.settleTimer);
+  ctl.unsettled.clear();
+  wrap.dataset.shown = String(index);
+  wrap.dataset.index = String(index);
+}
+
 function create(root) {
   const wrap = document.createElement("div");
   wrap.className = "live";
@@ -326,13 +338,7 @@ function create(root) {
       input.value = String(data.index);
       output.textContent = ctl.label(data.index);
       input.setAttribute("aria-valuetext", ctl.label(data.index));
-      ctl.target = data.index;
-      ctl.shown = data.index; // the server drew the charts at the page's value
-      ctl.stale.clear();
-      clearTimeout(ctl.settleTimer);
-      ctl.unsettled.clear();
-      wrap.dataset.shown = String(data.index);
-      wrap.dataset.index = String(data.index);
+      drawnByServer(ctl, wrap, data.index);
     }
   };
   return ctl;
@@ -546,14 +552,8 @@ function createPoint(root) {
     if (!ctl.drag && !ctl.keyTimer) {
       const [a, b] = data.value; // the page's point (it may lie between lattice points)
       output.textContent = `${data.symbol} = (${number(a)}, ${number(b)})`;
-      ctl.target = data.index;
       ctl.moved = false;
-      ctl.shown = data.index; // the server drew the chart at the page's point
-      ctl.stale.clear();
-      clearTimeout(ctl.settleTimer);
-      ctl.unsettled.clear();
-      wrap.dataset.shown = String(data.index);
-      wrap.dataset.index = String(data.index);
+      drawnByServer(ctl, wrap, data.index);
     }
   };
   return ctl;
