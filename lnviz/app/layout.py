@@ -20,6 +20,7 @@ import numpy as np
 import streamlit as st
 
 from lnviz.app.chrome import link_params, presenting
+from lnviz.app.lazy_charts import HIDDEN_RULE as _LAZY_CHARTS_RULE
 from lnviz.content import text
 from lnviz.content.registry import PageInfo
 
@@ -73,6 +74,7 @@ _PHONE_TABLE_CSS = """
 .lnviz-phone-table.lnviz-cards td::before { content: attr(data-label); font-weight: 600; }"""
 
 PHONE_CSS = f"""<style>
+{_LAZY_CHARTS_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}
 {_PHONE_TABLE_CSS}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{

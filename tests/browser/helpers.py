@@ -79,13 +79,27 @@ RUN_COUNTER_JS = """
 # still a skeleton. Streamlit marks the run finished before lazily loaded components
 # (metrics, dataframes, charts, ...) have replaced their skeletons, so "notRunning" alone
 # can be seen on a page that is still half drawn.
-_IS_READY_JS = """
+IDLE_JS = """
 (minRuns) => {
   const app = document.querySelector('[data-testid="stApp"]');
   return !!app && !!window.__lnviz && window.__lnviz.runs >= minRuns
     && app.getAttribute("data-test-script-state") === "notRunning"
     && !app.querySelector('[data-testid="stSkeleton"]');
 }
+"""
+# Ready: idle, and every chart drawn. Charts far from the screen wait to be drawn until the
+# visitor scrolls near them (lnviz/app/lazy_charts.py); a test that reads the page draws
+# them all first (tests/browser/test_lazy_charts.py tests the waiting itself).
+_IS_READY_JS = f"""
+(minRuns) => {{
+  if (!({IDLE_JS})(minRuns)) return false;
+  const charts = window.__lnvizCharts;
+  if (charts && charts.busy()) {{
+    charts.drawAll();
+    return false;
+  }}
+  return true;
+}}
 """
 
 # A chart's plotted data as a string, typed arrays spelled out (Plotly decodes the

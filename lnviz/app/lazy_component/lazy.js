@@ -1,0 +1,130 @@
+// lnviz lazy charts: a chart that is not near the screen is drawn when it comes near.
+//
+// Streamlit draws each st.plotly_chart with Plotly.react on the graph div it mounts, and a
+// chart whose figure changed is a new element (a new div, drawn from scratch). A control at
+// the top of a page can change six charts, most of them below the fold, and each costs a
+// software-rendered browser 60-140 ms of main thread: the visitor waited for all of them.
+// Here Plotly.react (the window.Plotly that Streamlit's chart bundle sets, the one its chart
+// component calls) is wrapped: a draw for a div that is neither on screen nor within
+// MARGIN_PX of it waits until the div comes within that distance (an IntersectionObserver
+// on the main pane, which is what scrolls), and its promise resolves once it is drawn, so
+// Streamlit's own steps after the draw (event handlers, the figure it keeps) run then, in
+// the same order. A chart the page removes before it was drawn is dropped; hidden charts
+// (a folded expander, another slide) wait until they are shown.
+//
+// window.__lnvizCharts: pending() (draws waiting), busy() (waiting or running), drawAll()
+// (draw every waiting chart now: printing does this, and the browser tests before they
+// read a page).
+const MARGIN_PX = 200;
+
+function install() {
+  if (window.__lnvizCharts) return;
+  const pending = new Map(); // graph div -> { self, react, args, resolve, reject }
+  let running = 0;
+  let observer = null;
+  let observedRoot;
+
+  const pane = () => document.querySelector('[data-testid="stMain"]');
+  const box = (gd) => gd.closest('[data-testid="stElementContainer"]') || gd;
+
+  function near(gd) {
+    const r = box(gd).getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) return false; // not displayed
+    const root = pane();
+    const top = root ? root.getBoundingClientRect().top : 0;
+    const bottom = root ? root.getBoundingClientRect().bottom : window.innerHeight;
+    return r.bottom >= top - MARGIN_PX && r.top <= bottom + MARGIN_PX;
+  }
+
+  function draw(gd) {
+    const p = pending.get(gd);
+    if (!p) return Promise.resolve();
+    pending.delete(gd);
+    if (observer) observer.unobserve(box(gd));
+    if (!gd.isConnected) {
+      p.resolve();
+      return Promise.resolve();
+    }
+    running += 1;
+    return Promise.resolve()
+      .then(() => p.react.apply(p.self, [gd, ...p.args]))
+      .then(p.resolve, p.reject)
+      .finally(() => {
+        running -= 1;
+      });
+  }
+
+  function watch(gd) {
+    const root = pane();
+    if (!observer || observedRoot !== root) {
+      if (observer) observer.disconnect();
+      observedRoot = root;
+      observer = new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            if (!e.isIntersecting) continue;
+            for (const g of [...pending.keys()]) if (box(g) === e.target) draw(g);
+          }
+        },
+        { root, rootMargin: `${MARGIN_PX}px 0px` }
+      );
+      for (const g of pending.keys()) observer.observe(box(g));
+    }
+    observer.observe(box(gd));
+  }
+
+  function wrap(P) {
+    if (!P || P.__lnvizLazy || typeof P.react !== "function") return;
+    P.__lnvizLazy = true;
+    const react = P.react;
+    const purge = P.purge;
+    P.react = function (gd, ...args) {
+      if (!(gd instanceof Element) || near(gd)) return react.apply(this, [gd, ...args]);
+      const old = pending.get(gd);
+      if (old) old.resolve(); // (Streamlit waits for a draw before the next: not expected)
+      return new Promise((resolve, reject) => {
+        pending.set(gd, { self: this, react, args, resolve, reject });
+        watch(gd);
+      });
+    };
+    P.purge = function (gd, ...args) {
+      const p = pending.get(gd);
+      if (p) {
+        pending.delete(gd);
+        if (observer) observer.unobserve(box(gd));
+        p.resolve();
+      }
+      return purge.apply(this, [gd, ...args]);
+    };
+  }
+
+  window.__lnvizCharts = {
+    pending: () => pending.size,
+    busy: () => pending.size + running,
+    drawAll: () => Promise.all([...pending.keys()].map(draw)),
+  };
+  window.addEventListener("beforeprint", () => window.__lnvizCharts.drawAll());
+
+  // Streamlit's chart bundle sets window.Plotly when the first chart loads it: wrap it then
+  // (or now, if it is already there).
+  if (window.Plotly) {
+    wrap(window.Plotly);
+  } else {
+    let plotly;
+    Object.defineProperty(window, "Plotly", {
+      configurable: true,
+      enumerable: true,
+      get: () => plotly,
+      set: (value) => {
+        plotly = value;
+        wrap(value);
+      },
+    });
+  }
+}
+
+install();
+
+export default function () {
+  install(); // (already done when the module loaded; nothing is drawn here)
+}

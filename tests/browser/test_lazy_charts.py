@@ -1,0 +1,90 @@
+"""Lazy charts (lnviz/app/lazy_charts.py): after a move, a changed chart far from the screen
+is drawn when the visitor scrolls near it, with the new state; charts on screen at once."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .helpers import IDLE_JS, Visit, interact, press_on_slider, script_runs, wait_ready
+
+pytestmark = pytest.mark.browser
+
+TALL = {"width": 1280, "height": 1500}  # the first charts on screen, the last ones far below
+MARGIN_PX = 200  # lazy.js's MARGIN_PX
+
+# Every chart: its key, whether it is drawn, and whether it is within MARGIN_PX of the
+# main pane's visible part.
+CHARTS_JS = """(margin) => {
+  const pane = document.querySelector('[data-testid="stMain"]').getBoundingClientRect();
+  return [...document.querySelectorAll('.stPlotlyChart')].map((el) => {
+    const box = el.closest('[data-testid="stElementContainer"]');
+    const r = box.getBoundingClientRect();
+    const key = [...box.classList].find((c) => c.startsWith('st-key-'));
+    const gd = el.querySelector('.js-plotly-plot');
+    return {
+      key: key ? key.slice(7) : null,
+      drawn: !!(gd && gd.querySelector('.main-svg')),
+      near: r.bottom >= pane.top - margin && r.top <= pane.bottom + margin,
+      data: gd && gd.data ? JSON.stringify(gd.data,
+        (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v)) : null,
+    };
+  });
+}"""
+
+
+def charts(page: Any) -> list[dict[str, Any]]:
+    return page.evaluate(CHARTS_JS, MARGIN_PX)
+
+
+def move_without_drawing_all(page: Any, act: Callable[[], None]) -> None:
+    """Do `act` and wait for its rerun to end, without the tests' readiness (which draws
+    every waiting chart)."""
+    runs = script_runs(page)
+    act()
+    page.wait_for_function(IDLE_JS, arg=runs + 1, timeout=30_000, polling=50)
+    page.wait_for_timeout(300)  # the charts' draws, after the run's last delta
+
+
+def test_a_move_draws_the_charts_near_the_screen_and_the_others_when_scrolled_to(
+    open_page: Callable[..., Visit],
+) -> None:
+    visit = open_page("epsilon", viewport=TALL)
+    page = visit.page
+    before = {c["key"]: c["data"] for c in charts(page)}
+    assert all(before.values()), "every chart is drawn once the page is ready"
+
+    move_without_drawing_all(page, press_on_slider(page, "eps", "ArrowRight"))
+    after = charts(page)
+    near = [c for c in after if c["near"]]
+    far = [c for c in after if not c["near"]]
+    assert near and far, f"the layout no longer has charts on and off screen: {after}"
+    for c in near:  # ε feeds every chart of the page: each near one shows the new state
+        assert c["drawn"] and c["data"] != before[c["key"]], c["key"]
+    for c in far:
+        assert not c["drawn"], f"{c['key']} was drawn far below the screen"
+    assert page.evaluate("() => window.__lnvizCharts.pending()") == len(far)
+
+    for c in far:  # scroll to each: it is drawn, with the new state
+        page.locator(f".st-key-{c['key']}").scroll_into_view_if_needed()
+        page.wait_for_function(
+            "(key) => !!document.querySelector(`.st-key-${key} .js-plotly-plot .main-svg`)",
+            arg=c["key"],
+            timeout=15_000,
+        )
+    now = {c["key"]: c for c in charts(page)}
+    for c in far:
+        assert now[c["key"]]["drawn"] and now[c["key"]]["data"] != before[c["key"]], c["key"]
+    assert page.evaluate("() => window.__lnvizCharts.pending()") == 0
+    assert not visit.page_errors, visit.page_errors
+
+
+def test_the_tests_readiness_draws_every_waiting_chart(open_page: Callable[..., Visit]) -> None:
+    """What the other browser tests rely on: after interact(), no chart is left waiting."""
+    visit = open_page("epsilon")
+    interact(visit.page, press_on_slider(visit.page, "eps", "ArrowRight"))
+    wait_ready(visit.page)
+    assert visit.page.evaluate("() => window.__lnvizCharts.busy()") == 0
+    assert all(c["drawn"] for c in charts(visit.page))
