@@ -21,7 +21,11 @@ def test_wheel_carries_every_subpackage_and_installs(tmp_path: Path) -> None:
     packages = {p.parent.relative_to(ROOT).as_posix() for p in (ROOT / "lnviz").rglob("*.py")}
     for package in packages:
         assert f"{package}/__init__.py" in names, package
-    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "lnviz").rglob("*.py")}
+    modules = {  # the modules, and the components' scripts and styles the app reads
+        p.relative_to(ROOT).as_posix()
+        for p in (ROOT / "lnviz").rglob("*")
+        if p.suffix in {".py", ".js", ".css"}
+    }
     assert modules <= names, sorted(modules - names)
     # installed into a folder of its own, away from the repository: the engine works
     target = tmp_path / "site"
