@@ -82,6 +82,40 @@ def wait_live(page: Any, key: str, charts: tuple[str, ...]) -> None:
     page.wait_for_function("() => !!window.Plotly")
 
 
+def open_live(
+    watched: Callable[..., Watched],
+    url_path: str,
+    query: dict[str, str] | None,
+    key: str,
+    charts: tuple[str, ...],
+) -> tuple[Watched, Any, Any]:
+    """Open a page with its WebSocket watched and wait for its live control `key` and the
+    `charts` it drives; the watched page, its Playwright page and the control."""
+    w = watched(url_path, query)
+    wait_live(w.page, key, charts)
+    return w, w.page, live(w.page, key)
+
+
+def press_and_wait_for_rerun(
+    page: Any, control: Any, key: str, times: int, timeout: int = 10_000
+) -> int:
+    """Focus the control's rail, press `key` `times` times and wait for the rerun that
+    follows the pause (and for the page to be ready); the script runs before the presses."""
+    runs = script_runs(page)
+    control.locator("input").focus()
+    for _ in range(times):
+        page.keyboard.press(key)
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=timeout)
+    wait_ready(page)
+    return runs
+
+
+def assert_no_errors(w: Watched) -> None:
+    """No exception element on the page and no uncaught script error in the browser."""
+    assert not exception_report(w.visit)
+    assert not w.visit.page_errors
+
+
 def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> None:
     """Press on the control's thumb, move through `stops` (fractions of its width), and
     stop there without releasing. Screenshots along the way when `shot` is given."""
@@ -115,10 +149,7 @@ def query(page: Any) -> dict[str, list[str]]:
 def test_dragging_eps_moves_the_charts_in_the_browser_and_the_release_sets_the_page(
     watched: Callable[..., Watched],
 ) -> None:
-    w = watched("epsilon", {"eps": "1e-06"})
-    page = w.page
-    wait_live(page, "eps-live", ("h", "dh"))
-    control = live(page, "eps-live")
+    w, page, control = open_live(watched, "epsilon", {"eps": "1e-06"}, "eps-live", ("h", "dh"))
     assert control.get_attribute("data-index") == "0"  # opens at the page's ε
     control.locator("input").scroll_into_view_if_needed()
     h0, dh0 = page.evaluate(CURVE_JS, ["h", 5]), page.evaluate(CURVE_JS, ["dh", 5])
@@ -142,26 +173,17 @@ def test_dragging_eps_moves_the_charts_in_the_browser_and_the_release_sets_the_p
     assert page.locator(".st-key-eps [data-testid=stSliderThumbValue]").first.inner_text() == label
     assert control.get_attribute("data-index") == str(released)  # the page's ε, one ε
     assert metric_value(page, "ε") == label  # the page's numbers are the released ε's
-    assert not exception_report(w.visit)
-    assert not w.visit.page_errors
+    assert_no_errors(w)
 
 
 def test_arrow_keys_move_the_live_control_and_set_the_page_once_they_pause(
     watched: Callable[..., Watched],
 ) -> None:
-    w = watched("epsilon", {"eps": "0.001"})
-    page = w.page
-    wait_live(page, "eps-live", ("h",))
-    control = live(page, "eps-live")
+    _, page, control = open_live(watched, "epsilon", {"eps": "0.001"}, "eps-live", ("h",))
     start = int(control.get_attribute("data-index") or 0)
     assert EPS_GRID[start] == pytest.approx(1e-3)
     h0 = page.evaluate(CURVE_JS, ["h", 4])  # ε = 0.001 is a comparison value: 4 faint curves
-    runs = script_runs(page)
-    control.locator("input").focus()
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=10_000)
-    wait_ready(page)
+    runs = press_and_wait_for_rerun(page, control, "ArrowRight", 2)
     assert query(page).get("eps") == [eps_label(EPS_GRID[start + 2])]
     assert script_runs(page) == runs + 1  # two key presses, one rerun
     assert page.evaluate(CURVE_JS, ["h", len_others(page)]) != h0
@@ -180,10 +202,7 @@ def len_others(page: Any) -> int:
 def test_dragging_a_on_invariance_moves_the_scaling_chart_and_the_release_sets_a(
     watched: Callable[..., Watched],
 ) -> None:
-    w = watched("invariance", {"a": "0.01"})
-    page = w.page
-    wait_live(page, "a-live", ("scale",))
-    control = live(page, "a-live")
+    w, page, control = open_live(watched, "invariance", {"a": "0.01"}, "a-live", ("scale",))
     control.locator("input").scroll_into_view_if_needed()
     assert control.get_attribute("data-index") == "0"
     before = page.evaluate(CURVE_JS, ["scale", 1])

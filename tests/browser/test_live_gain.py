@@ -13,8 +13,17 @@ from lnviz.content.text import number
 from lnviz.lessons.live_gain import drag_values
 
 from . import test_live
-from .helpers import exception_report, metric_value, script_runs, text_input_value, wait_ready
-from .test_live import CURVE_JS, Watched, drag, live, query, release_and_wait, wait_live
+from .helpers import metric_value, script_runs, text_input_value
+from .test_live import (
+    CURVE_JS,
+    Watched,
+    assert_no_errors,
+    drag,
+    open_live,
+    press_and_wait_for_rerun,
+    query,
+    release_and_wait,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -44,10 +53,7 @@ def shown(control: Any) -> int:
 def test_dragging_gamma_moves_the_output_only_and_the_release_rewrites_gamma(
     watched: Callable[..., Watched],
 ) -> None:
-    w = watched("gain-and-bias")
-    page = w.page
-    wait_live(page, KEY, STAGES)
-    control = live(page, KEY)
+    w, page, control = open_live(watched, "gain-and-bias", None, KEY, STAGES)
     control.locator("input").scroll_into_view_if_needed()
     grid = drag_values(1.0, -100, 100)  # γ₁ = 1 at the page's default
     assert control.get_attribute("data-index") == str(list(grid).index(1.0))
@@ -77,17 +83,15 @@ def test_dragging_gamma_moves_the_output_only_and_the_release_rewrites_gamma(
     assert bars(page, "stage-output") == during["stage-output"]  # the server drew the same
     new_alt = page.evaluate(ALT_JS, "stage-output")
     assert new_alt != alt and f"Gains ({number(grid[index], 4)}, 2, 1)" in new_alt
-    assert not exception_report(w.visit)
-    assert not w.visit.page_errors
+    assert_no_errors(w)
 
 
 def test_dragging_z_moves_every_stage_and_the_release_rewrites_z(
     watched: Callable[..., Watched],
 ) -> None:
-    w = watched("gain-and-bias", {"drag": "z₁", "eps": "1/3"})
-    page = w.page
-    wait_live(page, KEY, STAGES)
-    control = live(page, KEY)
+    w, page, control = open_live(
+        watched, "gain-and-bias", {"drag": "z₁", "eps": "1/3"}, KEY, STAGES
+    )
     control.locator("input").scroll_into_view_if_needed()
     before = snapshot(page)
     mean = metric_value(page, "output mean")
@@ -106,24 +110,15 @@ def test_dragging_z_moves_every_stage_and_the_release_rewrites_z(
     assert query(page).get("z") == [z]
     assert metric_value(page, "output mean") != mean
     assert snapshot(page) == during
-    assert not exception_report(w.visit)
-    assert not w.visit.page_errors
+    assert_no_errors(w)
 
 
 def test_arrow_keys_move_the_control_and_set_beta_once_they_pause(
     watched: Callable[..., Watched],
 ) -> None:
-    w = watched("gain-and-bias", {"drag": "β₂"})
-    page = w.page
-    wait_live(page, KEY, STAGES)
-    control = live(page, KEY)
+    _, page, control = open_live(watched, "gain-and-bias", {"drag": "β₂"}, KEY, STAGES)
     before = bars(page, "stage-output")
-    runs = script_runs(page)
-    control.locator("input").focus()
-    page.keyboard.press("ArrowRight")
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=10_000)
-    wait_ready(page)
+    runs = press_and_wait_for_rerun(page, control, "ArrowRight", 2)
     assert text_input_value(page, "beta") == "0, 1.2, 0"  # β₂ = 1, two steps of 0.1
     assert query(page).get("beta") == ["0, 1.2, 0"]
     assert script_runs(page) == runs + 1  # two key presses, one rerun

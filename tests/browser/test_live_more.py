@@ -13,8 +13,11 @@ from .helpers import exception_report, script_runs, wait_ready
 from .test_live import (  # noqa: F401  (watched is a fixture)
     CURVE_JS,
     Watched,
+    assert_no_errors,
     drag,
     live,
+    open_live,
+    press_and_wait_for_rerun,
     query,
     wait_live,
     watched,
@@ -66,10 +69,9 @@ def test_dragging_c_keeps_the_bars_moves_the_rounding_and_the_release_sets_c(
     watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
 ) -> None:
     # (0.1, 0.2, 0.7): z + c is not exact in binary, so the title's rounding error moves
-    w = watched("invariance", {"z": "0.1, 0.2, 0.7", "c": "-1000"})
-    page = w.page
-    wait_live(page, "c-live", ("shift",))
-    control = live(page, "c-live")
+    w, page, control = open_live(
+        watched, "invariance", {"z": "0.1, 0.2, 0.7", "c": "-1000"}, "c-live", ("shift",)
+    )
     assert control.get_attribute("data-index") == "0"  # opens at the page's c
     to_top(page, "c-live")
     bars0, title0 = page.evaluate(CURVE_JS, ["shift", 1]), page.evaluate(TITLE_JS, "shift")
@@ -101,17 +103,15 @@ def test_dragging_c_keeps_the_bars_moves_the_rounding_and_the_release_sets_c(
     assert control.get_attribute("data-index") == str(shown)
     assert "z + c = (1.1, 1.2, 1.7)" in page.locator("[data-testid=stMain]").inner_text()
     assert page.evaluate(TITLE_JS, "shift").endswith("largest change 2.22e−16")
-    assert not exception_report(w.visit)
-    assert not w.visit.page_errors
+    assert_no_errors(w)
 
 
 def test_dragging_the_shift_step_moves_the_stream_charts_and_the_release_sets_it(
     watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
 ) -> None:
-    w = watched("batch-statistics")
-    page = w.page
-    wait_live(page, "at-live", ("run-mean", "run-var", "gap"))
-    control = live(page, "at-live")
+    w, page, control = open_live(
+        watched, "batch-statistics", None, "at-live", ("run-mean", "run-var", "gap")
+    )
     assert control.get_attribute("data-index") == "20"  # step 100 of 0, 5, ..., 200
     to_top(page, "at-live")
     mean0, var0 = page.evaluate(CURVE_JS, ["run-mean", 1]), page.evaluate(CURVE_JS, ["run-var", 2])
@@ -137,24 +137,17 @@ def test_dragging_the_shift_step_moves_the_stream_charts_and_the_release_sets_it
     )
     assert control.get_attribute("data-index") == str(shown)
     assert page.evaluate(RULE_JS, "gap") == 59.5  # the chart below the fold too
-    assert not exception_report(w.visit)
-    assert not w.visit.page_errors
+    assert_no_errors(w)
 
 
 def test_arrow_keys_move_the_shift_step_and_set_the_page_once_they_pause(
     watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
 ) -> None:
-    w = watched("batch-statistics", {"at": "50"})
-    page = w.page
-    wait_live(page, "at-live", ("run-mean",))
-    control = live(page, "at-live")
+    w, page, control = open_live(
+        watched, "batch-statistics", {"at": "50"}, "at-live", ("run-mean",)
+    )
     assert control.get_attribute("data-index") == "10"
-    runs = script_runs(page)
-    control.locator("input").focus()
-    page.keyboard.press("ArrowLeft")
-    page.keyboard.press("ArrowLeft")
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=30_000)
-    wait_ready(page)
+    runs = press_and_wait_for_rerun(page, control, "ArrowLeft", 2, timeout=30_000)
     assert query(page).get("at") == ["40"]
     assert script_runs(page) == runs + 1  # two key presses, one rerun
     assert page.evaluate(RULE_JS, "run-mean") == 39.5
@@ -164,15 +157,8 @@ def test_arrow_keys_move_the_shift_step_and_set_the_page_once_they_pause(
 def test_arrow_keys_move_c(
     watched: Callable[..., Watched],  # noqa: F811  (the fixture of test_live)
 ) -> None:
-    w = watched("invariance", {"c": "1"})
-    page = w.page
-    wait_live(page, "c-live", ("shift",))
-    control = live(page, "c-live")
+    w, page, control = open_live(watched, "invariance", {"c": "1"}, "c-live", ("shift",))
     assert SHIFT_OPTIONS[int(control.get_attribute("data-index") or 0)] == 1.0
-    runs = script_runs(page)
-    control.locator("input").focus()
-    page.keyboard.press("ArrowRight")
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=30_000)
-    wait_ready(page)
+    press_and_wait_for_rerun(page, control, "ArrowRight", 1, timeout=30_000)
     assert query(page).get("c") == ["10"]
     assert not exception_report(w.visit)
