@@ -116,6 +116,15 @@ def trace(fig: dict[str, Any], name_start: str) -> dict[str, Any]:
     return next(t for t in fig["data"] if t.get("name", "").startswith(name_start))
 
 
+def assert_live_data_under_1_mb(at: AppTest) -> None:
+    """The page's chart specs and its live controls' data (the frames, which must travel
+    with the control: over 100 kB) weigh at most 1 MB together."""
+    charts = sum(len(c.proto.spec.encode()) for c in at.get("plotly_chart"))
+    live = sum(len(e.proto.json.encode()) for e in at.get("bidi_component"))
+    assert live > 100_000  # the frames travel with the control
+    assert charts + live <= 1_000_000, (charts, live)
+
+
 # --- acting on a page ---------------------------------------------------------------------
 
 
@@ -126,6 +135,16 @@ def pressed(name: str, button_key: str, query: dict[str, str] | None = None) -> 
     at.button(key=button_key).click().run()
     assert_clean(at)
     return at
+
+
+def one_key_queries(bad: dict[str, tuple[str, ...]]) -> list[dict[str, str]]:
+    """One URL query per bad value, each with that value alone on its key, to parametrize a
+    test of refused links.
+
+    >>> one_key_queries({"eps": ("nan", "-1"), "z": ("1",)})
+    [{'eps': 'nan'}, {'eps': '-1'}, {'z': '1'}]
+    """
+    return [{key: value} for key, values in bad.items() for value in values]
 
 
 def refused(name: str, query: dict[str, str]) -> AppTest:

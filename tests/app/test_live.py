@@ -9,7 +9,7 @@ from typing import Any
 from streamlit.testing.v1 import AppTest
 
 from lnviz.app.controls import EPS_GRID
-from tests.apptest_helpers import assert_clean, page
+from tests.apptest_helpers import assert_clean, assert_live_data_under_1_mb, page
 
 
 def _live(at: AppTest, key: str) -> dict[str, Any]:
@@ -43,11 +43,7 @@ def test_the_live_control_follows_the_pages_slider() -> None:
 
 
 def test_the_epsilon_pages_chart_data_with_its_live_control_stays_under_1_mb() -> None:
-    at = page("epsilon")
-    charts = sum(len(c.proto.spec.encode()) for c in at.get("plotly_chart"))
-    live = sum(len(e.proto.json.encode()) for e in at.get("bidi_component"))
-    assert live > 100_000  # the frames travel with the control
-    assert charts + live <= 1_000_000, (charts, live)
+    assert_live_data_under_1_mb(page("epsilon"))
 
 
 def test_invariance_live_control_drives_the_scaling_chart_at_the_pages_a() -> None:

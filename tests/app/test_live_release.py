@@ -10,7 +10,7 @@ from typing import Any
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import assert_clean, figures, page
+from tests.apptest_helpers import assert_clean, assert_live_data_under_1_mb, figures, page
 
 
 def live_data(at: AppTest, key: str) -> tuple[Any, dict[str, Any]]:
@@ -90,8 +90,4 @@ def test_releasing_the_shift_step_sets_it_and_redraws_the_stream_charts() -> Non
 
 
 def test_the_batch_statistics_chart_data_with_its_live_control_stays_under_1_mb() -> None:
-    at = page("batch-statistics")
-    charts = sum(len(c.proto.spec.encode()) for c in at.get("plotly_chart"))
-    live = sum(len(e.proto.json.encode()) for e in at.get("bidi_component"))
-    assert live > 100_000  # the frames travel with the control
-    assert charts + live <= 1_000_000, (charts, live)
+    assert_live_data_under_1_mb(page("batch-statistics"))
