@@ -14,17 +14,9 @@ import pytest
 from lnviz.figures import weighted as figs
 from lnviz.figures.live_weighted import point_frames, weight_frames
 from lnviz.lessons.live_weighted import point_lattice, weight_grid
-from lnviz.weighted import (
-    ProjectionView,
-    constant_fit,
-    projection_view,
-    segment_in_box,
-    two_weights,
-    weighted_centering,
-)
+from lnviz.weighted import ProjectionView, constant_fit, projection_view, segment_in_box
 from tests.apptest_helpers import values
-
-W = np.arange(101) / 100
+from tests.weighted_reference import W, at_weight
 
 
 def as_json(fig: Any) -> dict[str, Any]:
@@ -66,7 +58,7 @@ def test_each_w_frame_is_what_the_plane_and_fit_builders_draw(x: tuple[float, fl
     assert (plane["key"], fit["key"]) == ("plane", "objective")
     assert plane["traces"] == [0, 1, 2, 3, 5, 6] and fit["traces"] == [0, 1, 2]
     for k in (0, 25, 50, 73, 100):
-        r = weighted_centering(two_weights(float(W[k])), x)
+        r = at_weight(W[k], x)
         assert_frame(plane, k, as_json(figs.plane_figure(r, projection_view(r))))
         assert_frame(fit, k, as_json(figs.objective_figure(constant_fit(r))))
 
@@ -77,9 +69,9 @@ def test_each_point_frame_is_what_the_plane_builder_draws_in_the_kept_view(w: fl
     lat = point_lattice(w, half)
     chart = point_frames(lat)
     assert chart["key"] == "plane" and chart["traces"] == [2, 3, 4, 5, 6]
-    page = projection_view(weighted_centering(two_weights(w), (4.0, 2.0)))
+    page = projection_view(at_weight(w, (4.0, 2.0)))
     for k in range(0, len(lat.points), 97):
-        r = weighted_centering(two_weights(w), lat.points[k])
+        r = at_weight(w, lat.points[k])
         view = ProjectionView(
             half, segment_in_box(r.x, [1.0, 1.0], half), page.kernel_line, page.mean_zero_line, None
         )

@@ -7,15 +7,9 @@ import numpy as np
 import pytest
 
 from lnviz.lessons.live_weighted import lattice_step, point_lattice, weight_grid
-from lnviz.weighted import (
-    constant_fit,
-    projection_view,
-    segment_in_box,
-    two_weights,
-    weighted_centering,
-)
+from lnviz.weighted import constant_fit, projection_view, segment_in_box
+from tests.weighted_reference import W, at_weight
 
-W = np.arange(101) / 100
 POINTS = [(4.0, 2.0), (-3.0, 7.5), (0.0, 0.0), (100.0, -100.0), (1e-3, 2e-3)]
 
 
@@ -24,7 +18,7 @@ def test_weight_grid_rows_equal_the_pages_one_value_computation(x: tuple[float, 
     g = weight_grid(x, W)
     assert g.c.shape == (101,) and g.fit_values.shape == (101, 201)
     for k in range(0, 101, 5):
-        r = weighted_centering(two_weights(float(W[k])), x)
+        r = at_weight(W[k], x)
         view = projection_view(r)
         fit = constant_fit(r)
         np.testing.assert_allclose(g.a[k], r.a, atol=1e-15)
@@ -53,7 +47,7 @@ def test_point_lattice_rows_equal_the_pages_one_value_computation_in_a_fixed_vie
     for k in range(0, nx * ny, 37):
         x = lat.points[k]
         assert x.tolist() == [lat.xs[k % nx], lat.ys[k // nx]]  # the browser's indexing
-        r = weighted_centering(two_weights(w), x)
+        r = at_weight(w, x)
         assert lat.c[k] == pytest.approx(r.c, abs=1e-12)
         np.testing.assert_allclose(lat.centered[k], r.centered, atol=1e-12)
         np.testing.assert_allclose(lat.euclidean[k], r.euclidean, atol=1e-9)
