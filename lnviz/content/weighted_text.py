@@ -8,7 +8,7 @@ drawing. Numbers go through lnviz.content.text.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from lnviz.content import text
 from lnviz.weighted import ConstantFit, Orthogonality, ProjectionChecks, WeightedCentering
@@ -23,6 +23,7 @@ __all__ = [
     "degenerate_text",
     "fit_notes",
     "fit_rows",
+    "markdown_table",
     "matrix_notes",
     "number_table",
     "plane_notes",
@@ -64,6 +65,22 @@ def residual(v: float) -> str:
     return text.number(v)
 
 
+def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
+    """A markdown table: the header, then one line per row, its label plain and its values
+    in bold.
+
+    >>> print(markdown_table(("statistic", "x", "y"), (("mean", "1", "2"),)))
+    | statistic | x | y |
+    |---|---|---|
+    | mean | **1** | **2** |
+    """
+    head = "| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n"
+    body = "\n".join(
+        "| " + " | ".join((label, *(f"**{v}**" for v in values))) + " |" for label, *values in rows
+    )
+    return head + body
+
+
 def number_table(rows: Rows) -> str:
     """Label-value pairs as a two-column markdown table (vectors do not fit in metrics).
 
@@ -72,8 +89,7 @@ def number_table(rows: Rows) -> str:
     |---|---|
     | c | **2.5** |
     """
-    body = "\n".join(f"| {label} | **{value}** |" for label, value in rows)
-    return "| quantity | value |\n|---|---|\n" + body
+    return markdown_table(("quantity", "value"), rows)
 
 
 def _vector(v: Sequence[float]) -> str:
@@ -116,11 +132,12 @@ def fit_rows(fit: ConstantFit, r: WeightedCentering) -> Rows:
 
 def angle_markdown(r: WeightedCentering, orth: Orthogonality) -> str:
     """The angle between the step (aᵀx)𝟏 and Pₐx, and their inner product, in both geometries."""
-    return (
-        f"| between Pₐx and the step (aᵀx)𝟏 | in {DOT_FORM} | Euclidean |\n|---|---|---|\n"
-        f"| angle | **{text.angle(r.angle_d)}** | **{text.angle(r.angle_euclidean)}** |\n"
-        f"| inner product | **{residual(orth.d_inner)}** | "
-        f"**{text.number(orth.euclidean_inner)}** |"
+    return markdown_table(
+        ("between Pₐx and the step (aᵀx)𝟏", f"in {DOT_FORM}", "Euclidean"),
+        (
+            ("angle", text.angle(r.angle_d), text.angle(r.angle_euclidean)),
+            ("inner product", residual(orth.d_inner), text.number(orth.euclidean_inner)),
+        ),
     )
 
 
