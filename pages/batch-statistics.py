@@ -32,24 +32,22 @@ stream_runs = st.cache_data(max_entries=8, show_spinner=False)(model.stream_runs
 batch_sizes = st.cache_data(max_entries=16, show_spinner=False)(model.batch_sizes)
 
 
-@st.cache_data(max_entries=8, show_spinner=False)
-def shift_step_charts(s: StreamSettings, feat: int) -> tuple[tuple[int, ...], list[dict]]:
-    """The live control's shift steps and the stream charts' frames at each of them."""
+def shift_step_frames_of(s: StreamSettings, feat: int) -> list[dict]:
+    """The stream charts' frames at each of the live control's shift steps."""
     sr = stream_runs(s)
     steps = shift_steps(s.steps, s.at)
-    return steps, shift_step_frames(shift_step_grid(sr.stream, sr.runs, feat, steps))
+    return shift_step_frames(shift_step_grid(sr.stream, sr.runs, feat, steps))
 
 
 def shift_live(s: StreamSettings, feat: int) -> None:
     """Drag the shift step: the stream charts follow in the browser, the release sets it."""
-    options, charts = shift_step_charts(s, feat)
     live.live_control(
         "Drag the step of the shift: the charts of this section follow",
         key="at-live",
         param="at",
-        options=options,
+        options=shift_steps(s.steps, s.at),
         value=s.at,
-        charts=charts,
+        charts=live.frames(shift_step_frames_of, s, feat),
         fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
         symbol="step",
     )

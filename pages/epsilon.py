@@ -161,10 +161,10 @@ live.live_control(  # one ε: dragging moves the charts below, releasing sets th
     param="eps",
     options=ui.EPS_GRID,
     value=eps,
-    charts=epsilon_frames(
-        epsilon_grid(z, ui.EPS_GRID),
+    charts=live.frames(
+        lambda z, n_others: epsilon_frames(epsilon_grid(z, ui.EPS_GRID), n_others, z.size),
+        z,
         len(explorers.compare_families(eps, COMPARE_EPS)),
-        z.size,
     ),
     fmt=ui.eps_label,
     symbol="ε",

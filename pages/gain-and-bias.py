@@ -61,8 +61,9 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
         param=field,
         options=values,
         value=float(vector[index]),
-        charts=gain_frames(
-            gain_grid(res.input.values, res.gamma, res.beta, res.eps, field, index, values)
+        charts=live.frames(
+            lambda *grid: gain_frames(gain_grid(*grid)),
+            *(res.input.values, res.gamma, res.beta, res.eps, field, index, values),
         ),
         fmt=lambda v: ui.fmt(v, 6),
         symbol=symbol,

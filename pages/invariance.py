@@ -86,7 +86,9 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         param="c",
         options=SHIFT_OPTIONS,
         value=c,
-        charts=[shift_frames(shift_grid(z, eps, SHIFT_OPTIONS))],
+        charts=live.frames(
+            lambda z, eps: [shift_frames(shift_grid(z, eps, SHIFT_OPTIONS))], z, eps
+        ),
         fmt=lambda v: f"{v:g}",
         symbol="c",
     )
@@ -163,7 +165,9 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
         param="a",
         options=SCALE_OPTIONS,
         value=a,
-        charts=[scale_frames(scale_grid(z, eps, SCALE_OPTIONS))],
+        charts=live.frames(
+            lambda z, eps: [scale_frames(scale_grid(z, eps, SCALE_OPTIONS))], z, eps
+        ),
         fmt=lambda v: f"{v:g}",
         symbol="a",
     )

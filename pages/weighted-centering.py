@@ -106,7 +106,7 @@ with left:  # the live controls sit right below the picture they move
         param="w",
         options=W_OPTIONS,
         value=w,
-        charts=weight_frames(weight_grid(x, W_OPTIONS)),
+        charts=live.frames(lambda x: weight_frames(weight_grid(x, W_OPTIONS)), x),
         fmt=lambda v: f"{v:g}",
         symbol="w",
     )
@@ -118,7 +118,7 @@ with left:  # the live controls sit right below the picture they move
         xs=lattice.xs,
         ys=lattice.ys,
         value=x,
-        charts=[point_frames(lattice)],
+        charts=live.frames(lambda lattice: [point_frames(lattice)], lattice),
         symbol="x",
         apply=set_x,
     )

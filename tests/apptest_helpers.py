@@ -210,3 +210,15 @@ def assert_right_answer_explained(
     if links_back:
         assert any(link.proto.page.endswith(page_path) for link in at.get("page_link"))
     return at
+
+
+def live_data(at: AppTest, key: str) -> tuple[Any, dict[str, Any]]:
+    """The live control `key` (lnviz.app.live) and its data, with its frames (sent as an
+    element of their own, key + "--frames") under "charts"."""
+    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
+    (frames,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(f"{key}--frames")]
+    assert element.proto.component_name == frames.proto.component_name == "lnviz.live"
+    data = json.loads(element.proto.json)
+    sent = json.loads(frames.proto.json)
+    assert sent["mode"] == "frames" and sent["frames_id"] == data["frames_id"]
+    return element, {**data, "charts": json.loads(sent["charts"])}

@@ -52,8 +52,7 @@ def chart(
         raise TypeError("a bare figure function needs its alt text")
     else:
         build = pair
-    digest = _args_digest((args, _bound_values(build)))
-    spec = _figure_spec(_builder_name(build), digest, build, args)  # a copy from the cache
+    spec = _figure_spec(*cache_key(build, args), build, args)  # a copy from the cache
     if presenting() and not static:  # charts large and legible from the back of a room
         enlarged(spec)
     config = {
@@ -63,6 +62,12 @@ def chart(
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
     st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+def cache_key(build: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, str]:
+    """(which function, which arguments) of `build(*args)`: the key of a cached result
+    (a chart's JSON here, a live control's frames in lnviz.app.live)."""
+    return _builder_name(build), _args_digest((args, _bound_values(build)))
 
 
 def _builder_name(build: Callable[..., Any]) -> str:

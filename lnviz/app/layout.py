@@ -21,6 +21,7 @@ import streamlit as st
 
 from lnviz.app.chrome import link_params, presenting
 from lnviz.app.lazy_charts import HIDDEN_RULE as _LAZY_CHARTS_RULE
+from lnviz.app.live import FRAMES_RULE as _LIVE_FRAMES_RULE
 from lnviz.content import text
 from lnviz.content.registry import PageInfo
 
@@ -75,6 +76,7 @@ _PHONE_TABLE_CSS = """
 
 PHONE_CSS = f"""<style>
 {_LAZY_CHARTS_RULE}
+{_LIVE_FRAMES_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}
 {_PHONE_TABLE_CSS}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{

@@ -42,11 +42,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
+from lnviz.app.charts import cache_key
 from lnviz.app.controls import nearest
 
 _HERE = Path(__file__).parent / "live_component"
@@ -58,6 +60,47 @@ _LIVE = st.components.v2.component(
 
 HINT = "Drag, or use the arrow keys: the charts follow in your browser; release to update the page."
 HINT_STATIC = "The charts update when you release."
+
+
+@dataclass(frozen=True)
+class Frames:
+    """A live control's frames (lnviz.figures.live payloads, one per chart it drives) as
+    JSON text, and a digest of that text."""
+
+    json: str
+    id: str
+
+
+def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
+    """The frames `build(*args)` returns, built once per state (any visitor's) and kept as
+    JSON text: building and encoding them costs more than the page's rerun otherwise
+    (tens of ms for epsilon's six charts of 61 states)."""
+    return _frames(*cache_key(build, args), build, args)
+
+
+@st.cache_data(max_entries=32, show_spinner=False)
+def _frames(
+    name: str, digest: str, _build: Callable[..., list[dict[str, Any]]], _args: tuple[Any, ...]
+) -> Frames:
+    """build(*args) as Frames, cached by `name` and `digest` (lnviz.app.charts.cache_key)."""
+    text = json.dumps(_build(*_args), separators=(",", ":"), sort_keys=True)
+    return Frames(text, hashlib.blake2b(text.encode(), digest_size=12).hexdigest())
+
+
+FRAMES_SUFFIX = "--frames"  # the frames element's key: the control's key and this
+FRAMES_RULE = f'[class*="{FRAMES_SUFFIX}"] {{ display: none; }}'  # (lnviz.app.layout's style)
+
+
+def _send_frames(key: str, charts: Frames) -> None:
+    """The frames, as an element of their own (hidden: lnviz.app.layout), before the
+    control `key`. Its content changes only with the frames, so a rerun that moves the
+    control's value does not send them again (Streamlit sends an element that the
+    browser has already received as a reference to it)."""
+    _LIVE(
+        key=f"{key}{FRAMES_SUFFIX}",
+        data={"mode": "frames", "frames_id": charts.id, "charts": charts.json},
+        height="content",
+    )
 
 
 def released_value(key: str) -> int | None:
@@ -76,20 +119,19 @@ def live_control(
     param: str,
     options: Sequence[float],
     value: float,
-    charts: list[dict[str, Any]],
+    charts: Frames,
     fmt: Callable[[float], str],
     symbol: str,
     apply: Callable[[float], None] | None = None,
 ) -> None:
     """A live control over `options` for the page control `param` (its session key, bound
-    to the URL), showing `value`; `charts` are lnviz.figures.live payloads, one frame per
-    option, labelled "`symbol` = fmt(option)". On release the chosen option becomes
+    to the URL), showing `value`; `charts` (frames()) hold one frame per option,
+    labelled "`symbol` = fmt(option)". On release the chosen option becomes
     st.session_state[param], or, when `apply` is given, `apply(option)` writes it (for a
     page control that is not one number, such as one coordinate of a vector typed in a
     text box)."""
     opts = list(options)
     index = opts.index(nearest(value, opts))
-    blob = json.dumps(charts, separators=(",", ":"), sort_keys=True).encode()
 
     def on_release() -> None:
         i = released_value(key)
@@ -99,14 +141,14 @@ def live_control(
             else:
                 apply(opts[i])
 
+    _send_frames(key, charts)
     _LIVE(
         key=key,
         data={
             "label": label,
             "labels": [f"{symbol} = {fmt(o)}" for o in opts],
             "index": index,
-            "charts": charts,
-            "frames_id": hashlib.blake2b(blob, digest_size=12).hexdigest(),
+            "frames_id": charts.id,
             "hint": HINT,
             "hint_static": HINT_STATIC,
         },
@@ -131,14 +173,14 @@ def live_point(
     xs: Sequence[float],
     ys: Sequence[float],
     value: Sequence[float],
-    charts: list[dict[str, Any]],
+    charts: Frames,
     symbol: str,
     apply: Callable[[tuple[float, float], str], None],
 ) -> None:
     """A live control in two dimensions: the visitor drags the point drawn by trace
     `trace` of the chart with Streamlit key `chart` (or moves it with the arrow keys, one
     lattice step each). The states are the lattice xs × ys (state k = (xs[k % nx],
-    ys[k // nx])); `charts` are lnviz.figures.live payloads with one frame per state, and
+    ys[k // nx])); `charts` (frames()) hold one frame per state, and
     `value` is the page's point (the state nearest to it is current). While dragging, the
     browser turns the pointer into data coordinates with the chart's own axes, snaps to
     the lattice and shows that state's frame; on release the state is sent once and
@@ -148,7 +190,6 @@ def live_point(
     nx, ny = len(gx), len(gy)
     i = min(range(nx), key=lambda k: abs(gx[k] - float(value[0])))
     j = min(range(ny), key=lambda k: abs(gy[k] - float(value[1])))
-    blob = json.dumps(charts, separators=(",", ":"), sort_keys=True).encode()
 
     def on_release() -> None:
         k = released_value(key)
@@ -156,6 +197,7 @@ def live_point(
             point = (gx[k % nx], gy[k // nx])
             apply(point, ", ".join(f"{round(v, 10) + 0.0:g}" for v in point))
 
+    _send_frames(key, charts)
     _LIVE(
         key=key,
         data={
@@ -168,8 +210,7 @@ def live_point(
             "ys": gy,
             "index": j * nx + i,
             "value": [float(value[0]), float(value[1])],
-            "charts": charts,
-            "frames_id": hashlib.blake2b(blob, digest_size=12).hexdigest(),
+            "frames_id": charts.id,
             "hint": HINT_POINT,
             "hint_static": HINT_POINT_STATIC,
         },

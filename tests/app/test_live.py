@@ -3,19 +3,16 @@ frame per slider value for charts the page draws, and follows the page's slider.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
 from lnviz.app.controls import EPS_GRID
-from tests.apptest_helpers import assert_clean, assert_live_data_under_1_mb, page
+from tests.apptest_helpers import assert_clean, assert_live_data_under_1_mb, live_data, page
 
 
 def _live(at: AppTest, key: str) -> dict[str, Any]:
-    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
-    assert element.proto.component_name == "lnviz.live"
-    return json.loads(element.proto.json)
+    return live_data(at, key)[1]
 
 
 def _chart_keys(at: AppTest) -> set[str]:
@@ -40,6 +37,23 @@ def test_the_live_control_follows_the_pages_slider() -> None:
     at.select_slider(key="eps").set_value(1e-3).run()
     data = _live(at, "eps-live")
     assert data["labels"][data["index"]] == "ε = 0.001"
+
+
+def _sent(at: AppTest, key: str) -> str:
+    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
+    return element.proto.json
+
+
+def test_moving_the_value_leaves_the_frames_element_as_it_was() -> None:
+    """A move changes the control's small element only: the frames' element is the same,
+    so Streamlit sends the browser a reference to it instead of its 100s of kB again."""
+    at = page("epsilon")
+    control, frames = _sent(at, "eps-live"), _sent(at, "eps-live--frames")
+    assert len(frames) > 100_000 > 20 * len(control)
+    at.select_slider(key="eps").set_value(EPS_GRID[24]).run()  # (no faint curve's ε)
+    assert _sent(at, "eps-live") != control and _sent(at, "eps-live--frames") == frames
+    at.text_input(key="z").set_value("1, 2, 4").run()  # new frames for a new z
+    assert _sent(at, "eps-live--frames") != frames
 
 
 def test_the_epsilon_pages_chart_data_with_its_live_control_stays_under_1_mb() -> None:

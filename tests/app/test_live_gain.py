@@ -18,9 +18,7 @@ PAGE = "gain-and-bias"
 
 
 def live(at: AppTest) -> tuple[Any, dict[str, Any]]:
-    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("gb-live")]
-    assert element.proto.component_name == "lnviz.live"
-    return element, json.loads(element.proto.json)
+    return ah.live_data(at, "gb-live")
 
 
 def release(at: AppTest, label: str) -> AppTest:

@@ -10,13 +10,13 @@ from typing import Any
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import assert_clean, assert_live_data_under_1_mb, figures, page
-
-
-def live_data(at: AppTest, key: str) -> tuple[Any, dict[str, Any]]:
-    (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
-    assert element.proto.component_name == "lnviz.live"
-    return element, json.loads(element.proto.json)
+from tests.apptest_helpers import (
+    assert_clean,
+    assert_live_data_under_1_mb,
+    figures,
+    live_data,
+    page,
+)
 
 
 def release(at: AppTest, key: str, index: int) -> AppTest:

@@ -11,7 +11,7 @@ import pytest
 from streamlit.components.v2.bidi_component.main import _make_trigger_id
 from streamlit.testing.v1 import AppTest
 
-from tests.apptest_helpers import assert_clean, figures, page
+from tests.apptest_helpers import assert_clean, figures, live_data, page
 
 NAME = "weighted-centering"
 
@@ -23,7 +23,7 @@ def _element(at: AppTest, key: str) -> Any:
 
 
 def _live(at: AppTest, key: str) -> dict[str, Any]:
-    return json.loads(_element(at, key).proto.json)
+    return live_data(at, key)[1]
 
 
 def release(at: AppTest, key: str, index: int) -> AppTest:

@@ -5,6 +5,32 @@
 // lnviz.app.live.live_point) drags a point of a chart in the plane: see createPoint.
 const CONTROLLERS = new WeakMap(); // parentElement -> controller
 
+// The frames arrive as an element of their own (lnviz.app.live._send_frames), sent again
+// only when they change; the control finds them by frames_id. Shared through window in
+// case the page holds more than one copy of this module.
+const SHARED = (window.__lnvizLive = window.__lnvizLive || { frames: new Map(), waiting: new Set() });
+const KEEP_FRAMES = 16; // frame sets kept (a page has at most a few controls)
+
+function framesArrived(data) {
+  if (!SHARED.frames.has(data.frames_id)) {
+    SHARED.frames.set(data.frames_id, JSON.parse(data.charts));
+    while (SHARED.frames.size > KEEP_FRAMES) SHARED.frames.delete(SHARED.frames.keys().next().value);
+  }
+  for (const ctl of [...SHARED.waiting]) attachFrames(ctl);
+}
+
+// Give ctl the frames of ctl.data (prepared for Plotly), or an empty set until they arrive.
+function attachFrames(ctl) {
+  const raw = SHARED.frames.get(ctl.data.frames_id);
+  if (!raw) {
+    ctl.charts = [];
+    SHARED.waiting.add(ctl);
+    return;
+  }
+  SHARED.waiting.delete(ctl);
+  ctl.charts = raw.map((c) => prepare(c, ctl.states));
+}
+
 function decode(value) {
   if (value && typeof value === "object" && !Array.isArray(value) && "f4" in value) {
     const bin = atob(value.f4);
@@ -323,11 +349,11 @@ function create(root) {
 
   ctl.update = (data, send) => {
     ctl.send = send;
-    const n = data.labels.length;
-    if (!ctl.data || ctl.data.frames_id !== data.frames_id) {
-      ctl.charts = data.charts.map((c) => prepare(c, n));
-    }
+    const fresh = !ctl.data || ctl.data.frames_id !== data.frames_id;
     ctl.data = data;
+    ctl.states = data.labels.length;
+    if (fresh) attachFrames(ctl);
+    const n = ctl.states;
     wrap.querySelector("label").textContent = data.label;
     wrap.querySelector(".live-hint").textContent = plotly() ? data.hint : data.hint_static;
     input.min = "0";
@@ -541,11 +567,10 @@ function createPoint(root) {
 
   ctl.update = (data, send) => {
     ctl.send = send;
-    const n = data.xs.length * data.ys.length;
-    if (!ctl.data || ctl.data.frames_id !== data.frames_id) {
-      ctl.charts = data.charts.map((c) => prepare(c, n));
-    }
+    const fresh = !ctl.data || ctl.data.frames_id !== data.frames_id;
     ctl.data = data;
+    ctl.states = data.xs.length * data.ys.length;
+    if (fresh) attachFrames(ctl);
     wrap.querySelector(".live-label").textContent = data.label;
     wrap.querySelector(".live-hint").textContent = plotly() ? data.hint : data.hint_static;
     pad.setAttribute("aria-label", `${data.label}: arrow keys move ${data.symbol} one step`);
@@ -562,6 +587,10 @@ function createPoint(root) {
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
+  if (data.mode === "frames") {
+    framesArrived(data); // draws nothing
+    return;
+  }
   let ctl = CONTROLLERS.get(parentElement);
   if (!ctl) {
     ctl = data.mode === "point" ? createPoint(parentElement) : create(parentElement);
