@@ -171,7 +171,8 @@ def measure_in_browser(
         target.focus()
         runs = tab.evaluate("() => window.__lat.runs")
         t0 = tab.evaluate("() => performance.now()")
-        tab.keyboard.press(keys[len(trips) % 2])
+        # right and left in turn, by attempts: at the end of its range a slider ignores one
+        tab.keyboard.press(keys[(len(trips) + lost) % 2])
         try:  # a press that starts no run (focus lost in a redraw) is retried, and counted
             tab.wait_for_function(RUN_STARTED_JS, arg=runs, timeout=START_TIMEOUT_MS, polling=20)
         except PlaywrightTimeout:
@@ -182,7 +183,8 @@ def measure_in_browser(
     if lost:
         control += f" ({lost} presses lost)"
     context.close()
-    return statistics.median(load_times[1:]), statistics.median(trips), control
+    trip = statistics.median(trips) if trips else float("nan")  # nan: no press started a run
+    return statistics.median(load_times[1:]), trip, control
 
 
 # ---------------------------------------------------------------------------- protocol
@@ -234,7 +236,13 @@ def measure(config: str, pages: list[str], loads: int, presses: int) -> list[Pag
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
             for name, url, path in targets:
                 browser_side.append(measure_in_browser(browser, url, path, loads, presses))
-                print(f"  {config}: {name} measured in the browser", file=sys.stderr)
+                load, trip, control = browser_side[-1]
+                print(
+                    f"  {config}: {name}: warm load {load:.0f} ms, round trip {trip:.0f} ms "
+                    f"({control})",
+                    file=sys.stderr,
+                    flush=True,
+                )
             browser.close()
         for (name, url, path), (load, trip, control) in zip(targets, browser_side, strict=True):
             full, frag = asyncio.run(server_reruns(url, path))
