@@ -36,6 +36,10 @@ def recipes(sample: sw.SampleSpec, offset: float) -> tuple[rec.RecipeRun, ...]:
     return rec.run_recipes(sample.draw(offset))
 
 
+# The questions run the lab at the visitor's offset in every format (bfloat16 emulated):
+# about a third of a move's server time, so cached per state like the sweep.
+questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+
 ui.page_intro(
     "Numerics lab: why two layer norms disagree",
     """The same formula can give different numbers in two frameworks or two precisions.
@@ -101,7 +105,7 @@ with st.container(border=True):
         )
 
 sample = sw.SampleSpec(kind, n, seed)
-quiz.ask(exercises.questions(sample, offset, eps, summation, clamp), page="numerics")
+quiz.ask(questions(sample, offset, eps, summation, clamp), page="numerics")
 swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
 k = swept.index(offset)
 
