@@ -7,6 +7,7 @@ and its expected answer is always the engine's.
 
 from __future__ import annotations
 
+import functools
 import importlib
 
 from lnviz.content.questions import Question
@@ -18,8 +19,10 @@ def module_name(url_path: str) -> str:
     return f"lnviz.content.exercises.{url_path.replace('-', '_')}"
 
 
+@functools.cache  # the default states never change: built once per process
 def for_page(url_path: str) -> tuple[Question, ...]:
-    """A page's questions at its default state (empty for a page without questions)."""
+    """A page's questions at its default state (empty for a page without questions).
+    Questions are frozen, so every caller can share one tuple."""
     try:
         module = importlib.import_module(module_name(url_path))
     except ModuleNotFoundError:
