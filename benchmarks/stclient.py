@@ -173,7 +173,14 @@ class Visitor:
         path = tuple(fwd.metadata.delta_path)
         which = delta.WhichOneof("type")
         if which == "add_block":
-            self.elements[path] = b"block:" + delta.add_block.SerializeToString()
+            block = delta.add_block
+            if block.WhichOneof("type") == "expandable":
+                # Whether an expander starts open follows the link on a first visit (a
+                # folded control opens when the link carries its value); afterwards the
+                # browser keeps the visitor's own choice. Not part of the page's state.
+                block = type(block).FromString(block.SerializeToString())
+                block.expandable.expanded = False
+            self.elements[path] = b"block:" + block.SerializeToString()
             return
         if which != "new_element":
             return
@@ -226,6 +233,12 @@ def _drawn(element: Element, etype: str | None) -> bytes:
     if etype is None:
         return b""
     inner = getattr(element, etype)
+    if etype == "download_button" and inner.deferred_file_id:
+        # a file made on the click: its handle is new on every run, in every session
+        copy = Element()
+        copy.CopyFrom(element)
+        copy.download_button.ClearField("deferred_file_id")
+        return copy.SerializeToString()
     names = {f.name for f in inner.DESCRIPTOR.fields}
     if "set_value" not in names:
         return element.SerializeToString()
