@@ -254,6 +254,20 @@ function settle(ctl, i) {
   ctl.unsettled.clear();
 }
 
+// The hint: the charts follow the drag once the page's plotly.js is there. It loads with
+// the page's first chart, which may come after this control on a first visit: until then
+// the hint says the charts update on release, and it changes when plotly.js arrives.
+function showHint(el, data) {
+  clearInterval(el.waitForPlotly);
+  el.textContent = window.Plotly ? data.hint : data.hint_static;
+  if (window.Plotly) return;
+  const started = performance.now();
+  el.waitForPlotly = setInterval(() => {
+    if (window.Plotly) el.textContent = data.hint;
+    if (window.Plotly || performance.now() - started > 60000) clearInterval(el.waitForPlotly);
+  }, 200);
+}
+
 // After a rerun: the server drew the charts at the page's state `index`, so nothing drawn
 // in the browser is pending any more.
 function drawnByServer(ctl, wrap, index) {
@@ -296,8 +310,6 @@ function create(root) {
     pointer: false,
     send: null,
   };
-
-  const plotly = () => window.Plotly; // the plotly.js that drew the page's charts
 
   ctl.label = (i) => ctl.data.labels[i];
 
@@ -355,7 +367,7 @@ function create(root) {
     if (fresh) attachFrames(ctl);
     const n = ctl.states;
     wrap.querySelector("label").textContent = data.label;
-    wrap.querySelector(".live-hint").textContent = plotly() ? data.hint : data.hint_static;
+    showHint(wrap.querySelector(".live-hint"), data);
     input.min = "0";
     input.max = String(n - 1);
     input.setAttribute("aria-label", data.label);
@@ -572,7 +584,7 @@ function createPoint(root) {
     ctl.states = data.xs.length * data.ys.length;
     if (fresh) attachFrames(ctl);
     wrap.querySelector(".live-label").textContent = data.label;
-    wrap.querySelector(".live-hint").textContent = plotly() ? data.hint : data.hint_static;
+    showHint(wrap.querySelector(".live-hint"), data);
     pad.setAttribute("aria-label", `${data.label}: arrow keys move ${data.symbol} one step`);
     if (!ctl.drag && !ctl.keyTimer) {
       const [a, b] = data.value; // the page's point (it may lie between lattice points)
