@@ -1,4 +1,4 @@
-// lnviz lazy charts: a chart that is not near the screen is drawn when it comes near.
+// lnviz lazy charts: a chart that is not near the screen is first drawn when it comes near.
 //
 // Streamlit draws each st.plotly_chart with Plotly.react on the graph div it mounts, and a
 // chart whose figure changed is a new element (a new div, drawn from scratch). A control at
@@ -79,7 +79,11 @@ function install() {
     const react = P.react;
     const purge = P.purge;
     P.react = function (gd, ...args) {
-      if (!(gd instanceof Element) || near(gd)) return react.apply(this, [gd, ...args]);
+      // Only a chart's first draw waits: once drawn, its updates (a new width, a theme)
+      // follow at once, as Streamlit expects them (deferred too, each one's finish started
+      // the next, and a chart far from the screen never came to rest).
+      const drawn = gd instanceof Element && !!gd._fullLayout;
+      if (!(gd instanceof Element) || drawn || near(gd)) return react.apply(this, [gd, ...args]);
       const old = pending.get(gd);
       if (old) old.resolve(); // (Streamlit waits for a draw before the next: not expected)
       return new Promise((resolve, reject) => {
