@@ -5,7 +5,7 @@
 // the top of a page can change six charts, most of them below the fold, and each costs a
 // software-rendered browser 60-140 ms of main thread: the visitor waited for all of them.
 // Here Plotly.react (the window.Plotly that Streamlit's chart bundle sets, the one its chart
-// component calls) is wrapped: a draw for a div that is neither on screen nor within
+// component calls) is wrapped: the first draw of a div that is neither on screen nor within
 // MARGIN_PX of it waits until the div comes within that distance (an IntersectionObserver
 // on the main pane, which is what scrolls), and its promise resolves once it is drawn, so
 // Streamlit's own steps after the draw (event handlers, the figure it keeps) run then, in
