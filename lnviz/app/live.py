@@ -74,7 +74,7 @@ class Frames:
 def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
     """The frames `build(*args)` returns, built once per state (any visitor's) and kept as
     JSON text: building and encoding them costs more than the page's rerun otherwise
-    (tens of ms for epsilon's six charts of 61 states)."""
+    (tens of ms for epsilon's six charts of 31 states)."""
     return _frames(*cache_key(build, args), build, args)
 
 
