@@ -136,14 +136,7 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     with right:
         ui.chart(figs.EIGEN, spec, key="eigen")
     table = explorers.jacobian_table(spec)
-    st.dataframe(
-        table.as_dict(),
-        hide_index=True,
-        width="stretch",
-        column_config={
-            name: st.column_config.NumberColumn(format="%.6f") for name in table.names[3:]
-        },
-    )
+    ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))
     st.caption("b: a unit vector of the eigenspace; bᵀJb measures its eigenvalue on the matrix.")
     c1, c2, c3 = st.columns(3)
     c1.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))

@@ -115,17 +115,24 @@ def side_by_side(*draws: Callable[[], None], spec: Sequence[float] | None = None
             draw()
 
 
-def table(columns: Any, **options: Any) -> None:
-    """A table of named columns across the page's width, without the index column.
+def table(columns: Any, *, formats: Mapping[str, str] | None = None, **options: Any) -> None:
+    """A table of named columns across the page's width, without the index column;
+    `formats` gives some columns a printf format ("%.6f").
 
     In presentation mode an HTML table: its cells follow the page's enlarged type, where a
-    data grid (drawn on a canvas) keeps the font size it measured when it was first drawn.
+    data grid (drawn on a canvas) keeps the font size it measured when it was first drawn,
+    which can be before presentation mode's styles apply.
     """
+    formats = dict(formats or {})
     if presenting():
         import pandas as pd
 
-        st.table(pd.DataFrame(columns).style.hide(axis="index"))
+        styler = pd.DataFrame(columns).style.hide(axis="index")
+        st.table(styler.format({name: (lambda v, f=f: f % v) for name, f in formats.items()}))
         return
+    if formats:
+        config = {name: st.column_config.NumberColumn(format=f) for name, f in formats.items()}
+        options = {"column_config": config, **options}
     st.dataframe(columns, hide_index=True, width="stretch", **options)
     st.html(phone_table(columns))
 

@@ -12,7 +12,7 @@ import pytest
 from tests import apptest_helpers as ah
 
 # Pages whose default state draws tables with ui.table (not in an expander's fragment only).
-PAGES = ["numerics", "reduction-axes", "sequences", "invariance"]
+PAGES = ["numerics", "reduction-axes", "sequences", "invariance", "epsilon"]
 
 
 def _phone_tables(at: object) -> list[str]:

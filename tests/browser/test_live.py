@@ -4,6 +4,7 @@ the server, and the release makes the value the page's state (the link and the p
 from __future__ import annotations
 
 import contextlib
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -119,6 +120,7 @@ def assert_no_errors(w: Watched) -> None:
 def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> None:
     """Press on the control's thumb, move through `stops` (fractions of its width), and
     stop there without releasing. Screenshots along the way when `shot` is given."""
+    _DRAGGED[id(page)] = key
     rail = live(page, key).locator("input")
     box = rail.bounding_box()
     assert box is not None
@@ -135,10 +137,29 @@ def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> No
             page.screenshot(path=str(SHOTS / f"live_{shot}_{n}.png"))
 
 
-def release_and_wait(page: Any) -> None:
+_NOT_RUNNING_JS = """() => document.querySelector('[data-testid=stApp]')
+  ?.getAttribute('data-test-script-state') === 'notRunning'"""
+_DRAGGED: dict[int, str] = {}  # id(page) -> the key of the control drag() pressed on
+
+
+def release_and_wait(page: Any, timeout: float = 20.0) -> None:
+    """Release the mouse and wait until the server has drawn the released value: a new run
+    has started, or (when the release joined a run already under way, which then shows no
+    new start) the control's drawn index equals the one it sent and the app is idle."""
     runs = script_runs(page)
     page.mouse.up()
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=10_000)
+    control = live(page, _DRAGGED[id(page)]) if id(page) in _DRAGGED else None
+    deadline = time.monotonic() + timeout
+    while script_runs(page) <= runs:
+        sent = control.get_attribute("data-sent") if control is not None else None
+        if (
+            sent is not None
+            and control.get_attribute("data-index") == sent
+            and (page.evaluate(_NOT_RUNNING_JS))
+        ):
+            break
+        assert time.monotonic() < deadline, "the release started no run"
+        page.wait_for_timeout(50)
     wait_ready(page)
 
 
