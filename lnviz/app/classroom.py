@@ -48,11 +48,24 @@ def qr_png(link: str, scale: int = 8) -> bytes:
     return buffer.getvalue()
 
 
+JOIN_KEY = "join"  # the panel's open state (not in the link)
+
+
 def join_panel() -> None:
     """'Scan to open this view': the QR code of the current link, and the link in large
-    type, so that a class opens exactly what the projector shows."""
+    type, so that a class opens exactly what the projector shows.
+
+    Built when it is opened (the opening reruns the page): the link is then the address
+    the browser shows at that moment, with every move made before, also those inside a
+    fragment or a live control, which do not redraw this bar.
+    """
+    panel = st.popover(
+        "Scan to open this view", icon=":material/qr_code_2:", key=JOIN_KEY, on_change="rerun"
+    )
+    if not panel.open:
+        return
     link = current_link()
-    with st.popover("Scan to open this view", icon=":material/qr_code_2:"):
+    with panel:
         st.image(
             qr_png(link), caption="Scan with a phone's camera to open this view",
             width=QR_WIDTH, output_format="PNG", alt=f"QR code of the link {link}",

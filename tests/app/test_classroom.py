@@ -3,7 +3,9 @@ type, a visible way out, larger type for a hall; embedded pages link to the full
 
 from __future__ import annotations
 
-from lnviz.app.classroom import qr_png
+from streamlit.testing.v1 import AppTest
+
+from lnviz.app.classroom import JOIN_KEY, qr_png
 from tests.apptest_helpers import assert_clean, shown
 from tests.deep_links import via_router
 from tests.qr_reading import assert_encodes
@@ -27,9 +29,17 @@ def test_the_png_carries_exactly_the_encoders_matrix() -> None:
     assert_encodes(qr_png(link, scale=8), link)
 
 
+def open_join_panel(at: AppTest) -> AppTest:
+    """Open the 'scan to open this view' panel as a click on its button does (a rerun)."""
+    at.session_state[JOIN_KEY] = True
+    return at.run()
+
+
 def test_presentation_shows_the_join_panel_with_the_current_link_and_a_way_out() -> None:
     at = via_router("epsilon", {"present": "true", "eps": "0.01"})
     assert_clean(at)
+    assert not elements(at, "Image")  # the QR code is made when the panel is opened
+    open_join_panel(at)
     (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
     link = shown(str(heading.value))
     assert link.endswith("/epsilon?present=true&eps=0.01")
@@ -89,6 +99,7 @@ def test_slides_step_with_the_buttons_and_the_number_is_in_the_link() -> None:
     assert _param(at, "slide") == "3"
     at.button(key="slide-previous").click().run()
     assert _param(at, "slide") == "2"
+    open_join_panel(at)
     (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
     assert shown(str(heading.value)).endswith("/epsilon?present=true&slide=2")  # the QR's link
     at.button(key="slide-end").click().run()
@@ -114,7 +125,7 @@ def test_a_slide_number_goes_with_presentation_mode() -> None:
 
 
 def test_the_qr_code_names_itself_and_its_link() -> None:
-    at = via_router("epsilon", {"present": "true", "slide": "2"})
+    at = open_join_panel(via_router("epsilon", {"present": "true", "slide": "2"}))
     (image,) = elements(at, "Image")
     link = "http://localhost:8501/epsilon?present=true&slide=2"
     assert f"QR code of the link {link}" in str(image.proto)

@@ -6,13 +6,14 @@ by their buttons and by the arrow keys; the QR code holds the current link."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
 
 from tests.qr_reading import assert_encodes
 
-from .helpers import Visit, exception_report, interact, wait_ready
+from .helpers import Visit, exception_report, interact, script_runs, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -219,23 +220,54 @@ def test_slides_step_one_section_per_screen_by_buttons_and_arrow_keys(
     assert _slide(visit) == "1"
 
 
-def test_the_qr_code_holds_the_link_of_the_view_shown(open_page: Callable[..., Visit]) -> None:
+def _open_join_panel(page: Any) -> tuple[Any, str]:
+    """Click 'Scan to open this view' and wait for its QR code; the image and the link
+    written under it."""
+    interact(
+        page,
+        page.locator("[data-testid=stPopover] button", has_text="Scan to open this view").click,
+    )
+    image = page.locator("[data-testid=stPopoverBody] img")
+    image.wait_for()
+    shown = page.locator("[data-testid=stPopoverBody] h3").inner_text()
+    return image, shown.replace("\u2060", "").strip()  # a word joiner keeps it from autolinking
 
+
+def test_the_qr_code_holds_the_link_of_the_view_shown(open_page: Callable[..., Visit]) -> None:
     visit = open_page(
         "epsilon", {"present": "true", "slide": "2", "eps": "4/3"}, viewport=PROJECTOR
     )
     page = visit.page
-    page.locator("[data-testid=stPopover] button", has_text="Scan to open this view").click()
-    image = page.locator("[data-testid=stPopoverBody] img")
-    image.wait_for()
-    shown = page.locator("[data-testid=stPopoverBody] h3").inner_text()
-    link = shown.replace("\u2060", "").strip()  # a word joiner keeps it from being autolinked
+    image, link = _open_join_panel(page)
     assert unquote(link) == unquote(page.url)  # the address the projector shows
     assert image.get_attribute("alt") == f"QR code of the link {link}"
     assert image.evaluate("(e) => parseFloat(getComputedStyle(e).width)") >= 400
     heading = page.locator("[data-testid=stPopoverBody] h3")
     assert heading.evaluate("(h) => parseFloat(getComputedStyle(h).fontSize)") >= 28  # large type
 
+    assert_encodes(page.request.get(image.get_attribute("src") or "").body(), link)
+
+
+def test_the_qr_code_opened_after_a_live_move_holds_the_moved_value(
+    open_page: Callable[..., Visit],
+) -> None:
+    """A live control's release reruns the page but not the bar; the panel, built when it is
+    opened, still holds the moved value."""
+    visit = open_page("epsilon", {"present": "true", "eps": "4/3"}, viewport=PROJECTOR)
+    page = visit.page
+    rail = page.locator(".st-key-eps-live .live input")
+    rail.scroll_into_view_if_needed()
+    runs = script_runs(page)
+    rail.focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=20_000)
+    wait_ready(page)
+    eps = parse_qs(urlparse(page.url).query)["eps"]
+    assert eps != ["4/3"]
+    page.locator("[data-testid=stMain]").evaluate("(m) => m.scrollTo(0, 0)")
+    image, link = _open_join_panel(page)
+    assert parse_qs(urlparse(link).query)["eps"] == eps
+    assert unquote(link) == unquote(page.url)
     assert_encodes(page.request.get(image.get_attribute("src") or "").body(), link)
 
 
