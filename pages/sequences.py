@@ -39,6 +39,10 @@ def effect(c: CorrelationChange, because: str) -> str:
     return f"{moved}: {because}"
 
 
+# The questions simulate the market and normalize it again (a tenth of a rerun): built once
+# per state.
+questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+
 ui.page_intro(
     "Sequences and causality",
     r"""A sequence model carries a hidden tensor with axes (batch $b$, token $t$, feature $f$).
@@ -80,7 +84,7 @@ with st.container(border=True):
     with c6:
         eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
 
-quiz.ask(exercises.questions(tsz, bsz, leak, seed, win, eps), page="sequences")
+quiz.ask(questions(tsz, bsz, leak, seed, win, eps), page="sequences")
 
 settings = Settings(bsz, tsz, seed, win, leak, eps)
 a = analyse(settings)

