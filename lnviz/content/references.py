@@ -115,7 +115,8 @@ REFERENCES: tuple[Reference, ...] = (
         "welford1962", "Welford (1962)",
         "Note on a Method for Calculating Corrected Sums of Squares and Products",
         "Technometrics 4(3), 419–420", "https://doi.org/10.1080/00401706.1962.10490022",
-        "The one-pass update of mean and variance that stays accurate far from zero.",
+        "A single sweep over the data that updates the mean and the sum of squared deviations "
+        "value by value: unlike the one-pass formula, it stays accurate far from zero.",
         ("numerics", "frameworks"),
     ),
     Reference(

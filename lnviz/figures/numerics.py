@@ -65,11 +65,14 @@ PLACEMENTS = Chart(placements_figure, placements_alt)
 def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
     """log10 of the output's relative error, precision (rows) x algorithm, at offset index k."""
     rel = s.rel_error[:, :, k].T  # (P, A)
-    z = np.where(np.isfinite(rel), np.log10(np.clip(rel, FLOOR, None)), math.log10(CEILING))
+    finite = np.isfinite(rel)  # (P, A)
+    z = np.where(finite, np.log10(np.clip(rel, FLOOR, CEILING)), np.nan)  # (P, A)
     text = [[rel_error(float(v)) for v in row] for row in rel]
+    names = [ALGORITHM_NAMES[a] for a in s.algorithms]
+    hover = "%{y}, %{x}: relative error %{text}<extra></extra>"
     fig = FigureSpec().add_heatmap(
-        z=r(z, 4),
-        x=[ALGORITHM_NAMES[a] for a in s.algorithms],
+        z=r(z, 4),  # NaN: no cell, the grey trace below draws it
+        x=names,
         y=list(s.precisions),
         text=text,
         texttemplate="%{text}",
@@ -77,9 +80,16 @@ def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
         zmin=-17,
         zmax=3,
         colorbar={"title": {"text": "log₁₀ error"}, "thickness": 12},
-        hovertemplate="%{y}, %{x}: relative error %{text}<extra></extra>",
+        hovertemplate=hover,
     )
     title = f"Output error at offset {float(s.offsets[k]):,.0f}"
+    if not finite.all():  # NaN or ∞: grey cells, apart from the scale's worst colour
+        fig.add_heatmap(
+            z=np.where(finite, np.nan, 0.0),  # (P, A)
+            x=names, y=list(s.precisions), text=text, texttemplate="%{text}",
+            colorscale=[[0, GRAY], [1, GRAY]], showscale=False, hovertemplate=hover,
+        )  # fmt: skip
+        title += " (grey: no finite output)"
     layout(fig, title=title, x="", y="", height=300)
     fig.update_yaxes(autorange="reversed", type="category")
     fig.update_xaxes(type="category", side="top", tickangle=0)
@@ -114,6 +124,9 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
     fig = FigureSpec()
     pos = s.offsets > 0  # (K,) a log axis has no room for c = 0
     offsets = s.offsets[pos]
+    errors = s.rel_error[:, :, pos]  # (A, P, K+)
+    worst = float(np.max(errors[np.isfinite(errors)], initial=CEILING))
+    ceiling = max(CEILING, 10.0 ** math.ceil(math.log10(worst)))  # the top row: every line below
     x = r(offsets)
     for j, prec in enumerate(s.precisions):
         color = PRECISION_COLORS[prec]
@@ -130,7 +143,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
             bad = ~np.isfinite(err)
             if bad.any():
                 fig.add_scatter(
-                    x=r(offsets[bad]), y=[CEILING] * int(bad.sum()), mode="markers",
+                    x=r(offsets[bad]), y=[ceiling] * int(bad.sum()), mode="markers",
                     name=name, legendgroup=prec, showlegend=False, hovertemplate=(
                         f"{name}: no finite output at offset %{{x}}<extra></extra>"),
                     marker={"symbol": "x-thin", "size": 9, "line": {"width": 2, "color": color}},
@@ -165,7 +178,7 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
         y="relative error of the output", height=500,
     )  # fmt: skip
     fig.update_xaxes(type="log", exponentformat="power")
-    fig.update_yaxes(type="log", exponentformat="power", range=[-17.5, 3.5])
+    fig.update_yaxes(type="log", exponentformat="power", range=[-17.5, math.log10(ceiling) + 0.5])
     return legend_below(fig).update_layout(margin={"t": 40}).figure()
 
 

@@ -181,7 +181,9 @@ def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
         )
         fig.update_yaxes(autorange="reversed", row=1, col=i + 1, showticklabels=i == 0)
         fig.update_xaxes(row=1, col=i + 1, dtick=1)
-    layout(fig, title="Which examples each example depends on", x="", y="", height=240)
+    layout(fig, title="Which examples each example depends on", x="", y="", height=260)
+    fig.update_xaxes(title_text="input example")
+    fig.update_yaxes(title_text="output example", row=1, col=1)
     fig.update_yaxes(dtick=1, showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False)
     fig.update_annotations(font_size=12)
@@ -253,6 +255,8 @@ def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name
         )
     layout(fig, title=f"“{name}” against the next return", x="", y="", height=320)
     fig.update_yaxes(title_text="next return (%)", row=1, col=1)
+    fig.update_xaxes(title_text=f"{name} (raw)", row=1, col=1)
+    fig.update_xaxes(title_text=f"{name} (normalized, no units)", row=1, col=2)
     return fig.figure()
 
 
