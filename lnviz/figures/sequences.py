@@ -182,7 +182,7 @@ def examples_figure(deps: Sequence[Dependence]) -> go.Figure:
         fig.update_yaxes(autorange="reversed", row=1, col=i + 1, showticklabels=i == 0)
         fig.update_xaxes(row=1, col=i + 1, dtick=1)
     layout(fig, title="Which examples each example depends on", x="", y="", height=260)
-    fig.update_xaxes(title_text="input example")
+    fig.update_xaxes(title_text="input")  # short: four maps share a phone width
     fig.update_yaxes(title_text="output example", row=1, col=1)
     fig.update_yaxes(dtick=1, showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False)
