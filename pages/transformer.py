@@ -88,7 +88,9 @@ block's input, and once more at the top. A third variant divides that input by �
             help="Each block's MLP maps d → 2d → d.",
         )  # fmt: skip
     with c3:
-        seed = ui.int_input("seed", 0, 9999, 0, key="seed", help="Weights, tokens and loss.")
+        seed = ui.int_input(
+            "random seed", 0, 9999, 0, key="seed", help="Draws the weights, tokens and loss."
+        )
     placement = ui.choice(
         "placement (drawn in bold)", tf.PLACEMENTS, key="placement",
         help="pre: Pre-LN. post: Post-LN. scaled: Pre-LN with block l's normalized input "
