@@ -27,6 +27,20 @@ from lnviz.figures._style import (
 from lnviz.figures.invariance import scaling_traces
 from lnviz.jacobian import Spectrum
 
+# Chart text is Plotly's HTML: ε as a subscript, powers as superscripts (alt text stays plain).
+H_LABEL = "h<sub>ε</sub>(t)"
+DH_LABEL = "h′<sub>ε</sub>(t)"
+
+
+def peak_text(peak: float) -> str:
+    """The slope's peak label: two short lines, so that it fits a phone."""
+    return f"peak ε<sup>−1/2</sup><br>= {short(peak)}"
+
+
+def bound_text(bound: float) -> str:
+    """The eigenvalue chart's label of the Lipschitz bound."""
+    return f"bound ε<sup>−1/2</sup> = {short(bound)}"
+
 
 def _curves(
     current: Family, others: Sequence[Family], field: str, label: str, color: str
@@ -47,7 +61,7 @@ def _curves(
 
 def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h_eps(t) for the chosen eps (bold) and a few others (faint), with ±sqrt(3/2) dashed."""
-    fig = _curves(current, others, "h", "h_ε(t)", BLUE)
+    fig = _curves(current, others, "h", H_LABEL, BLUE)
     for sign in (1, -1):
         hline(fig, sign * current.asymptote, {"dash": "dash", "color": RED, "width": 1.5})
     fig.add_annotation(
@@ -68,7 +82,7 @@ def h_figure(current: Family, others: Sequence[Family]) -> go.Figure:
         yanchor="top",
         font={"color": RED},
     )
-    layout(fig, title="Third core coordinate of (−t, 0, t)", x="t", y="h_ε(t)")
+    layout(fig, title="Third core coordinate of (−t, 0, t)", x="t", y=H_LABEL)
     fig.update_yaxes(range=[-1.45, 1.45])
     return fig.figure()
 
@@ -89,18 +103,21 @@ H = Chart(h_figure, h_alt)
 
 def dh_figure(current: Family, others: Sequence[Family]) -> go.Figure:
     """h'_eps(t) on a log axis: a peak of height eps^(-1/2) at t = 0."""
-    fig = _curves(current, others, "dh", "h′_ε(t)", ORANGE)
+    fig = _curves(current, others, "dh", DH_LABEL, ORANGE)
     fig.add_scatter(
         x=[0.0],
         y=[current.peak_slope],
         mode="markers+text",
-        text=[f"peak ε^(−1/2)<br>= {short(current.peak_slope)}"],  # two short lines: fits a phone
+        text=[peak_text(current.peak_slope)],  # two short lines: fits a phone
         textposition="top right",
         cliponaxis=False,
         marker={"color": ORANGE, "size": 9},
         showlegend=False,
     )
-    layout(fig, title="Its slope h′_ε(t) = ε / (2t²/3 + ε)^(3/2)", x="t", y="h′_ε(t) (log scale)")
+    layout(
+        fig, title=f"Its slope {DH_LABEL} = ε / (2t²/3 + ε)<sup>3/2</sup>", x="t",
+        y=f"{DH_LABEL} (log scale)",
+    )  # fmt: skip
     fig.update_yaxes(type="log", exponentformat="power")
     return fig.figure()
 
@@ -197,7 +214,7 @@ def jacobian_figure(spec: Spectrum) -> go.Figure:
     small = spec.matrix.shape[0] <= 8  # entries written in the cells
     text = [[short(v, 3) for v in row] for row in spec.matrix] if small else None
     fig = matrix_heatmap(spec.matrix, text, lim, colorbar={"title": {"text": "∂u_i/∂z_j"}})
-    layout(fig, title="Jacobian Du_ε(z)", x="input coordinate j", y="output coordinate i")
+    layout(fig, title="Jacobian Du<sub>ε</sub>(z)", x="input coordinate j", y="output coordinate i")
     return fig.figure()
 
 
@@ -230,9 +247,9 @@ def eigen_figure(spec: Spectrum) -> go.Figure:
             showlegend=False,
         )
     if np.isfinite(spec.core_bound):
-        label = f"bound ε^(−1/2) = {short(spec.core_bound)}"
+        label = bound_text(spec.core_bound)
         hline(fig, spec.core_bound, {"dash": "dash", "color": RED}, label)
-    layout(fig, title="Eigenvalues of Du_ε(z)", x="eigen-direction", y="eigenvalue")
+    layout(fig, title="Eigenvalues of Du<sub>ε</sub>(z)", x="eigen-direction", y="eigenvalue")
     top = max(spec.core_bound if np.isfinite(spec.core_bound) else 0, spec.operator_norm)
     fig.update_yaxes(range=[0, 1.25 * top if top > 0 else 1])
     return fig.figure()

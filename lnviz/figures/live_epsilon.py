@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from lnviz.content.text import eps_label, short
+from lnviz.figures.epsilon import DH_LABEL, H_LABEL, bound_text, peak_text
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_epsilon import EpsilonGrid
 
@@ -31,14 +32,14 @@ def epsilon_frames(grid: EpsilonGrid, n_others: int, d: int) -> list[dict[str, A
     h = (
         Frames("h", n)
         .trace(bold, "y", list(grid.h))
-        .trace(bold, "name", [f"h_ε(t), ε = {lab}" for lab in labels])
+        .trace(bold, "name", [f"{H_LABEL}, ε = {lab}" for lab in labels])
     )
     dh = (
         Frames("dh", n)
         .trace(bold, "y", list(grid.dh))
-        .trace(bold, "name", [f"h′_ε(t), ε = {lab}" for lab in labels])
+        .trace(bold, "name", [f"{DH_LABEL}, ε = {lab}" for lab in labels])
         .trace(bold + 1, "y", [[float(p)] for p in grid.peak])
-        .trace(bold + 1, "text", [[f"peak ε^(−1/2)<br>= {short(float(p))}"] for p in grid.peak])
+        .trace(bold + 1, "text", [[peak_text(float(p))] for p in grid.peak])
     )
     frames = [h.payload(), dh.payload()]
     if grid.q > 0:  # a constant input has no marker on the variance curve
@@ -85,6 +86,6 @@ def _eigen(grid: EpsilonGrid, d: int, labels: list[str]) -> Frames:
         eigen.layout("shapes[0].y0", bound)
         .layout("shapes[0].y1", bound)
         .layout("annotations[0].y", bound)
-        .layout("annotations[0].text", [f"bound ε^(−1/2) = {short(b)}" for b in bound])
+        .layout("annotations[0].text", [bound_text(b) for b in bound])
         .layout("yaxis.range", [[0, 1.25 * float(t)] for t in top])
     )
