@@ -18,11 +18,13 @@ def drift_figure(drift: Drift) -> go.Figure:
     """Spread per layer on a log scale: the plain stack drifts, the normalized one stays."""
     layers = np.arange(drift.depth + 1)
     fig = FigureSpec()
+    drawn = []
     for stack, name, color in (
         (drift.plain, "without normalization", ORANGE),
         (drift.normalized, "layer norm after every layer", BLUE),
     ):
         spread = np.clip(np.nan_to_num(stack.spread, nan=FLOOR, posinf=1e300), FLOOR, 1e300)
+        drawn.append(spread)
         fig.add_scatter(
             x=layers, y=r(spread), mode="lines+markers", name=name,
             line={"color": color, "width": 2}, marker={"size": 5},
@@ -35,7 +37,11 @@ def drift_figure(drift: Drift) -> go.Figure:
         x="layer",
         y="standard deviation (log scale)",
     )
-    fig.update_yaxes(type="log", exponentformat="power")
+    # labels on whole decades only (at most about 8 of them): Plotly's own choice adds 2 and 5
+    # between decades once the axis is tall enough, a crowded ladder in presentation mode
+    spread = np.concatenate([*drawn, [1.0]])
+    decades = np.log10(spread.max()) - np.log10(spread.min())
+    fig.update_yaxes(type="log", exponentformat="power", dtick=max(1, int(np.ceil(decades / 8))))
     legend_below(fig)
     return fig.figure()
 
