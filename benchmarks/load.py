@@ -25,6 +25,10 @@ With --cold, nothing is warmed up: a freshly started server gets every visitor's
 visit within one second (`--arrive`), as when a lecturer shares the link with a class, and
 the run reports those first page loads and every error (budget: none).
 
+With --floor the same visitors load the floor app (benchmarks/floor_app.py, one slider, no
+computation) on one server instead: Streamlit's own cost of the same class on this machine,
+measured in the same way, to read the app's numbers against on a slower or faster day.
+
 Without --url it starts the app itself on loopback (with .streamlit/config.toml, and with
 `runner.postScriptGC` as --gc says); with --replicas N, N replicas behind Debian's nginx
 (deploy/replicas.py), and memory is the replicas' sum. The client is one asyncio process;
@@ -48,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from harness import app_pages, page_name, percentile, rss_mb, serve
+from harness import FLOOR_SCRIPT, app_pages, page_name, percentile, rss_mb, serve
 from stclient import Run, Visitor
 
 RUN_TIMEOUT_S = 30.0  # one rerun longer than this counts as an error
@@ -127,7 +131,9 @@ async def sample_memory(pids: list[int], t0: float, stop: float, res: Results) -
 async def run_load(url: str, pids: list[int], args: argparse.Namespace) -> Results:
     pages = args.pages or app_pages()
     target = (
-        args.url
+        "the floor app, 1 server"
+        if args.floor
+        else args.url
         if args.url
         else f"{args.replicas} replicas behind nginx"
         if args.replicas
@@ -280,7 +286,7 @@ def target(args: argparse.Namespace) -> Iterator[tuple[str, list[int]]]:
             yield balancer.url, [r.pid for r in balancer.replicas]
         return
     options = {"runner.postScriptGC": "true" if args.gc == "default" else "false"}
-    with serve("app.py", options) as server:
+    with serve(FLOOR_SCRIPT if args.floor else "app.py", options) as server:
         yield server.url, [server.pid]
 
 
@@ -303,11 +309,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--replicas", type=int, default=0, help="start N replicas behind nginx")
     ap.add_argument("--pid", type=int, action="append", default=[], help="server pid(s) for memory")
     ap.add_argument("--pages", nargs="*", help="url paths to visit (default: every page)")
+    ap.add_argument("--floor", action="store_true", help="load the floor app instead (one page)")
     ap.add_argument("--json", type=Path, help="also write the summary here")
     ap.add_argument("--check", action="store_true", help="exit 1 if a budget is missed")
     ap.add_argument("--cold", action="store_true", help="first visits on a fresh server only")
     ap.add_argument("--arrive", type=float, default=1.0, help="--cold: arrivals within seconds")
     args = ap.parse_args(argv)
+    if args.floor:
+        if args.url or args.replicas:
+            raise SystemExit("--floor starts the floor app on one server; drop --url/--replicas")
+        args.pages = [""]  # its only page
     if args.cold:
         if args.url:
             raise SystemExit("--cold starts its own fresh server; drop --url")
