@@ -11,8 +11,8 @@ ui.page_intro(
     "Glossary",
     """Short definitions of the ideas the explorer pages show, each with its formula and a
 link that opens the page that shows it, already set up. Every entry has its own address,
-`glossary?term=<entry>` (for example `glossary?term=epsilon`), so notes, slides or another
-glossary can point straight at it.""",
+`glossary?term=<entry>` (for example `glossary?term=epsilon`), so a handout, a slide or
+another glossary can point straight at it.""",
 )
 
 
