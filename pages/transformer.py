@@ -261,7 +261,9 @@ def backward_section() -> None:
     ui.prose(
         """The gradient that comes back through layer norm has mean 0: moving all
 coordinates together would not change the output. Its part along the output x̂ is removed
-when ε = 0 and only shrunk when ε > 0."""
+when ε = 0 and only shrunk when ε > 0. Symbols: L is the loss, g = ∂L/∂x̂ the gradient
+arriving at the output, q the variance of x's coordinates, σ = √(q + ε) the divisor, and a
+bar the mean over the coordinates."""
     )
     c1, c2, c3 = st.columns(3)
     with c1:

@@ -69,7 +69,12 @@ def entropy_figure(raw: AttentionScan, normed: AttentionScan) -> go.Figure:
             line={"color": color, "width": 2.5}, marker={"size": 5},
             hovertemplate=f"{label}, s = %{{x:.3g}}: %{{y:.3f}} nats<extra></extra>",
         )  # fmt: skip
-    hline(fig, raw.max_entropy, {"dash": "dot", "color": GRAY, "width": 1}, "uniform: log n")
+    hline(fig, raw.max_entropy, {"dash": "dot", "color": GRAY, "width": 1})
+    n = raw.keys.shape[0]
+    fig.add_annotation(  # at the right end: the curve without norm starts on this line
+        text=f"uniform over {n} keys: log {n}", showarrow=False, xref="x domain", yref="y",
+        x=1, y=raw.max_entropy, xanchor="right", yanchor="bottom",
+    )  # fmt: skip
     layout(fig, title="Attention entropy", x="logit scale s (log)", y="entropy (nats)")
     fig.update_xaxes(type="log")
     fig.update_yaxes(range=[0, raw.max_entropy * 1.12])
