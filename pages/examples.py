@@ -12,6 +12,13 @@ SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
 SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_OPTIONS[1:]}  # URL values
 
 
+@st.cache_resource(max_entries=4, show_spinner=False)
+def checked(engine: tuple[int, ...]) -> tuple[claims.ClaimResult, ...]:
+    """Every claim's checks run by this process's engine (`engine`: claims.engine_key()),
+    once per engine rather than on every run (frozen results, shared, never mutated)."""
+    return claims.evaluate_all()
+
+
 def claim_card(card: claims_view.Card) -> None:
     with st.container(border=True, key=f"claim-{card.anchor}"):
         st.markdown(f"#### {card.title}")
@@ -64,7 +71,7 @@ with st.expander(
     "Checks: every claim of the sources, verified live", expanded=asked,
     icon=":material/fact_check:",
 ):  # fmt: skip
-    results = claims.evaluate_all()
+    results = checked(claims.engine_key())
     info = claims_view.overview(results, claims.summarize(results))
     m1, m2, m3, m4 = st.columns(4)
     m1.metric("checks that agree", info.checks)

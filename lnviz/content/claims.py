@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+import lnviz
 from lnviz.content.claims_catalog import CLAIM_DATA
 from lnviz.content.glossary import Link, link
 from lnviz.content.sources import SOURCES
@@ -43,6 +44,7 @@ __all__ = [
     "Summary",
     "check",
     "claim_by_id",
+    "engine_key",
     "evaluate",
     "evaluate_all",
     "summarize",
@@ -229,6 +231,16 @@ def evaluate(claim: Claim) -> ClaimResult:
 
 def evaluate_all(claims: tuple[Claim, ...] = CATALOG) -> tuple[ClaimResult, ...]:
     return tuple(evaluate(c) for c in claims)
+
+
+def engine_key() -> tuple[int, ...]:
+    """The identity of every public engine function. Equal keys, the same engine: a cache
+    of evaluate_all() keyed on it runs the checks again when a function is replaced.
+
+    >>> engine_key() == engine_key()
+    True
+    """
+    return tuple(id(getattr(lnviz, name)) for name in lnviz.__all__)
 
 
 @dataclass(frozen=True)
