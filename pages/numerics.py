@@ -36,8 +36,8 @@ def recipes(sample: sw.SampleSpec, offset: float) -> tuple[rec.RecipeRun, ...]:
     return rec.run_recipes(sample.draw(offset))
 
 
-# The questions run the lab at the visitor's offset in every format (bfloat16 emulated):
-# about a third of a move's server time, so cached per state like the sweep.
+# The questions read the page's sweep at the visitor's offset (Sweep.at: the same numbers
+# as sweeping that offset alone, which cost as much as the whole sweep); cached per state.
 questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
 
 ui.page_intro(
@@ -105,9 +105,9 @@ with st.container(border=True):
         )
 
 sample = sw.SampleSpec(kind, n, seed)
-quiz.ask(questions(sample, offset, eps, summation, clamp), page="numerics")
 swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
 k = swept.index(offset)
+quiz.ask(questions(sample, offset, eps, summation, clamp, swept.at(k)), page="numerics")
 
 st.subheader("One sample, three algorithms, four formats")
 left, right = st.columns([1, 1])

@@ -6,7 +6,7 @@ story is told by moving the mean: x = c + base for offsets c from 0 to 1e8.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -93,6 +93,23 @@ class Sweep:
     def index(self, offset: float) -> int:
         """The index of the swept offset nearest to `offset`."""
         return int(np.argmin(np.abs(self.offsets - offset)))
+
+    def at(self, k: int) -> Sweep:
+        """The sweep at offset index k alone: the same numbers as sweeping [offsets[k]]
+        (each offset's row is computed on its own).
+
+        >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
+        >>> one = offset_sweep(sample("noise", 64, 1), [2000.0], 1e-5)
+        >>> bool(np.array_equal(s.at(1).rel_error, one.rel_error, equal_nan=True))
+        True
+        """
+        ks = slice(k, k + 1)
+        return replace(
+            self, offsets=self.offsets[ks], variance=self.variance[:, :, ks],
+            negative=self.negative[:, :, ks], rel_error=self.rel_error[:, :, ks],
+            var_rel_error=self.var_rel_error[:, :, ks], input_error=self.input_error[:, ks],
+            true_variance=self.true_variance[ks],
+        )  # fmt: skip
 
 
 def offset_sweep(

@@ -31,11 +31,14 @@ def questions(
     eps: float = 1e-5,
     summation: str = "sequential",
     clamp: bool = True,
+    swept: sw.Sweep | None = None,
 ) -> tuple[Question, ...]:
     """Three questions on the lab's state: the float32 one-pass variance's error class at
     this offset, where float16's Σx² overflows for this n, and which algorithm stays
-    accurate in float32 here."""
-    swept = sw.offset_sweep(sample.draw(), [offset], eps, clamp=clamp, summation=summation)
+    accurate in float32 here. `swept`: this state's sweep at this offset alone
+    (Sweep.at), when the page has it; otherwise it is computed."""
+    if swept is None:
+        swept = sw.offset_sweep(sample.draw(), [offset], eps, clamp=clamp, summation=summation)
     query = state(sample, offset, eps, summation, clamp)
     return (
         _variance_error(swept, sample, query),
