@@ -30,6 +30,11 @@ def shock_figure(s: Shock) -> go.Figure:
         type="rect", xref="x", yref="y domain", x0=-0.5, x1=s.token - 0.5, y0=0, y1=1,
         fillcolor=GRAY, opacity=0.12, line_width=0,
     )  # fmt: skip
+    if s.token >= 4:  # room for the band's name inside it
+        fig.add_annotation(
+            x=-0.5, y=1, yref="paper", text="before the shock", showarrow=False,
+            xanchor="left", yanchor="top", font={"color": GRAY},
+        )  # fmt: skip
     vline(fig, s.token, {"color": RED, "dash": "dash"})
     fig.add_annotation(
         x=s.token,
@@ -41,6 +46,7 @@ def shock_figure(s: Shock) -> go.Figure:
         font={"color": RED},
     )
     layout(fig, title="Change of each normalized token", x="token t", y="max |Δy| over features")
+    legend_below(fig)  # above, its two rows on a phone ran into the title
     return fig.figure()
 
 
@@ -79,7 +85,10 @@ def inference_figure(inf: Inference, feature: int, name: str) -> go.Figure:
             name=label,
             line={"color": color, "dash": dash, "width": width},
         )
-    layout(fig, title=f"“{name}” of example {inf.example}, normalized", x="token t", y="y")
+    layout(
+        fig, title=f"“{name}” of example {inf.example}, normalized", x="token t",
+        y="normalized value y",
+    )  # fmt: skip
     legend_below(fig, -0.25).update_layout(height=400)
     return fig.figure()
 
