@@ -84,3 +84,16 @@ def test_right_answer_on_the_page_shows_the_explanation() -> None:
     assert_right_answer_explained(
         PAGE, "float16-overflow", "sqrt(65504/1000)", "√(65504/1000) ≈ 8.093"
     )
+
+
+@pytest.mark.parametrize("offset", [1.0, 2000.0, 1e6])
+@pytest.mark.parametrize("summation", ["sequential", "pairwise"])
+def test_questions_from_the_pages_sweep_equal_those_computed_alone(
+    offset: float, summation: str
+) -> None:
+    """The page passes its own sweep at the offset (Sweep.at) instead of sweeping again."""
+    sample = sw.SampleSpec("noise", 200, 3)
+    whole = sw.offset_sweep(sample.draw(), [0.5, 1.0, 2000.0, 1e6, 1e8], 1e-5, summation=summation)
+    alone = ex.questions(sample, offset, 1e-5, summation, True)
+    reused = ex.questions(sample, offset, 1e-5, summation, True, whole.at(whole.index(offset)))
+    assert reused == alone
