@@ -9,6 +9,7 @@ stored on the server beyond the session.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 import streamlit as st
@@ -69,9 +70,9 @@ def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: s
                 ("HTML", sheets.html_sheet, "html", "text/html"),
             )
             for column, (kind, write, ext, mime) in zip(st.columns(2), formats, strict=True):
-                column.download_button(
+                column.download_button(  # written when clicked, not on every run
                     f"{kind}, {label}",
-                    write(sections, base, answers=answers),
+                    functools.partial(write, sections, base, answers=answers),
                     file_name=f"lnviz-{name}-exercises{suffix}.{ext}",
                     mime=mime,
                     key=f"sheet-{name}-{ext}{suffix}",

@@ -1,0 +1,39 @@
+"""A teacher downloads a page's exercise sheet in a real browser: the file is written when
+the button is clicked (not on every run) and holds the page's questions, each with a link
+to its state on this server."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from lnviz.content.exercises import for_page
+
+from .helpers import Visit, exception_report
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize(("label", "answers"), [("Markdown, for students", False),
+                                                ("Markdown, with answers", True)])  # fmt: skip
+def test_the_sheet_downloaded_holds_the_pages_questions(
+    open_page: Callable[..., Visit], label: str, answers: bool
+) -> None:
+    visit = open_page("epsilon")
+    page = visit.page
+    page.locator("[data-testid=stPopover] button", has_text="Exercise sheet").first.click()
+    button = page.locator("[data-testid=stPopoverBody] button", has_text=label)
+    button.wait_for()
+    with page.expect_download() as download:
+        button.click()
+    assert download.value.suggested_filename.startswith("lnviz-epsilon-exercises")
+    text = Path(download.value.path()).read_text(encoding="utf-8")
+    assert text.startswith("# lnviz exercises: Epsilon")
+    questions = for_page("epsilon")
+    assert questions and all(q.prompt in text for q in questions)
+    host = page.url.split("/epsilon")[0]
+    assert text.count(f"Check it: {host}/epsilon?") == len(questions)
+    assert ("Answer: " in text) is answers
+    assert not exception_report(visit) and not visit.page_errors
