@@ -218,7 +218,7 @@ def leak_figure(t: LeakTable) -> go.Figure:
         textfont={"size": 13},
         xgap=2,
         ygap=2,
-        colorbar={"thickness": 10, "title": {"text": "corr"}},
+        showscale=False,  # every cell writes its value; the bar took a fifth of a phone's width
         hovertemplate="%{y}, %{x}: corr %{z}<extra></extra>",
     )
     layout(fig, title="Correlation with the next return", x="", y="", height=320)
@@ -255,8 +255,9 @@ def scatter_figure(raw: np.ndarray, normed: np.ndarray, target: np.ndarray, name
         )
     layout(fig, title=f"“{name}” against the next return", x="", y="", height=320)
     fig.update_yaxes(title_text="next return (%)", row=1, col=1)
-    fig.update_xaxes(title_text=f"{name} (raw)", row=1, col=1)
-    fig.update_xaxes(title_text=f"{name} (normalized, no units)", row=1, col=2)
+    # short titles: the two panels share a phone's width; the chart's title names the feature
+    fig.update_xaxes(title_text="value (%)", row=1, col=1)
+    fig.update_xaxes(title_text="normalized (no units)", row=1, col=2)
     return fig.figure()
 
 
