@@ -1,6 +1,6 @@
-"""A teacher downloads a page's exercise sheet in a real browser: the file is written when
-the button is clicked (not on every run) and holds the page's questions, each with a link
-to its state on this server."""
+"""Downloads written when their button is clicked (not on every run), in a real browser: a
+page's exercise sheet holds its questions, each with a link to its state on this server;
+the worked examples' CSV holds every check."""
 
 from __future__ import annotations
 
@@ -37,3 +37,17 @@ def test_the_sheet_downloaded_holds_the_pages_questions(
     assert text.count(f"Check it: {host}/epsilon?") == len(questions)
     assert ("Answer: " in text) is answers
     assert not exception_report(visit) and not visit.page_errors
+
+
+def test_the_checks_csv_downloaded_holds_every_check(open_page: Callable[..., Visit]) -> None:
+    from lnviz.content import claims
+
+    visit = open_page("examples", {"section": "Epsilon"})  # the checks' expander open
+    page = visit.page
+    button = page.get_by_role("button", name="Download every check as CSV")
+    button.scroll_into_view_if_needed()
+    with page.expect_download() as download:
+        button.click()
+    lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
+    assert lines[0].split(",") == list(claims.CSV_COLUMNS)
+    assert len(lines) - 1 == sum(len(c.checks) for c in claims.CATALOG)
