@@ -50,7 +50,12 @@ def open_term(slug: str) -> None:
 def show_term(term: glossary.Term, *, expanded: bool, highlighted: bool = False) -> None:
     icon = ":material/my_location:" if highlighted else ":material/menu_book:"
     key = f"{'linked' if highlighted else 'entry'}-{term.slug}"  # a new term, a new element
-    with st.expander(f"**{term.name}**", expanded=expanded, icon=icon, key=key):
+    entry = st.expander(
+        f"**{term.name}**", expanded=expanded, icon=icon, key=key, on_change="rerun"
+    )
+    if not entry.open:  # its body is drawn when it is opened (that reruns the page): a run
+        return  # of the whole glossary sends its names, not ~700 elements of folded bodies
+    with entry:
         if highlighted:
             st.badge("You followed a link to this entry", icon=":material/link:", color="orange")
         st.markdown(term.definition)

@@ -34,12 +34,23 @@ def rendered_links(at) -> set[tuple[str, tuple[tuple[str, str], ...]]]:
     return {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
 
 
+def open_entries(at, slugs=None):
+    """Open entries as a click on each does (a rerun): their bodies are drawn only then."""
+    for slug in slugs or [t.slug for t in glossary.TERMS]:
+        at.session_state[f"entry-{slug}"] = True
+    return at.run()
+
+
 def test_default_lists_every_term_collapsed_with_its_links() -> None:
     at = via_router("glossary")
     assert_clean(at)
     assert not at.warning and not at.error
     assert labels(at) == [t.name for t in glossary.TERMS]
     assert not any(e.proto.expanded for e in at.expander)
+    assert not at.latex and not at.get("page_link")  # folded bodies are not sent
+    open_entries(at)
+    assert_clean(at)
+    assert labels(at) == [t.name for t in glossary.TERMS]
     assert len(at.latex) == sum(len(t.formulas) for t in glossary.TERMS)
     shown = rendered_links(at)
     for target in LINKS.values():  # each link is on the page with exactly its parameters
@@ -67,6 +78,7 @@ def test_related_entry_button_moves_the_highlight_and_the_address() -> None:
     assert_clean(at)
     assert labels(at)[0] == "Lipschitz constant" and at.expander[0].proto.expanded
     assert at.query_params["term"] == "lipschitz-constant"
+    open_entries(at, ["epsilon"])
     at.button(key="entry-epsilon-to-normalized-core").click().run()  # from the list below
     assert labels(at)[0] == "Normalized core"
 
@@ -165,7 +177,7 @@ def test_no_private_labels_on_the_page() -> None:
     """Every entry's text, formulas and link labels as drawn: no seed labels, no claim ids."""
     from tests.content.test_private_labels import private_labels
 
-    at = via_router("glossary")
+    at = open_entries(via_router("glossary"))
     assert_clean(at)
     page_text = texts(at) + " ".join(p.proto.label for p in at.get("page_link"))
     assert "The error in a backtest" in page_text and "worked example a = (1/4, 3/4)" in page_text
