@@ -140,7 +140,7 @@ for term in matches:
 
 st.download_button(
     "Download the glossary as CSV",
-    glossary.to_csv(),
+    glossary.to_csv,  # written when clicked
     file_name="lnviz-glossary.csv",
     mime="text/csv",
     icon=":material/download:",
