@@ -54,6 +54,20 @@ class Worked:
     steps: tuple[Step, ...]
 
 
+_SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def _terms(name: str, d: int, power: str = "") -> str:
+    """The sum's terms written out: _terms("z", 3) is "z₁ + z₂ + z₃"; more than four
+    terms elide the middle ("z₁ + z₂ + … + z₁₀").
+
+    >>> _terms("v", 5, "²")
+    'v₁² + v₂² + … + v₅²'
+    """
+    term = [f"{name}{str(i).translate(_SUBSCRIPT)}{power}" for i in range(1, d + 1)]
+    return " + ".join(term if d <= 4 else [*term[:2], "…", term[-1]])
+
+
 def _eps(eps: float) -> str:
     return text.exact(eps) or text.number(eps)
 
@@ -83,9 +97,9 @@ def worked(example: Example) -> Worked:
     eps = _eps(example.eps)
     steps = [
         Step("input z", f"d = {z.size} numbers", text.vector(z)),
-        Step("mean μ", "(z₁ + … + z_d)/d", text.with_exact(mu)),
+        Step("mean μ", f"({_terms('z', z.size)})/{z.size}", text.with_exact(mu)),
         Step("centred v = z − μ𝟏", "subtract μ from every entry", text.vector_with_exact(z - mu)),
-        Step("variance q", "(v₁² + … + v_d²)/d", text.with_exact(q)),
+        Step("variance q", f"({_terms('v', z.size, '²')})/{z.size}", text.with_exact(q)),
         Step(f"√(q + ε), ε = {eps}", "the divisor", text.with_exact(root)),
     ]
     if not st.defined:

@@ -37,7 +37,7 @@ TERM_DATA: tuple = (
     ),
     (
         "epsilon", "ε (epsilon)", ("eps", "variance epsilon", "numerical stability"),
-        r"""A small positive number added to the variance, inside the square root. It keeps the
+        r"""A small positive number added to the variance $q$, inside the square root. It keeps the
         division defined when all coordinates are equal and limits how steep the map can be.
         It is not harmless: the same input gives a different core for a different ε, the core
         no longer has variance 1, and rescaling the input no longer cancels out. Frameworks

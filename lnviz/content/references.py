@@ -140,14 +140,15 @@ REFERENCES: tuple[Reference, ...] = (
         ("frameworks", "numerics"),
     ),
     Reference(
-        "source-note", "Source document", "An untitled note signed “Codex @codex”",
+        "source-note", "Untitled note (Codex @codex)", "An untitled note signed “Codex @codex”",
         SOURCES["note"].name, "",
         "The worked numbers of the ε, invariance and weighted-centering pages: the core's "
         "variance, the scaling identity, the Jacobian and its bound, oblique projections.",
         ("epsilon", "invariance", "gain-and-bias", "weighted-centering", "examples"),
     ),
     Reference(
-        "source-glossary", "Source document", "Layer normalisation", SOURCES["glossary"].name, "",
+        "source-glossary", "“Layer normalisation”", "Layer normalisation", SOURCES["glossary"].name,
+        "",
         "Token-wise reduction axes, batch independence, and what normalization does and does "
         "not guarantee for a causal financial forecast.",
         ("reduction-axes", "sequences", "batch-statistics", "examples"),
