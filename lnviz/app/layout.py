@@ -27,6 +27,7 @@ from lnviz.content.registry import PageInfo
 
 PHONE_MAX_WIDTH = 640  # px: Streamlit stacks st.columns below this width
 CARD_COLUMNS = 3  # a phone table with more columns shows each row as a card
+PHONE_ROWS = 24  # rows a phone table shows at most (a group table can have hundreds)
 
 # A row of st.columns of metrics or number boxes: two cells to a line. Rows with a chart, a
 # table, code, a slider or a radio (they need the width) keep Streamlit's stacking.
@@ -61,6 +62,9 @@ _GRID_WITH_PHONE_TABLE = (
 _PHONE_TABLE_CSS = """
 .lnviz-phone-table { width: 100%; border-collapse: collapse; font-size: 0.875rem; }
 .lnviz-phone-table th { font-weight: 600; text-align: left; }
+.lnviz-phone-more { caption-side: bottom; text-align: left; font-size: 0.8rem; opacity: 0.75;
+  padding-top: 0.3rem; }
+.lnviz-cards .lnviz-phone-more { display: block; width: 100%; padding: 0 0 0.3rem; }
 .lnviz-phone-table th, .lnviz-phone-table td {
   padding: 0.3rem 0.4rem; border-bottom: 1px solid rgba(128, 128, 128, 0.3);
   overflow-wrap: break-word; vertical-align: top;
@@ -163,10 +167,24 @@ def phone_table(columns: Mapping[str, Sequence[Any]]) -> str:
     <td data-label="a &lt;b&gt;">x</td><td data-label="c">2</td></tr></table>
 
     More than CARD_COLUMNS columns: each row is drawn as a card of "name value" lines.
+    More than PHONE_ROWS rows: the first PHONE_ROWS, under a caption that says so.
+
+    >>> long = phone_table({"k": list(range(30))})
+    >>> long.count("<td"), "The first 24 of 30 rows" in long
+    (24, True)
     """
     names = [html.escape(str(n), quote=True) for n in columns]
     cols = [list(columns[name]) for name in columns]
+    total = len(cols[0]) if cols else 0
+    cols = [c[:PHONE_ROWS] for c in cols]  # a phone shows the first rows, and says so
     rows = zip(*cols, strict=True) if cols else iter(())
+    more = total - PHONE_ROWS
+    caption = (
+        f'<caption class="lnviz-phone-more">The first {PHONE_ROWS} of {total} rows; the '
+        "whole table shows on a wider screen.</caption>"
+        if more > 0
+        else ""
+    )
     head = "".join(f"<th>{n}</th>" for n in names)
     body = "".join(
         "<tr>"
@@ -175,7 +193,7 @@ def phone_table(columns: Mapping[str, Sequence[Any]]) -> str:
         for row in rows
     )
     kind = "lnviz-phone-table lnviz-cards" if len(names) > CARD_COLUMNS else "lnviz-phone-table"
-    return f'<table class="{kind}"><tr>{head}</tr>{body}</table>'
+    return f'<table class="{kind}">{caption}<tr>{head}</tr>{body}</table>'
 
 
 def _cell(value: Any) -> str:

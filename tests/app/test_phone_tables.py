@@ -37,3 +37,16 @@ def test_each_grid_has_a_phone_table_with_its_header_and_cells(name: str) -> Non
                 assert cell == value
         wide = frame.shape[1] > 3
         assert ("lnviz-cards" in table) == wide  # more than three columns: one card per row
+
+
+def test_a_long_table_shows_its_first_rows_on_a_phone_and_says_so() -> None:
+    from lnviz.app.layout import PHONE_ROWS
+    from tests.deep_links import via_router
+
+    at = via_router("reduction-axes", {"b": "8", "t": "16", "f": "32", "scheme": "instance"})
+    ah.assert_clean(at)
+    grid = at.dataframe[0].value  # the data grid keeps every row
+    assert len(grid) > PHONE_ROWS
+    table = _phone_tables(at)[0]
+    assert table.count("<tr>") - 1 == PHONE_ROWS
+    assert f"The first {PHONE_ROWS} of {len(grid)} rows" in table
