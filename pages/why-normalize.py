@@ -5,10 +5,18 @@ import streamlit as st
 from lnviz.app import quiz, ui
 from lnviz.content.exercises import why_normalize as exercises
 from lnviz.figures import why_normalize as figs
-from lnviz.lessons.why_normalize import ACTIVATIONS, activation_drift
+from lnviz.lessons.why_normalize import ACTIVATIONS, Drift, activation_drift
 
 GAINS = (0.5, 0.8, 1.0, 1.2, 1.414, 1.6, 2.0)  # weight scale g: W ~ N(0, g²/d)
 DEPTHS = (4, 8, 10, 16, 32, 64)
+
+
+@st.cache_data(max_entries=64, show_spinner=False)
+def drift_at(depth: int, gain: float, activation: str) -> Drift:
+    """The stack with and without layer norm at this state (pure, so cached; the page's
+    charts, numbers and questions all read this one)."""
+    return activation_drift(depth=depth, gain=gain, activation=activation)
+
 
 ui.page_intro(
     "Why normalize?",
@@ -31,9 +39,9 @@ with c2:
 with c3:
     activation = ui.choice("activation", ACTIVATIONS, key="act", default="relu")
 
-quiz.ask(exercises.questions(depth, gain, activation), page="why-normalize")
+drift = drift_at(depth, gain, activation)
+quiz.ask(exercises.questions(depth, gain, activation, drift), page="why-normalize")
 
-drift = activation_drift(depth=depth, gain=gain, activation=activation)
 st.subheader("The same stack, with and without layer norm")
 ui.chart(figs.DRIFT, drift, key="drift")
 m1, m2, m3 = st.columns(3)

@@ -7,16 +7,20 @@ import numpy as np
 import lnviz
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import short
-from lnviz.lessons.why_normalize import activation_drift, expected_factor
+from lnviz.lessons.why_normalize import Drift, activation_drift, expected_factor
 
 Z = (1.0, 3.0, 5.0, 3.0)  # mean 3, variance 2: the entry 5 normalizes to √2
 
 
-def questions(depth: int = 32, gain: float = 2.0, activation: str = "relu") -> tuple[Question, ...]:
-    """Three questions: the compounding factor, what layer norm does at depth, one token."""
+def questions(
+    depth: int = 32, gain: float = 2.0, activation: str = "relu", drift: Drift | None = None
+) -> tuple[Question, ...]:
+    """Three questions: the compounding factor, what layer norm does at depth, one token.
+    `drift`: the page's activation_drift at this state, when it has it."""
     factor = expected_factor(1.2, "linear") ** 10
     core = lnviz.normalized_core(np.array(Z), 0.0)
-    drift = activation_drift(depth=depth, gain=gain, activation=activation)
+    if drift is None:
+        drift = activation_drift(depth=depth, gain=gain, activation=activation)
     grows = drift.plain.spread[-1] > drift.plain.spread[0]
     return (
         number(
