@@ -83,6 +83,9 @@ def convention_table(c: Conventions) -> dict[str, list[str]]:
     return table
 
 
+# The questions run the page's model at its state: built once per state.
+questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+
 ui.page_intro(
     "Batch statistics: what batch norm borrows from the batch",
     r"""Batch normalization standardizes each **feature** with statistics pooled over the
@@ -168,7 +171,7 @@ with st.container(border=True):
     with c10:
         feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
 
-quiz.ask(exercises.questions(b, mk, f, seed), page="batch-statistics")
+quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
 
 settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
 sr = stream_runs(settings)

@@ -28,6 +28,9 @@ def undefined_note(what: str) -> None:
     )
 
 
+# The questions run the page's model at its state: built once per state.
+questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+
 ui.page_intro(
     "Invariances: what layer norm cannot see",
     r"""Layer normalization subtracts the mean $\mu$ of the coordinates, leaving the centred
@@ -69,7 +72,7 @@ with c2:
         help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
     )
 defined = lnviz.analyze_core(z, eps).finite
-quiz.ask(exercises.questions(z, eps), page="invariance")
+quiz.ask(questions(z, eps), page="invariance")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
