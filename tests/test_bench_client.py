@@ -86,6 +86,7 @@ def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
         gc="off",
         url=app.url,
         replicas=0,
+        floor=False,
     )
     res = run_coroutine(load.run_load(app.url, [app.pid], args))
     summary = load.summarize(res)
@@ -93,3 +94,12 @@ def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
     assert res.own_state_checked == 4 and res.own_state_mismatches == []
     assert summary["reruns"] >= 8  # 4 visitors, about 2 moves a second each, for 4 s
     assert summary["memory_mb"]["peak"] > 50  # type: ignore[index]
+
+
+def test_load_benchmark_drives_the_floor_app_with_floor(capsys: pytest.CaptureFixture[str]) -> None:
+    import load
+
+    assert load.main(["--floor", "--visitors", "3", "--seconds", "3", "--think", "0.5"]) == 0
+    out = capsys.readouterr().out
+    assert "the floor app, 1 server" in out and "errors 0" in out
+    assert "own state: 3 of 3 match" in out
