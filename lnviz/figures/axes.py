@@ -139,6 +139,10 @@ def _blocks(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int]) -> Non
     )  # fmt: skip
 
 
+CAMERA_ASPECT = 0.85  # width / height of the 3-D scene the camera is set for: a 390 px phone
+CAMERA_EYE = {"x": 1.45, "y": -1.8, "z": 1.15}
+
+
 def _aspect(shape: tuple[int, int, int]) -> dict[str, float]:
     """Box proportions (feature, token, batch) that follow the tensor's, the longest side 1
     and none thinner than 0.25 (a single batch stays a visible slab)."""
@@ -182,10 +186,12 @@ def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
             "zaxis": {"title": {"text": "batch"}, **axis},
             "aspectmode": "manual",
             "aspectratio": _aspect(red.x.shape),
-            # far enough that the whole box stays in view on a narrow phone screen too
-            "camera": {"eye": {"x": 1.45, "y": -1.8, "z": 1.15}, "center": {"z": -0.1}},
+            # far enough that the whole box stays in view on a narrow phone screen too; a
+            # wider chart brings it closer in the browser (lnviz/app/lazy_component/lazy.js)
+            "camera": {"eye": CAMERA_EYE, "center": {"z": -0.1}},
             "domain": {"x": [0, 1], "y": [0.1, 1]},
         },
+        meta={"lnvizCameraAspect": CAMERA_ASPECT, "lnvizCameraEye": CAMERA_EYE},
         legend={"orientation": "h", "yanchor": "bottom", "y": 0, "x": 0, "xanchor": "left"},
         margin={"l": 0, "r": 0, "t": 40, "b": 10},
     )

@@ -16,6 +16,39 @@
 // (draw every waiting chart now: printing does this, and the browser tests before they
 // read a page).
 const MARGIN_PX = 200;
+const CLOSEST = 0.6; // a wide 3-D chart's camera comes at most this much closer
+
+// A 3-D scene's camera is set on the server for the narrowest screen (its layout.meta
+// names that scene's width / height as lnvizCameraAspect): far enough that a phone sees
+// the whole box. A wider chart has room to spare on the sides, so its camera comes closer,
+// by the ratio of the two aspects (at most CLOSEST), and the box fills more of the chart.
+// Plotly's perspective keeps the vertical view, so the box's height sets how close.
+function fittedEye(gd, layout) {
+  const meta = layout && layout.meta;
+  const tuned = meta && meta.lnvizCameraAspect;
+  const eye = tuned && meta.lnvizCameraEye; // the server's eye (the layout's may be fitted)
+  if (!eye || !layout.scene || !(gd instanceof Element)) return null;
+  const full = layout.width || gd.clientWidth || (gd._fullLayout && gd._fullLayout.width);
+  if (!full) return null;
+  const dom = layout.scene.domain || {};
+  const [x0, x1] = dom.x || [0, 1];
+  const [y0, y1] = dom.y || [0, 1];
+  const m = layout.margin || {};
+  const width = (full - (m.l || 0) - (m.r || 0)) * (x1 - x0);
+  const height = ((layout.height || gd.clientHeight) - (m.t || 0) - (m.b || 0)) * (y1 - y0);
+  const scale = Math.min(1, Math.max(CLOSEST, tuned / (width / height)));
+  return { x: eye.x * scale, y: eye.y * scale, z: eye.z * scale };
+}
+
+function fitCamera(gd, args) {
+  const figure = args.length === 1 && args[0] && args[0].layout ? args[0] : null;
+  const layout = figure ? figure.layout : args[1];
+  const eye = fittedEye(gd, layout);
+  if (!eye) return args;
+  const camera = { ...layout.scene.camera, eye };
+  const fitted = { ...layout, scene: { ...layout.scene, camera } };
+  return figure ? [{ ...figure, layout: fitted }] : [args[0], fitted, ...args.slice(2)];
+}
 
 function install() {
   if (window.__lnvizCharts) return;
@@ -78,12 +111,19 @@ function install() {
     P.__lnvizLazy = true;
     const react = P.react;
     const purge = P.purge;
-    P.react = function (gd, ...args) {
+    P.react = function (gd, ...given) {
+      const args = fitCamera(gd, given);
       // Only a chart's first draw waits: once drawn, its updates (a new width, a theme)
       // follow at once, as Streamlit expects them (deferred too, each one's finish started
       // the next, and a chart far from the screen never came to rest).
       const drawn = gd instanceof Element && !!gd._fullLayout;
-      if (!(gd instanceof Element) || drawn || near(gd)) return react.apply(this, [gd, ...args]);
+      if (!(gd instanceof Element) || drawn || near(gd)) {
+        const done = react.apply(this, [gd, ...args]);
+        if (done && typeof done.then === "function" && fittedEye(gd, args[1] || (args[0] || {}).layout)) {
+          done.then(() => fitWhenDrawn(P, gd, 0)); // its width was not known before the draw
+        }
+        return done;
+      }
       const old = pending.get(gd);
       if (old) old.resolve(); // (Streamlit waits for a draw before the next: not expected)
       return new Promise((resolve, reject) => {
@@ -100,6 +140,23 @@ function install() {
       }
       return purge.apply(this, [gd, ...args]);
     };
+    // Charts drawn (or being drawn) before this script arrived, on a first visit: fit
+    // their cameras once their draw is done.
+    for (const gd of document.querySelectorAll(".js-plotly-plot")) fitWhenDrawn(P, gd, 0);
+  }
+
+  function fitWhenDrawn(P, gd, tries) {
+    if (!gd.isConnected || tries > 600) return; // (about 10 s of frames at the most)
+    const meta = gd.layout && gd.layout.meta;
+    if (gd._fullLayout && !(meta && meta.lnvizCameraAspect)) return; // not a fitted scene
+    if (!gd._fullLayout || !gd._fullLayout.scene || !gd._fullLayout.scene._scene) {
+      requestAnimationFrame(() => fitWhenDrawn(P, gd, tries + 1));
+      return;
+    }
+    const eye = fittedEye(gd, gd.layout);
+    const drawn = gd._fullLayout.scene.camera.eye;
+    const off = eye && Math.abs(eye.x - drawn.x) + Math.abs(eye.y - drawn.y) + Math.abs(eye.z - drawn.z);
+    if (off > 1e-9 && typeof P.relayout === "function") P.relayout(gd, { "scene.camera.eye": eye });
   }
 
   window.__lnvizCharts = {
