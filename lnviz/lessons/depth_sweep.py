@@ -9,7 +9,7 @@ import numpy as np
 
 from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
-from lnviz.lessons.residual_stack import PLACEMENTS, TOKENS_DEFAULT, run_placements
+from lnviz.lessons.residual_stack import PLACEMENTS, TOKENS_DEFAULT, StackOptions, run_placements
 from lnviz.lessons.stack_parts import DEPTH_MAX
 
 __all__ = ["DepthSweep", "depth_sweep"]
@@ -51,9 +51,9 @@ def depth_sweep(
     first = {p: np.empty(len(ds)) for p in PLACEMENTS}
     last = {p: np.empty(len(ds)) for p in PLACEMENTS}
     top = {p: np.empty(len(ds)) for p in PLACEMENTS}
+    options = StackOptions(hidden=hidden, seed=seed, activation=activation, precision=precision)
     for k, L in enumerate(ds):
-        args = (L, width, tokens, hidden, seed, activation, 1e-5, precision, False)
-        runs = run_placements(PLACEMENTS, *args)
+        runs = run_placements(PLACEMENTS, L, width, tokens, **options)
         for run in runs:
             first[run.placement][k] = run.grad_norm[0]
             last[run.placement][k] = run.grad_norm[-1]

@@ -48,6 +48,7 @@ fall with the block index like 1/sqrt(l). tests/lessons/test_transformer.py hold
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 import numpy as np
 
@@ -71,6 +72,7 @@ __all__ = [
     "PLACEMENTS",
     "PRECISIONS",
     "PlacementComparison",
+    "StackOptions",
     "StackRun",
     "compare_placements",
     "residual_stack",
@@ -82,6 +84,17 @@ PLACEMENTS = ("pre", "post", "scaled")
 PRECISIONS = ("float64", "float32")  # float32: about twice as fast, for the page
 ACTIVATIONS = ("relu", "gelu")  # gelu: the tanh approximation (torch approximate="tanh")
 TOKENS_DEFAULT = 8  # at width 256 the cost barely depends on 1..8 tokens (see Cost above)
+
+
+class StackOptions(TypedDict, total=False):
+    """The keyword settings residual_stack and compare_placements share (run_placements
+    holds their defaults, given after each)."""
+
+    hidden: int | None  # H, 1..1024; None: 4 * width
+    seed: int  # 0: draws the inputs, the projection r and the weights' signs
+    activation: str  # "relu" or "gelu"
+    eps: float  # 1e-5: layer norm's eps, in [0, 1]
+    precision: str  # "float64" or "float32"
 
 
 @dataclass(frozen=True)
@@ -299,17 +312,14 @@ def residual_stack(
     width: int = 64,
     tokens: int = TOKENS_DEFAULT,
     *,
-    hidden: int | None = None,
-    seed: int = 0,
-    activation: str = "relu",
-    eps: float = 1e-5,
-    precision: str = "float64",
     weight_grads: bool = False,
+    **options: Unpack[StackOptions],
 ) -> StackRun:
     """Forward and hand-written backward pass of one placement at initialization.
 
-    depth 1..64, width 4..256, tokens 1..64, hidden 1..1024 (default 4 * width), eps in
-    [0, 1]. weight_grads=True also keeps the full weight gradients (L, d, H) and (L, H, d).
+    depth 1..64, width 4..256, tokens 1..64; `options` as StackOptions (hidden 1..1024,
+    default 4 * width; eps in [0, 1]). weight_grads=True also keeps the full weight
+    gradients (L, d, H) and (L, H, d).
 
     >>> run = residual_stack("post", depth=6, width=16, seed=3)
     >>> run.stream.shape, run.grad_w2_norm.shape
@@ -318,8 +328,7 @@ def residual_stack(
     True
     """
     p = chk.choice(placement, "placement", PLACEMENTS)
-    args = (depth, width, tokens, hidden, seed, activation, eps, precision, weight_grads)
-    return run_placements((p,), *args)[0]
+    return run_placements((p,), depth, width, tokens, weight_grads=weight_grads, **options)[0]
 
 
 def compare_placements(
@@ -327,12 +336,8 @@ def compare_placements(
     width: int = 64,
     tokens: int = TOKENS_DEFAULT,
     *,
-    hidden: int | None = None,
-    seed: int = 0,
-    activation: str = "relu",
-    eps: float = 1e-5,
-    precision: str = "float64",
     sweep_depths: tuple[int, ...] = (),
+    **options: Unpack[StackOptions],
 ) -> PlacementComparison:
     """Pre-LN, Post-LN and the scaled Pre-LN on the same weights, inputs and loss.
 
@@ -343,8 +348,7 @@ def compare_placements(
     >>> bool(c.post.grad_norm[-1] > 2 * c.pre.grad_norm[-1])  # Xiong et al.'s contrast
     True
     """
-    args = (depth, width, tokens, hidden, seed, activation, eps, precision, False)
-    runs = run_placements(PLACEMENTS, *args, sweep=sweep_depths)
+    runs = run_placements(PLACEMENTS, depth, width, tokens, sweep=sweep_depths, **options)
     return PlacementComparison(*runs)
 
 
@@ -353,14 +357,16 @@ def run_placements(
     depth: object,
     width: object,
     tokens: object,
-    hidden: object,
-    seed: object,
-    activation: object,
-    eps: object,
-    precision: object,
-    weight_grads: bool,
+    *,
+    hidden: object = None,
+    seed: object = 0,
+    activation: object = "relu",
+    eps: object = 1e-5,
+    precision: object = "float64",
+    weight_grads: bool = False,
     sweep: object = (),
 ) -> list[StackRun]:
+    """The placements' runs, every argument checked; the defaults of StackOptions are here."""
     L, d, T, H, s = check_sizes(depth, width, tokens, hidden, seed)
     act = chk.choice(activation, "activation", ACTIVATIONS)
     e = chk.number(eps, "eps", 0.0, 1.0)
