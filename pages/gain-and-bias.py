@@ -121,19 +121,11 @@ ui.presets(
     },
     key="gb-presets",
 )
-c1, c2, c3 = st.columns(3)
-with c1:
-    z = ui.vector_input(
-        "z (input vector)", Z_DEFAULT, key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-    )
-with c2:
-    gamma_raw = ui.vector_input(
-        "γ (gain)", GAMMA_DEFAULT, key="gamma", min_len=1, max_len=8, lo=-100, hi=100
-    )
-with c3:
-    beta_raw = ui.vector_input(
-        "β (bias)", BETA_DEFAULT, key="beta", min_len=1, max_len=8, lo=-100, hi=100
-    )
+z, gamma_raw, beta_raw = ui.side_by_side(
+    lambda: ui.vector_input("z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000),
+    lambda: ui.vector_input("γ (gain)", GAMMA_DEFAULT, key="gamma", lo=-100, hi=100),
+    lambda: ui.vector_input("β (bias)", BETA_DEFAULT, key="beta", lo=-100, hi=100),
+)
 eps = ui.eps_slider(
     default=0.0,
     allow_zero=True,

@@ -1,5 +1,7 @@
 """Invariances: which changes of the input layer normalization ignores, and which it does not."""
 
+from collections.abc import Callable, Sequence
+
 import numpy as np
 import streamlit as st
 
@@ -18,6 +20,41 @@ SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
 BIAS_SHIFT_OPTIONS = (-10.0, -1.0, 0.0, 1.0, 5.0, 10.0, 100.0)  # c added to b
 S_DEFAULT = "0, 0, 1"  # with z = (1, 2, 3) this gives the worked example's (1, 2, 4)
 S_SPLIT = "5, 5, 6"  # = 5 + (0, 0, 1): the same core as S_DEFAULT, its common part removed
+
+
+def shift_live(z: np.ndarray, eps: float) -> list[dict]:
+    """The shift chart's frames, one per c in SHIFT_OPTIONS."""
+    return [shift_frames(shift_grid(z, eps, SHIFT_OPTIONS))]
+
+
+def scale_live(z: np.ndarray, eps: float) -> list[dict]:
+    """The scaling chart's frames, one per a in SCALE_OPTIONS."""
+    return [scale_frames(scale_grid(z, eps, SCALE_OPTIONS))]
+
+
+def drag(
+    symbol: str,
+    label: str,
+    options: Sequence[float],
+    value: float,
+    frames: Callable[[np.ndarray, float], list[dict]],
+    z: np.ndarray,
+    eps: float,
+) -> None:
+    """A live control for `symbol` under the chart it drives, as a scrubber: its frames
+    follow the drag in the browser and the release sets the page's `symbol`."""
+    charts = live.frames(frames, z, eps)
+    fmt = "{:g}".format
+    live.live_control(
+        label,
+        key=f"{symbol}-live",
+        param=symbol,
+        options=options,
+        value=value,
+        charts=charts,
+        fmt=fmt,
+        symbol=symbol,
+    )
 
 
 def undefined_note(what: str) -> None:
@@ -83,18 +120,7 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         undefined_note("z")
         return sym
     ui.chart(figs.PAIR, sym, key="shift")
-    live.live_control(  # under the chart it drives, as a scrubber; the release sets c
-        "Drag c: watch the bars of u_ε(z + c) above",
-        key="c-live",
-        param="c",
-        options=SHIFT_OPTIONS,
-        value=c,
-        charts=live.frames(
-            lambda z, eps: [shift_frames(shift_grid(z, eps, SHIFT_OPTIONS))], z, eps
-        ),
-        fmt=lambda v: f"{v:g}",
-        symbol="c",
-    )
+    drag("c", "Drag c: watch the bars of u_ε(z + c) above", SHIFT_OPTIONS, c, shift_live, z, eps)
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -162,18 +188,7 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALE, sym, ident, key="scale")
-    live.live_control(  # under the chart it drives; the release sets a
-        "Drag a: the chart above follows",
-        key="a-live",
-        param="a",
-        options=SCALE_OPTIONS,
-        value=a,
-        charts=live.frames(
-            lambda z, eps: [scale_frames(scale_grid(z, eps, SCALE_OPTIONS))], z, eps
-        ),
-        fmt=lambda v: f"{v:g}",
-        symbol="a",
-    )
+    drag("a", "Drag a: the chart above follows", SCALE_OPTIONS, a, scale_live, z, eps)
     m1, m2, m3 = st.columns(3)
     m1.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     m2.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))

@@ -265,19 +265,21 @@ when ε = 0 and only shrunk when ε > 0. Symbols: L is the loss, g = ∂L/∂x̂
 arriving at the output, q the variance of x's coordinates, σ = √(q + ε) the divisor, and a
 bar the mean over the coordinates."""
     )
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        x = ui.vector_input(
-            "x (token)", X_DEFAULT, key="x", min_len=2, max_len=8, lo=-1000, hi=1000
-        )
-    with c2:
-        g = ui.vector_input(
-            "g (gradient arriving at the output)", G_DEFAULT, key="g", min_len=2, max_len=8,
-            lo=-1000, hi=1000, help="As many numbers as x; the gain is 1.",
-        )  # fmt: skip
-    with c3:
-        eps = ui.eps_slider("ε (added to the variance, here)", key="beps", default=1 / 3,
-                            allow_zero=True)  # fmt: skip
+    x, g, eps = ui.side_by_side(
+        lambda: ui.vector_input("x (token)", X_DEFAULT, key="x", min_len=2, lo=-1000, hi=1000),
+        lambda: ui.vector_input(
+            "g (gradient arriving at the output)",
+            G_DEFAULT,
+            key="g",
+            min_len=2,
+            lo=-1000,
+            hi=1000,
+            help="As many numbers as x; the gain is 1.",
+        ),
+        lambda: ui.eps_slider(
+            "ε (added to the variance, here)", key="beps", default=1 / 3, allow_zero=True
+        ),
+    )
     if len(g) != len(x):
         st.info(
             f"g has {len(g)} numbers and x has {len(x)}: g is "

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import html
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import streamlit as st
@@ -24,6 +24,8 @@ from lnviz.app.lazy_charts import HIDDEN_RULE as _LAZY_CHARTS_RULE
 from lnviz.app.live import FRAMES_RULE as _LIVE_FRAMES_RULE
 from lnviz.content import text
 from lnviz.content.registry import PageInfo
+
+T = TypeVar("T")
 
 PHONE_MAX_WIDTH = 640  # px: Streamlit stacks st.columns below this width
 CARD_COLUMNS = 3  # a phone table with more columns shows each row as a card
@@ -109,14 +111,17 @@ def phone_styles() -> None:
     st.html(PHONE_CSS)
 
 
-def side_by_side(*draws: Callable[[], None], spec: Sequence[float] | None = None) -> None:
-    """Draw each callable in its own column, left to right (stacked on a phone).
+def side_by_side(*draws: Callable[[], T], spec: Sequence[float] | None = None) -> list[T]:
+    """Draw each callable in its own column, left to right (stacked on a phone), and return
+    what each returned (the values of controls drawn side by side).
 
     ui.side_by_side(lambda: ui.chart(figs.A, r, key="a"), lambda: ui.chart(figs.B, r, key="b"))
     """
+    values = []
     for column, draw in zip(st.columns(spec or len(draws)), draws, strict=True):
         with column:
-            draw()
+            values.append(draw())
+    return values
 
 
 def table(columns: Any, *, formats: Mapping[str, str] | None = None, **options: Any) -> None:
