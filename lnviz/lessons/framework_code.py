@@ -9,6 +9,7 @@ lnviz.lessons.frameworks, so a test can run the PyTorch ones and check the other
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 from lnviz.errors import LnvizError
 from lnviz.lessons.frameworks import (
@@ -30,6 +31,7 @@ __all__ = [
     "CHANNELS_LAST_NOTE",
     "DefaultsTable",
     "Snippet",
+    "SnippetOptions",
     "defaults_table",
     "param_shape",
     "params_text",
@@ -202,6 +204,14 @@ def _flax(scheme: str, layout: str, groups: int, match: bool) -> str:
     return "\n".join(lines)
 
 
+class SnippetOptions(TypedDict, total=False):
+    """snippet()'s keyword options, which snippets() passes on (defaults in snippet())."""
+
+    groups: int  # 1: GroupNorm's number of groups
+    match: bool  # False: True writes PyTorch's epsilon (and Flax's two-pass variance)
+    backend: str  # DEFAULT_BACKEND: the Keras backend
+
+
 def snippet(
     framework: str,
     scheme: str,
@@ -246,23 +256,14 @@ def snippet(
 
 
 def snippets(
-    scheme: str,
-    layout: str,
-    shape: tuple[int, ...],
-    *,
-    groups: int = 1,
-    match: bool = False,
-    backend: str = DEFAULT_BACKEND,
+    scheme: str, layout: str, shape: tuple[int, ...], **options: Unpack[SnippetOptions]
 ) -> dict[str, Snippet]:
     """snippet() for every framework, keyed like FRAMEWORKS.
 
     >>> list(snippets("rms", "nhwc", (1, 2, 2, 3)))
     ['pytorch', 'keras', 'flax']
     """
-    return {
-        f: snippet(f, scheme, layout, shape, groups=groups, match=match, backend=backend)
-        for f in FRAMEWORKS
-    }
+    return {f: snippet(f, scheme, layout, shape, **options) for f in FRAMEWORKS}
 
 
 def versioned_name(framework: str, backend: str = DEFAULT_BACKEND) -> str:
