@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -25,6 +26,7 @@ __all__ = [
     "MAX_N",
     "MAX_OFFSET",
     "Moments",
+    "NormOptions",
     "Normalized",
     "input_error",
     "moments",
@@ -188,6 +190,13 @@ class Normalized:
     def negative(self) -> np.ndarray:
         """(K,) rows whose computed variance came out below zero."""
         return self.moments.variance < 0
+
+
+class NormOptions(TypedDict, total=False):
+    """normalize()'s keyword options, which the sweeps pass on (defaults in normalize())."""
+
+    clamp: bool  # True: v is replaced by max(v, 0) before adding eps
+    summation: str  # "sequential" or "pairwise" (lnviz.lessons.precision.SUMMATIONS)
 
 
 def normalize(

@@ -7,6 +7,7 @@ story is told by moving the mean: x = c + base for offsets c from 0 to 1e8.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Unpack
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -17,6 +18,7 @@ from lnviz.lessons.numerics import (
     MAX_N,
     MAX_OFFSET,
     MAX_ROWS,
+    NormOptions,
     _choice,
     _normalized,
     _rows,
@@ -113,14 +115,10 @@ class Sweep:
 
 
 def offset_sweep(
-    base: ArrayLike,
-    offsets: ArrayLike,
-    eps: float,
-    *,
-    clamp: bool = True,
-    summation: str = "sequential",
+    base: ArrayLike, offsets: ArrayLike, eps: float, **options: Unpack[NormOptions]
 ) -> Sweep:
-    """Layer norm of x = c + base for every offset c, algorithm and precision.
+    """Layer norm of x = c + base for every offset c, algorithm and precision; `options`
+    go to normalize() (the sweep records the clamp and summation it used).
 
     >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
     >>> s.rel_error.shape, bool(s.rel_error[0, 1, 1] > 100 * s.rel_error[1, 1, 1])
@@ -135,12 +133,12 @@ def offset_sweep(
     var, neg, rel, vrel = (np.empty(shape) for _ in range(4))  # (A, P, K) each
     for i, alg in enumerate(ALGORITHMS):
         for j, prec in enumerate(PRECISIONS):
-            r = normalize(x, alg, prec, eps, clamp=clamp, summation=summation)
+            r = normalize(x, alg, prec, eps, **options)
             var[i, j], neg[i, j] = r.moments.variance, r.negative
             rel[i, j], vrel[i, j] = r.rel_error, r.var_rel_error
     inp = np.stack([input_error(x, p, eps) for p in PRECISIONS])  # (P, K)
     return Sweep(
-        b, c, check_eps(eps), bool(clamp), summation, ALGORITHMS, PRECISIONS, var,
+        b, c, check_eps(eps), r.clamp, r.moments.summation, ALGORITHMS, PRECISIONS, var,
         neg.astype(bool), rel, vrel, inp, x.var(axis=1),
     )  # fmt: skip
 
