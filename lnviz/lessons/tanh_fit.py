@@ -22,13 +22,14 @@ beta by closed-form linear least squares of y on (tanh(alpha x), 1).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypedDict, Unpack
 
 import numpy as np
 
 from lnviz import layer_norm
 from lnviz.lessons import _transformer_checks as chk
 
-__all__ = ["TanhFit", "sample_activations", "tanh_fit"]
+__all__ = ["SampleOptions", "TanhFit", "sample_activations", "tanh_fit"]
 
 TOKENS_MAX, WIDTH_MIN, WIDTH_MAX, FIT_POINTS = 1024, 4, 256, 8_000
 
@@ -52,6 +53,16 @@ class TanhFit:
     linear_r2: float  # the same for the best straight line y = a x + b, for contrast
     alpha_grid: np.ndarray  # (A,) the alphas tried (coarse, then fine)
     sse_grid: np.ndarray  # (A,) the least-squares error at each
+
+
+class SampleOptions(TypedDict, total=False):
+    """sample_activations()'s settings, which tanh_fit() passes on (defaults there)."""
+
+    tokens: int  # 256: T, 1..1024
+    width: int  # 64: d, 4..256
+    outlier_fraction: float  # 0.1: the share of tokens with outliers, in [0, 1]
+    outlier_scale: float  # 20: an outlier is +-outlier_scale * s_t, in [1, 100]
+    seed: int  # 0
 
 
 def sample_activations(
@@ -84,21 +95,15 @@ def sample_activations(
     return x, mask
 
 
-def tanh_fit(
-    tokens: int = 256,
-    width: int = 64,
-    outlier_fraction: float = 0.1,
-    outlier_scale: float = 20.0,
-    seed: int = 0,
-    eps: float = 1e-5,
-) -> TanhFit:
-    """Layer norm of sampled tokens, and gamma * tanh(alpha x) + beta fitted to its scatter.
+def tanh_fit(*, eps: float = 1e-5, **sample: Unpack[SampleOptions]) -> TanhFit:
+    """Layer norm of tokens drawn by sample_activations(**sample), and
+    gamma * tanh(alpha x) + beta fitted to its scatter.
 
     >>> f = tanh_fit(tokens=128, width=32, seed=0)
     >>> bool(f.r2 > f.linear_r2), bool(0 < f.alpha), bool(abs(f.beta) < 0.1)
     (True, True, True)
     """
-    x, mask = sample_activations(tokens, width, outlier_fraction, outlier_scale, seed)
+    x, mask = sample_activations(**sample)
     e = chk.number(eps, "eps", 0.0, 1.0)
     y = layer_norm(x, x.shape[-1:], eps=e)  # (T, d)
     sigma = np.sqrt(x.var(axis=1) + e)  # (T,)

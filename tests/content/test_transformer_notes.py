@@ -82,7 +82,8 @@ def test_attention_tanh_and_backward_notes() -> None:
     assert (
         "RMS norm, τ = 4" in text[1] and text[-1] == "After layer norm every key can be selected."
     )
-    assert "No outliers" in notes.tanh_notes(tanh_fit(64, 16, 0.0))[-1]
+    plain = tanh_fit(tokens=64, width=16, outlier_fraction=0.0)
+    assert "No outliers" in notes.tanh_notes(plain)[-1]
     zero = layer_norm_backward([[1.0, 2.0, 4.0]], [[1.0, 0.0, 2.0]], eps=0.0)
     assert "orthogonal" in notes.backward_notes(zero)[1]
     assert notes.signed(-0.5) == "− 0.5"
