@@ -140,7 +140,7 @@ with st.container(border=True):
         ui.Whole("steps", 10, MAX_STEPS, 200, "steps"),
         ui.Whole("batch size B", 1, MAX_BATCH, 8, "b"),
         ui.Whole("features F", 2, MAX_FEATURES, 3, "f"),
-        ui.Whole("random seed", 0, 9999, 0, "seed"),
+        ui.SEED,
     )
     c5, c6, c7 = st.expander(
         "The distribution shift", icon=":material/moving:",

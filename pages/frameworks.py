@@ -75,7 +75,7 @@ with st.container(border=True):
                           default=2 if c % 2 == 0 else 1)  # fmt: skip
     c1, c2, c3 = more.columns([1, 2, 2])
     with c1:
-        seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
+        seed = ui.SEED.draw()
     with c2:
         backend = ui.choice(
             "Keras backend", KERAS_BACKENDS, key="backend", default=DEFAULT_BACKEND,

@@ -80,7 +80,7 @@ with st.container(border=True):
         with c2:
             n = ui.int_input("n (sample size)", 4, MAX_N, 1000, key="n")
         with c3:
-            seed = ui.int_input("random seed", 0, 9999, 0, key="seed")
+            seed = ui.SEED.draw()
     else:
         n, seed = 16, 0
     more = st.expander(

@@ -69,7 +69,7 @@ with st.container(border=True):
         ui.Whole("batch B", 1, MAX_B, 2, "b"),
         ui.Whole("tokens T", 1, MAX_T, 4, "t"),
         ui.Whole("features F", 1, MAX_F, 6, "f"),
-        ui.Whole("random seed", 0, 9999, 0, "seed"),
+        ui.SEED,
     )
     scheme = ui.choice(
         "Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=axes_text.SCHEME_SHORT

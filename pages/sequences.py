@@ -69,7 +69,7 @@ with st.container(border=True):
     bsz, tsz, seed, win = ui.int_row(
         ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
         ui.Whole("tokens T", MIN_TOKENS, MAX_TOKENS, 32, "t", help="Days per series."),
-        ui.Whole("random seed", 0, 9999, 0, "seed"),
+        ui.SEED,
         ui.Whole("window w", 2, MAX_WINDOW, 5, "w", help="Rolling-window length."),
     )
     c5, c6 = st.columns([2, 3])

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -203,29 +202,6 @@ def int_input(
     if raw is not None and not _same_number(raw, value):
         _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
     return int(value)
-
-
-@dataclass(frozen=True)
-class Whole:
-    """One whole-number box of a row (int_row): label, range, default, URL key, help."""
-
-    label: str
-    lo: int
-    hi: int
-    default: int
-    key: str
-    help: str | None = None
-
-
-def int_row(*boxes: Whole) -> list[int]:
-    """Whole-number boxes side by side, each bound to the URL like int_input (a phone shows
-    them two to a line: lnviz.app.layout)."""
-    values = []
-    for column, box in zip(st.columns(len(boxes)), boxes, strict=True):
-        with column:
-            values.append(int_input(box.label, box.lo, box.hi, box.default, key=box.key,
-                                    help=box.help))  # fmt: skip
-    return values
 
 
 def keep_choice(key: str, options: Sequence[str], default: str, shown: str) -> None:

@@ -8,6 +8,7 @@ does not.
 
 from __future__ import annotations
 
+from lnviz.app.boxes import SEED, Whole, int_row
 from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
     PRESENT_KEY,
@@ -22,14 +23,12 @@ from lnviz.app.chrome import (
 )
 from lnviz.app.controls import (
     EPS_GRID,
-    Whole,
     choice,
     choice_slider,
     eps_options,
     eps_slider,
     int_choice,
     int_input,
-    int_row,
     keep_choice,
     label_name,
     link_text,
@@ -50,6 +49,7 @@ __all__ = [
     "EPS_GRID",
     "EPS_LABELS",
     "PRESENT_KEY",
+    "SEED",
     "Whole",
     "chart",
     "choice",

@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.app.ui import label_name
+from lnviz.app.ui import SEED, label_name
 from lnviz.content import registry
 from tests.apptest_helpers import ROOT, shown
 
@@ -72,6 +72,8 @@ def _ui_calls(name: str) -> list[ast.Call]:
 def url_keys(name: str) -> tuple[str, ...]:
     """Every URL key the page reads, from its script (plus page_intro's `present`)."""
     keys: set[str] = set()
+    if "ui.SEED" in (ROOT / "pages" / f"{name}.py").read_text():  # the shared seed box
+        keys.add(SEED.key)
     for call in _ui_calls(name):
         helper = call.func.attr  # type: ignore[attr-defined]
         if helper == "page_intro":
