@@ -24,7 +24,7 @@ from lnviz.figures._style import (
     matrix_heatmap,
     r,
 )
-from lnviz.figures.invariance import scaling_traces
+from lnviz.figures.invariance import scaling_text, scaling_traces
 from lnviz.jacobian import Spectrum
 
 # Chart text is Plotly's HTML: ε as a subscript, powers as superscripts (alt text stays plain).
@@ -197,11 +197,10 @@ def scaling_figure(s: Scaling) -> go.Figure:
 
 
 def scaling_alt(s: Scaling) -> str:
+    bars = scaling_text(s.core_z, s.core_az, s.a, s.eps)
     return (
-        f"Grouped bars of u_ε(z) = {short_vector(s.core_z)} and u_ε(a·z) = "
-        f"{short_vector(s.core_az)} for a = {short(s.a)}, ε = {short(s.eps)}; they differ by "
-        f"up to {short(s.change)}. Crosses mark u_(ε/a²)(z), which coincides with u_ε(a·z) up "
-        f"to {short(s.identity_error)}."
+        f"{bars} they differ by up to {short(s.change)}. Crosses mark u_(ε/a²)(z), which "
+        f"coincides with u_ε(a·z) up to {short(s.identity_error)}."
     )
 
 

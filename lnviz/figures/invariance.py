@@ -120,6 +120,15 @@ def scaling_traces(
     )
 
 
+def scaling_text(core_z: np.ndarray, core_az: np.ndarray, a: float, eps: float) -> str:
+    """The alt text's opening for the bars scaling_traces draws: u_eps(z) and u_eps(a z)
+    (each (d,)) at the factor a and epsilon eps, up to a semicolon."""
+    return (
+        f"Grouped bars of u_ε(z) = {short_vector(core_z)} and u_ε(a·z) = "
+        f"{short_vector(core_az)} for a = {short(a)}, ε = {short(eps)};"
+    )
+
+
 def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
     """u_eps(z), u_eps(a z) as bars and u_{eps/a^2}(z) as crosses on top of the second."""
     idx = _coords(sym.z.size)
@@ -139,12 +148,10 @@ def scale_figure(sym: Symmetry, s: Scaling) -> go.Figure:
 
 
 def scale_alt(sym: Symmetry, s: Scaling) -> str:
+    bars = scaling_text(sym.ln, sym.ln_moved, s.a, sym.eps)
     return (
-        f"Grouped bars of u_ε(z) = {short_vector(sym.ln)} and u_ε(a·z) = "
-        f"{short_vector(sym.ln_moved)} for a = {short(s.a)}, ε = {short(sym.eps)}; the largest "
-        f"change is {short(sym.ln_change)}. "
-        f"Crosses mark u_(ε/a²)(z) = {short_vector(s.core_rescaled_eps)}, equal to u_ε(a·z) up to "
-        f"{short(s.identity_error)}."
+        f"{bars} the largest change is {short(sym.ln_change)}. Crosses mark u_(ε/a²)(z) = "
+        f"{short_vector(s.core_rescaled_eps)}, equal to u_ε(a·z) up to {short(s.identity_error)}."
     )
 
 
