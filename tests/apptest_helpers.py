@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -135,6 +136,18 @@ def pressed(name: str, button_key: str, query: dict[str, str] | None = None) -> 
     at.button(key=button_key).click().run()
     assert_clean(at)
     return at
+
+
+def assert_changes(
+    at: AppTest, kind: str, key: str, value: Any, part: Callable[[list[dict[str, Any]]], Any]
+) -> None:
+    """Set the `kind` control (at.select_slider, at.radio, ...) keyed `key` to `value` and
+    rerun: no exception, and `part` of the page's figures (e.g. lambda f: f[3]["data"][1]["y"])
+    is no longer what it was."""
+    before = part(figures(at))
+    getattr(at, kind)(key=key).set_value(value).run()
+    assert_clean(at)
+    assert part(figures(at)) != before, f"{key} = {value!r} left it as it was"
 
 
 def one_key_queries(bad: dict[str, tuple[str, ...]]) -> list[dict[str, str]]:

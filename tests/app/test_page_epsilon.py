@@ -27,11 +27,7 @@ def test_seed_preset_4_3_gives_core_over_sqrt2() -> None:
 
 def test_eps_slider_changes_curves_and_numbers() -> None:
     at = ah.page("epsilon")
-    before = ah.figures(at)[0]["data"][-1]["y"]
-    at.select_slider(key="eps").set_value(1e-3).run()
-    ah.assert_clean(at)
-    after = ah.figures(at)[0]["data"][-1]["y"]
-    assert before != after
+    ah.assert_changes(at, "select_slider", "eps", 1e-3, lambda f: f[0]["data"][-1]["y"])
     assert ah.metric(at, "bound ε^(−1/2)") == "31.622777"
 
 
@@ -42,11 +38,7 @@ def test_constant_input_preset_attains_bound() -> None:
 
 
 def test_scale_slider_changes_scaling_chart() -> None:
-    at = ah.page("epsilon")
-    before = ah.figures(at)[3]["data"][1]["y"]
-    at.select_slider(key="a").set_value(0.1).run()
-    after = ah.figures(at)[3]["data"][1]["y"]
-    assert before != after
+    ah.assert_changes(ah.page("epsilon"), "select_slider", "a", 0.1, lambda f: f[3]["data"][1]["y"])
 
 
 def test_url_state_is_restored() -> None:

@@ -60,14 +60,10 @@ def test_constant_token_preset_has_zero_variance_group() -> None:
 
 def test_sizes_seed_and_eps_change_the_figures() -> None:
     at = ah.page("reduction-axes")
-    before = ah.figures(at)[2]["data"][0]["z"]
-    at.number_input(key="seed").set_value(7).run()
-    assert ah.figures(at)[2]["data"][0]["z"] != before
+    ah.assert_changes(at, "number_input", "seed", 7, lambda f: f[2]["data"][0]["z"])
     at.number_input(key="f").set_value(8).run()
     assert ah.metric(at, "entries per group") == "8"
-    out = ah.figures(at)[3]["data"][0]["z"]
-    at.select_slider(key="eps").set_value(10.0).run()
-    assert ah.figures(at)[3]["data"][0]["z"] != out
+    ah.assert_changes(at, "select_slider", "eps", 10.0, lambda f: f[3]["data"][0]["z"])
 
 
 def test_entry_chooser_moves_the_highlight() -> None:

@@ -7,7 +7,16 @@ import re
 import pytest
 
 from lnviz.lessons import causality, leakage, sequences
-from tests.apptest_helpers import assert_clean, figures, page, pressed, refused, texts, values
+from tests.apptest_helpers import (
+    assert_changes,
+    assert_clean,
+    figures,
+    page,
+    pressed,
+    refused,
+    texts,
+    values,
+)
 
 PRICES, DEP_TOKEN, DEP_SEQ, DEP_CAUSAL, DEP_BATCH, EXAMPLES, LEAK, SCATTER, SHOCK, INFER = range(10)
 
@@ -102,10 +111,7 @@ def test_preset_batch_of_one_batch_norm_becomes_sequence_pooling() -> None:
 )
 def test_each_control_changes_its_figure(kind: str, key: str, value, fig: int) -> None:
     at = page("sequences")
-    before = figures(at)[fig]
-    getattr(at, kind)(key=key).set_value(value).run()
-    assert_clean(at)
-    assert figures(at)[fig] != before, key
+    assert_changes(at, kind, key, value, lambda f: f[fig])
     assert not at.warning and not at.error
 
 

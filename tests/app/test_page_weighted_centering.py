@@ -177,10 +177,7 @@ def test_x_input_moves_the_point() -> None:
 
 def test_space_weights_change_the_plane() -> None:
     at = ah.page(NAME)
-    before = ah.figures(at)[SPACE]["data"][0]["x"]
-    at.text_input(key="a3").set_value("1, 1, 2").run()
-    ah.assert_clean(at)
-    assert ah.figures(at)[SPACE]["data"][0]["x"] != before
+    ah.assert_changes(at, "text_input", "a3", "1, 1, 2", lambda f: f[SPACE]["data"][0]["x"])
     assert cell(at, "weights a (rescaled to sum 1)") == "(0.25, 0.25, 0.5)"
     assert cell(at, "aᵀx, the weighted mean of x", 1) == "2"  # (3 + 1 + 4) / 4
 
