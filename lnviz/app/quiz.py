@@ -58,9 +58,15 @@ def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then
 
 def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: str) -> None:
     """A teacher's sheet of these questions: Markdown or printable HTML, with or without
-    the answers; each question links to its state on this host."""
+    the answers; each question links to its state on this host. The panel's buttons are
+    drawn when it is opened: a run with it closed sends one element instead of nine."""
+    panel = st.popover(
+        "Exercise sheet", icon=":material/download:", key=f"sheets-{name}", on_change="rerun"
+    )
+    if not panel.open:
+        return
     base = sheets.origin(st.context.url)
-    with st.popover("Exercise sheet", icon=":material/download:"):
+    with panel:
         st.caption("For a class: the questions with a link to each state on this server.")
         for answers in (False, True):
             suffix = "-answers" if answers else ""

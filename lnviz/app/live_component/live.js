@@ -280,24 +280,22 @@ function drawnByServer(ctl, wrap, index) {
   wrap.dataset.index = String(index);
 }
 
-function create(root) {
+// The control's box in `root`: a label, a row (`row`: the control's own markup), a hint.
+function mount(root, className, labelTag, row) {
   const wrap = document.createElement("div");
-  wrap.className = "live";
+  wrap.className = className;
   wrap.innerHTML = `
-    <label class="live-label"></label>
-    <div class="live-row">
-      <input class="live-input" type="range" step="1" />
-      <output class="live-value" aria-hidden="true"></output>
-    </div>
+    <${labelTag} class="live-label"></${labelTag}>
+    <div class="live-row">${row}</div>
     <div class="live-hint"></div>`;
   root.appendChild(wrap);
-  const input = wrap.querySelector("input");
-  const output = wrap.querySelector("output");
-  const uid = `lnviz-live-${Math.random().toString(36).slice(2)}`;
-  input.id = uid;
-  wrap.querySelector("label").htmlFor = uid;
+  return wrap;
+}
 
-  const ctl = {
+// A control's state: the frames it shows, the frame it aims at and the one shown, the
+// charts still to draw or to settle, its timers; `own` adds what one kind needs.
+function controlState(own) {
+  return {
     data: null,
     charts: [],
     target: 0,
@@ -307,9 +305,22 @@ function create(root) {
     settleTimer: 0,
     raf: 0,
     keyTimer: 0,
-    pointer: false,
     send: null,
+    ...own,
   };
+}
+
+function create(root) {
+  const wrap = mount(root, "live", "label", `
+      <input class="live-input" type="range" step="1" />
+      <output class="live-value" aria-hidden="true"></output>`);
+  const input = wrap.querySelector("input");
+  const output = wrap.querySelector("output");
+  const uid = `lnviz-live-${Math.random().toString(36).slice(2)}`;
+  input.id = uid;
+  wrap.querySelector("label").htmlFor = uid;
+
+  const ctl = controlState({ pointer: false });
 
   ctl.label = (i) => ctl.data.labels[i];
 
@@ -404,34 +415,17 @@ function number(v) {
 }
 
 function createPoint(root) {
-  const wrap = document.createElement("div");
-  wrap.className = "live live-point";
-  wrap.innerHTML = `
-    <div class="live-label"></div>
-    <div class="live-row">
+  const wrap = mount(root, "live live-point", "div", `
       <div class="live-pad" tabindex="0" role="group">
         <output class="live-value"></output>
         <span class="live-keys" aria-hidden="true">\u2190 \u2191 \u2192 \u2193</span>
-      </div>
-    </div>
-    <div class="live-hint"></div>`;
-  root.appendChild(wrap);
+      </div>`);
   const pad = wrap.querySelector(".live-pad");
   const output = wrap.querySelector("output");
-  const ctl = {
-    data: null,
-    charts: [],
-    target: 0,
-    shown: -1,
-    stale: new Set(),
-    unsettled: new Set(),
-    settleTimer: 0,
-    raf: 0,
-    keyTimer: 0,
+  const ctl = controlState({
     drag: null, // { pointerId, dx, dy } while the point is held
     moved: false, // a lattice state was shown since the last commit
-    send: null,
-  };
+  });
   const plotly = () => window.Plotly;
   const nx = () => ctl.data.xs.length;
   const ny = () => ctl.data.ys.length;
