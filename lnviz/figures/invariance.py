@@ -175,12 +175,16 @@ def contrast_figure(shift: Symmetry, scaled: Symmetry) -> go.Figure:
     return fig.figure()
 
 
+def _changes(sym: Symmetry) -> str:
+    """The largest change of layer norm and of RMS norm under `sym`, as alt text says it."""
+    return f"layer norm {short(sym.ln_change)}, RMS norm {short(sym.rms_change)}"
+
+
 def contrast_alt(shift: Symmetry, scaled: Symmetry) -> str:
     return (
         f"Grouped bars of the largest output change at ε = {short(shift.eps)}. Common shift "
-        f"c = {short(shift.amount)}: layer norm {short(shift.ln_change)}, RMS norm "
-        f"{short(shift.rms_change)}. Scaling by a = {short(scaled.amount)}: layer norm "
-        f"{short(scaled.ln_change)}, RMS norm {short(scaled.rms_change)}."
+        f"c = {short(shift.amount)}: {_changes(shift)}. Scaling by a = {short(scaled.amount)}: "
+        f"{_changes(scaled)}."
     )
 
 

@@ -112,16 +112,17 @@ def tanh_figure(fit: TanhFit) -> go.Figure:
         x=r(grid),
         y=r(fit.gamma * np.tanh(fit.alpha * grid) + fit.beta),
         mode="lines",
-        name=f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) {_signed(fit.beta, 2)}",
+        name=_curve(fit),
         line={"color": ORANGE, "width": 3},
     )
     layout(fig, title="Layer norm per element, against a tanh", x="input x", y="output LN(x)")
     return legend_below(fig).figure()
 
 
-def _signed(x: float, digits: int) -> str:
-    """'+ 0.01' or '− 0.01': a term added to a formula."""
-    return f"{'−' if x < 0 else '+'} {num(abs(x), digits)}"
+def _curve(fit: TanhFit) -> str:
+    """The fitted curve's formula, 'γ·tanh(α·x) ± β' with its numbers (legend and alt text)."""
+    sign = "−" if fit.beta < 0 else "+"
+    return f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) {sign} {num(abs(fit.beta), 2)}"
 
 
 def tanh_alt(fit: TanhFit) -> str:
@@ -129,10 +130,9 @@ def tanh_alt(fit: TanhFit) -> str:
     return (
         f"Scatter of all {T * d} elements of {T} tokens of width {d}, input against layer-norm "
         f"output, {int(fit.outlier.sum())} of them outliers, with the fitted curve "
-        f"{num(fit.gamma, 3)}·tanh({num(fit.alpha, 3)}·x) {_signed(fit.beta, 2)}. The curve "
-        f"explains r² = {num(fit.r2, 3)} of the variance (a straight line "
-        f"{num(fit.linear_r2, 3)}); the rest, RMS {num(fit.rms_residual, 3)}, is the spread of "
-        f"the per-token lines, since layer norm divides each token by its own σ."
+        f"{_curve(fit)}. The curve explains r² = {num(fit.r2, 3)} of the variance (a straight "
+        f"line {num(fit.linear_r2, 3)}); the rest, RMS {num(fit.rms_residual, 3)}, is the "
+        f"spread of the per-token lines, since layer norm divides each token by its own σ."
     )
 
 

@@ -199,26 +199,24 @@ def objective_figure(fit: ConstantFit) -> go.Figure:
         name="f(c) = Σ aᵢ (xᵢ − c)²",
         line={"color": BLUE, "width": 3},
     )
-    fig.add_scatter(
-        x=r(np.array([fit.ordinary_mean])),
-        y=r(np.array([fit.at_ordinary_mean])),
-        mode="markers+text",
-        text=[f"ordinary mean {short(fit.ordinary_mean)}"],
-        textposition="middle right",
-        textfont={"color": ORANGE},
-        marker={"color": ORANGE, "size": 11, "symbol": "circle-open", "line": {"width": 3}},
-        name="ordinary mean of x",
-    )
-    fig.add_scatter(
-        x=r(np.array([fit.c])),
-        y=r(np.array([fit.minimum])),
-        mode="markers+text",
-        text=[f"minimum at c = {short(fit.c)}"],
-        textposition="bottom center",
-        textfont={"color": GREEN},
-        marker={"color": GREEN, "size": 13, "symbol": "diamond"},
-        name="minimum: c = aᵀx",
-    )
+    marks = (  # (c, f(c), label, its position, colour, marker, legend name)
+        (fit.ordinary_mean, fit.at_ordinary_mean, f"ordinary mean {short(fit.ordinary_mean)}",
+         "middle right", ORANGE, {"size": 11, "symbol": "circle-open", "line": {"width": 3}},
+         "ordinary mean of x"),
+        (fit.c, fit.minimum, f"minimum at c = {short(fit.c)}",
+         "bottom center", GREEN, {"size": 13, "symbol": "diamond"}, "minimum: c = aᵀx"),
+    )  # fmt: skip
+    for c, f, label, position, color, marker, name in marks:
+        fig.add_scatter(
+            x=r(np.array([c])),
+            y=r(np.array([f])),
+            mode="markers+text",
+            text=[label],
+            textposition=position,
+            textfont={"color": color},
+            marker={"color": color, **marker},
+            name=name,
+        )
     layout(
         fig,
         title="Weighted squared error of a constant fit",
