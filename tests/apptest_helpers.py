@@ -99,6 +99,11 @@ def metric(at: AppTest, label: str) -> str:
     return next(m.value for m in at.metric if m.label == label)
 
 
+def assert_metrics(at: AppTest, expected: dict[str, str]) -> None:
+    """The page shows each metric labelled like a key of `expected`, with that value."""
+    assert {label: metric(at, label) for label in expected} == expected
+
+
 def notes(at: AppTest) -> str:
     """The page's bulleted lists (its 'what to notice' bullets): markdown starting "- "."""
     return "\n".join(str(m.value) for m in at.markdown if str(m.value).startswith("- "))

@@ -38,8 +38,7 @@ def test_default_is_the_seed_toy_at_eps_zero() -> None:
 
 def test_lipschitz_bound_is_infinite_at_eps_zero_and_says_so() -> None:
     at = ah.page(PAGE)
-    assert ah.metric(at, "core bound ε^(−1/2)") == "∞"
-    assert ah.metric(at, "output bound max|γᵢ|·ε^(−1/2)") == "∞"
+    ah.assert_metrics(at, {"core bound ε^(−1/2)": "∞", "output bound max|γᵢ|·ε^(−1/2)": "∞"})
     assert any("no finite bound" in str(i.value) for i in at.info)
 
 
@@ -61,8 +60,7 @@ def test_eps_one_third_preset_shows_core_variance_below_one() -> None:
 
 def test_plain_core_preset_has_mean_zero_variance_one() -> None:
     at = ah.pressed(PAGE, "gb-presets-2")
-    assert ah.metric(at, "output mean") == "0"
-    assert ah.metric(at, "output variance") == "1"
+    ah.assert_metrics(at, {"output mean": "0", "output variance": "1"})
 
 
 def test_constant_input_gives_beta() -> None:
@@ -113,8 +111,7 @@ def test_beta_input_moves_the_output_mean() -> None:
     at.text_input(key="beta").set_value("5, 5, 5").run()
     ah.assert_clean(at)
     # gamma * u = (−√(3/2), 0, √(3/2)) has mean 0 and variance 1; a common bias only moves it
-    assert ah.metric(at, "output mean") == "5"
-    assert ah.metric(at, "output variance") == "1"
+    ah.assert_metrics(at, {"output mean": "5", "output variance": "1"})
 
 
 def test_eps_slider_changes_core_and_bound() -> None:
@@ -123,8 +120,7 @@ def test_eps_slider_changes_core_and_bound() -> None:
     ah.assert_clean(at)
     s = 1 / math.sqrt(2)
     assert bar_values(at, 1) == pytest.approx([-s, 0.0, s], abs=1e-6)  # the seed's (−1,0,1)/√2
-    assert ah.metric(at, "core variance") == "0.333333"
-    assert ah.metric(at, "core bound ε^(−1/2)") == "0.866025"
+    ah.assert_metrics(at, {"core variance": "0.333333", "core bound ε^(−1/2)": "0.866025"})
 
 
 def test_url_state_is_restored() -> None:
@@ -136,8 +132,7 @@ def test_url_state_is_restored() -> None:
     assert at.text_input(key="beta").value == "1, 1, 1"
     assert at.select_slider(key="eps").value == pytest.approx(1 / 3)
     # y = 2 u + 1 with u = (−4, −1, 5)/√17: mean 1, variance 4 q/(q+eps) = 56/17
-    assert ah.metric(at, "output mean") == "1"
-    assert ah.metric(at, "output variance") == "3.294118"
+    ah.assert_metrics(at, {"output mean": "1", "output variance": "3.294118"})
 
 
 @pytest.mark.parametrize(

@@ -36,8 +36,7 @@ def test_default_state_reproduces_noise_plus_2000() -> None:
     assert len(ah.figures(at)) == 4
     assert variance_cell(at, "float32", "one-pass") == "−2.75"  # negative: the failure
     assert variance_cell(at, "float64", "two-pass") == "0.954046"
-    assert ah.metric(at, "one-pass variance") == "−2.75"
-    assert ah.metric(at, "mean in float32") == "1999.95"
+    ah.assert_metrics(at, {"one-pass variance": "−2.75", "mean in float32": "1999.95"})
     assert "true variance **0.95404635**" in ah.texts(at)
     assert "the clamp replaced it by 0" in ah.texts(at)
     assert heatmap_text(at)[2][0] == "NaN"  # float16 one-pass: x^2 overflows

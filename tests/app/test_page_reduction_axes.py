@@ -54,8 +54,7 @@ def test_layer_over_all_axes_has_two_dimensional_parameters() -> None:
 
 def test_constant_token_preset_has_zero_variance_group() -> None:
     at = ah.pressed("reduction-axes", "axes-presets-4")
-    assert ah.metric(at, "group 0: mean") == "1"
-    assert ah.metric(at, "group 0: variance") == "0"
+    ah.assert_metrics(at, {"group 0: mean": "1", "group 0: variance": "0"})
 
 
 def test_sizes_seed_and_eps_change_the_figures() -> None:
@@ -89,8 +88,7 @@ def test_url_state_is_restored() -> None:
         {"b": "3", "t": "5", "f": "4", "seed": "42", "scheme": "batch", "edits": "0,0,0=9"},
     )
     ah.assert_clean(at)
-    assert ah.metric(at, "statistic groups") == "4"
-    assert ah.metric(at, "entries per group") == "15"
+    ah.assert_metrics(at, {"statistic groups": "4", "entries per group": "15"})
     assert at.text_input(key="edits").value == "0,0,0=9"
     assert "9" in str(ah.figures(at)[2]["data"][0]["z"][0][0])
 
