@@ -84,3 +84,18 @@ def test_ws_figure_marks_the_removed_common_part() -> None:
     np.testing.assert_allclose(by_name(fig, "common part").y, [split.c, split.c])
     assert "0.05" in figs.ws_alt(split)
     assert "a common shift" in figs.ws_alt(split_shift([2.0, 2.0]))
+
+
+def test_both_scaling_charts_open_their_alt_text_alike() -> None:
+    """The invariance page's scaling chart and the epsilon page's draw the same bars
+    (scaling_traces); for one input their alt texts describe them in the same words."""
+    from lnviz.figures import epsilon
+
+    sym, ident = scale([1, 2, 3], 10, 1 / 3), scaling_identity([1, 2, 3], 1 / 3, 10)
+    opening = figs.scaling_text(ident.core_z, ident.core_az, ident.a, ident.eps)
+    assert opening == (
+        "Grouped bars of u_ε(z) = (−1, 0, 1) and u_ε(a·z) = (−1.222, 0, 1.222) "
+        "for a = 10, ε = 0.3333;"
+    )
+    assert epsilon.scaling_alt(ident).startswith(opening + " they differ by up to ")
+    assert figs.scale_alt(sym, ident).startswith(opening + " the largest change is ")
