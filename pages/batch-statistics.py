@@ -26,6 +26,12 @@ KERAS_M = (0.0, 0.1, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1.0)  #
 SHIFTS = tuple(k / 2 for k in range(-10, 11))  # mean shift, -5 to 5 standard deviations
 SPREADS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # factor on the standard deviation after the shift
 NAMES = figs.NAMES
+SIZE_BOXES = (  # the stream's length, the batch's shape (B, F) and the seed of its values
+    ui.Whole("steps", 10, MAX_STEPS, 200, "steps"),
+    ui.Whole("batch size B", 1, MAX_BATCH, 8, "b"),
+    ui.Whole("features F", 2, MAX_FEATURES, 3, "f"),
+    ui.SEED,
+)
 
 # The page's pure results, cached per state (each argument typed, the stream's in one dataclass).
 stream_runs = st.cache_data(max_entries=8, show_spinner=False)(model.stream_runs)
@@ -136,12 +142,7 @@ ui.presets(
 )
 
 with st.container(border=True):
-    steps, b, f, seed = ui.int_row(
-        ui.Whole("steps", 10, MAX_STEPS, 200, "steps"),
-        ui.Whole("batch size B", 1, MAX_BATCH, 8, "b"),
-        ui.Whole("features F", 2, MAX_FEATURES, 3, "f"),
-        ui.SEED,
-    )
+    steps, b, f, seed = ui.int_row(*SIZE_BOXES)
     c5, c6, c7 = st.expander(
         "The distribution shift", icon=":material/moving:",
         expanded=bool({"at", "shift", "spread"} & set(st.query_params)),

@@ -13,6 +13,12 @@ from lnviz.lessons import axes_tables
 from lnviz.params import parse_entries
 
 MAX_B, MAX_T, MAX_F = 8, 16, 32  # at most 4096 entries: light to compute, draw and send
+SIZE_BOXES = (  # the tensor's shape (B, T, F) and the seed of its values
+    ui.Whole("batch B", 1, MAX_B, 2, "b"),
+    ui.Whole("tokens T", 1, MAX_T, 4, "t"),
+    ui.Whole("features F", 1, MAX_F, 6, "f"),
+    ui.SEED,
+)
 SCHEME_LABELS = {k: v[0] for k, v in SCHEME_INFO.items()}
 
 
@@ -65,12 +71,7 @@ ui.presets(
 )
 
 with st.container(border=True):
-    bsz, tsz, fsz, seed = ui.int_row(
-        ui.Whole("batch B", 1, MAX_B, 2, "b"),
-        ui.Whole("tokens T", 1, MAX_T, 4, "t"),
-        ui.Whole("features F", 1, MAX_F, 6, "f"),
-        ui.SEED,
-    )
+    bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
     scheme = ui.choice(
         "Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=axes_text.SCHEME_SHORT
     )
