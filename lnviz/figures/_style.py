@@ -1,4 +1,4 @@
-"""Colours, number formatting and layout shared by every figure."""
+"""Number formatting, layout and trace helpers shared by every figure (colours: _palette)."""
 
 from __future__ import annotations
 
@@ -8,31 +8,11 @@ from typing import Any, TypeVar
 import numpy as np
 import plotly.graph_objects as go
 from numpy.typing import ArrayLike
-from plotly.colors import get_colorscale
 
+from lnviz.figures._palette import diverging
 from lnviz.figures._spec import FigureSpec
 
 F = TypeVar("F", FigureSpec, go.Figure)  # the helpers work on either
-
-# Tableau-10 hues: distinguishable, and readable on both light and dark backgrounds.
-BLUE, ORANGE, RED, TEAL, GREEN, YELLOW, PURPLE, PINK, BROWN, GRAY = (
-    "#4E79A7",
-    "#F28E2B",
-    "#E15759",
-    "#76B7B2",
-    "#59A14F",
-    "#EDC948",
-    "#B07AA1",
-    "#FF9DA7",
-    "#9C755F",
-    "#8C8C8C",
-)
-QUALITATIVE = [BLUE, ORANGE, GREEN, RED, PURPLE, TEAL, YELLOW, PINK, BROWN, GRAY]
-# Colour scales spelt out as [position, colour] lists: figures reach Plotly unchecked on the
-# server (lnviz.figures._spec), and only Plotly's check turns a name into the list (the
-# browser does not know "RdBu_r", plotly.py's name for the reversed scale).
-DIVERGING = get_colorscale("RdBu_r")  # blue (negative) to red (positive)
-SEQUENTIAL = get_colorscale("Viridis")
 
 
 def r(values: ArrayLike, digits: int = 5) -> np.ndarray:
@@ -131,10 +111,7 @@ def matrix_heatmap(
             "z": r(matrix),
             "x": names,
             "y": names,
-            "colorscale": DIVERGING,
-            "zmid": 0,
-            "zmin": -lim,
-            "zmax": lim,
+            **diverging(lim),
             "text": text,
             "texttemplate": "%{text}" if text else None,
             "hovertemplate": "row %{y}, column %{x}: %{z}<extra></extra>",
@@ -171,19 +148,3 @@ def vline(fig: F, x: float, line: dict, label: str | None = None) -> F:
             xanchor="right", yanchor="top",
         )  # fmt: skip
     return fig
-
-
-def discrete_scale(n: int) -> list[list[float | str]]:
-    """A stepped colourscale whose k-th band is QUALITATIVE[k], for z in 0..n-1.
-
-    Positions are rounded so they never decrease (Plotly drops a non-monotonic scale):
-
-    >>> positions = [p for p, _ in discrete_scale(10)]
-    >>> positions == sorted(positions) and positions[-1] == 1.0
-    True
-    """
-    scale: list[list[float | str]] = []
-    for k in range(n):
-        color = QUALITATIVE[k % len(QUALITATIVE)]
-        scale += [[round(k / n, 9), color], [round((k + 1) / n, 9), color]]
-    return scale

@@ -15,8 +15,9 @@ import plotly.graph_objects as go
 from lnviz.content.closed_forms import exact
 from lnviz.content.text import short, short_vector
 from lnviz.core import AffineStages, Stage
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, layout, value_bars
+from lnviz.figures._style import hline, layout, value_bars
 
 STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
 

@@ -11,8 +11,9 @@ import plotly.graph_objects as go
 from lnviz.axes import SCHEME_INFO, Reduction
 from lnviz.content.axes_text import output_name
 from lnviz.content.text import short
+from lnviz.figures._palette import GRAY, QUALITATIVE, discrete_scale, diverging
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import DIVERGING, GRAY, QUALITATIVE, discrete_scale, layout, r
+from lnviz.figures._style import layout, r
 
 AXES = ("batch", "token", "feature")
 
@@ -241,10 +242,7 @@ def unfolded_figure(red: Reduction, which: str) -> go.Figure:
             "z": r(values, 4),
             "x": cols,
             "y": rows,
-            "colorscale": DIVERGING,
-            "zmid": 0,
-            "zmin": -lim,
-            "zmax": lim,
+            **diverging(lim),
             "customdata": labels.astype(np.int32),
             "xgap": 1,
             "ygap": 1,

@@ -6,19 +6,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.content.text import number, short
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, QUALITATIVE
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    GREEN,
-    ORANGE,
-    PURPLE,
-    QUALITATIVE,
-    layout,
-    legend_below,
-    r,
-    vline,
-)
+from lnviz.figures._style import layout, legend_below, r, vline
 from lnviz.lessons.batchmates import BatchSizes, Companions, Spread
 from lnviz.lessons.batchstats import Running, Stream
 

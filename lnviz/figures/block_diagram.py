@@ -11,8 +11,8 @@ from itertools import pairwise
 
 import plotly.graph_objects as go
 
+from lnviz.figures._palette import BLUE, GRAY, ORANGE
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, ORANGE
 
 __all__ = ["BLOCK", "block_alt", "block_figure"]
 

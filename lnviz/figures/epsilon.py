@@ -11,19 +11,9 @@ import plotly.graph_objects as go
 from lnviz.content.text import eps_label, short, short_vector
 from lnviz.core import Scaling
 from lnviz.family import Family
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    GREEN,
-    ORANGE,
-    RED,
-    hline,
-    layout,
-    legend_below,
-    matrix_heatmap,
-    r,
-)
+from lnviz.figures._style import hline, layout, legend_below, matrix_heatmap, r
 from lnviz.figures.invariance import scaling_text, scaling_traces
 from lnviz.jacobian import Spectrum
 

@@ -9,20 +9,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.content.text import short
+from lnviz.figures._palette import BLUE, DIVERGING, GRAY, GREEN, ORANGE, PURPLE, RED
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    DIVERGING,
-    GRAY,
-    GREEN,
-    ORANGE,
-    PURPLE,
-    RED,
-    hline,
-    layout,
-    legend_below,
-    r,
-)
+from lnviz.figures._style import hline, layout, legend_below, r
 from lnviz.lessons.framework_diff import (
     Comparison,
     Diagnosis,

@@ -10,8 +10,9 @@ import plotly.graph_objects as go
 from lnviz.axes import Reduction
 from lnviz.core import AffineStages
 from lnviz.family import Family
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, hline, r
+from lnviz.figures._style import hline, r
 from lnviz.figures.axes import label_heatmap
 
 

@@ -9,21 +9,9 @@ import plotly.graph_objects as go
 
 from lnviz.content.text import short, short_vector
 from lnviz.core import Scaling
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, TEAL
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    GREEN,
-    ORANGE,
-    PURPLE,
-    RED,
-    TEAL,
-    hline,
-    layout,
-    legend_below,
-    r,
-    value_bars,
-)
+from lnviz.figures._style import hline, layout, legend_below, r, value_bars
 from lnviz.invariance import Redundancy
 from lnviz.lessons.explorers import redundancy_check
 from lnviz.lessons.symmetry import Split, Symmetry

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from lnviz.figures._style import PURPLE
+from lnviz.figures._palette import PURPLE
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_batchstats import ShiftStepGrid
 

@@ -9,20 +9,9 @@ import plotly.graph_objects as go
 
 from lnviz.content.numerics_text import ALGORITHM_NAMES
 from lnviz.content.text import rel_error, short
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, SEQUENTIAL
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    GREEN,
-    ORANGE,
-    PURPLE,
-    RED,
-    SEQUENTIAL,
-    layout,
-    legend_below,
-    r,
-    vline,
-)
+from lnviz.figures._style import layout, legend_below, r, vline
 from lnviz.lessons.numerics_recipes import Placements
 from lnviz.lessons.numerics_sweep import Clamping, Sweep
 

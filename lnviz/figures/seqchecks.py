@@ -5,8 +5,9 @@ from __future__ import annotations
 import plotly.graph_objects as go
 
 from lnviz.content import text
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, GREEN, ORANGE, RED, layout, legend_below, r, vline
+from lnviz.figures._style import layout, legend_below, r, vline
 from lnviz.figures.sequences import SCHEME_COLORS
 from lnviz.lessons.causality import SCHEMES
 from lnviz.lessons.leakage import Inference, Shock

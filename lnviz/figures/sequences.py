@@ -11,20 +11,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.content import text
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, QUALITATIVE, RED, diverging
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    DIVERGING,
-    GRAY,
-    GREEN,
-    ORANGE,
-    PURPLE,
-    QUALITATIVE,
-    RED,
-    layout,
-    legend_below,
-    r,
-)
+from lnviz.figures._style import layout, legend_below, r
 from lnviz.lessons.causality import SCHEME_INFO, SCHEMES, Dependence
 from lnviz.lessons.leakage import LeakTable, correlations
 from lnviz.lessons.sequences import HISTORY, Market
@@ -209,10 +198,7 @@ def leak_figure(t: LeakTable) -> go.Figure:
         z=r(t.corr, 3),
         x=cols,
         y=names,
-        colorscale=DIVERGING,
-        zmin=-1,
-        zmax=1,
-        zmid=0,
+        **diverging(1),
         text=[[text.number(v, 2) if np.isfinite(v) else "—" for v in row] for row in t.corr],
         texttemplate="%{text}",
         textfont={"size": 13},

@@ -8,18 +8,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    GREEN,
-    ORANGE,
-    hline,
-    layout,
-    legend_below,
-    num,
-    r,
-)
+from lnviz.figures._style import hline, layout, legend_below, num, r
 from lnviz.figures.transformer_attention import (  # noqa: F401 (re-exported)
     ENTROPY,
     KEYS,

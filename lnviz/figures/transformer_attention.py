@@ -7,18 +7,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.figures._palette import BLUE, GRAY, PURPLE, QUALITATIVE
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    PURPLE,
-    QUALITATIVE,
-    hline,
-    layout,
-    legend_below,
-    num,
-    r,
-)
+from lnviz.figures._style import hline, layout, legend_below, num, r
 from lnviz.lessons.qk_attention import AttentionScan, Selectability
 
 

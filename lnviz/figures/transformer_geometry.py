@@ -6,18 +6,9 @@ from __future__ import annotations
 import numpy as np
 import plotly.graph_objects as go
 
+from lnviz.figures._palette import BLUE, GRAY, ORANGE, PURPLE, RED
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    ORANGE,
-    PURPLE,
-    RED,
-    layout,
-    legend_below,
-    num,
-    r,
-)
+from lnviz.figures._style import layout, legend_below, num, r
 from lnviz.lessons.sphere import SphereView
 from lnviz.lessons.tanh_fit import TanhFit
 

@@ -7,18 +7,9 @@ import plotly.graph_objects as go
 
 from lnviz.content.text import short
 from lnviz.content.text import short_vector as vec
+from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import (
-    BLUE,
-    GRAY,
-    GREEN,
-    ORANGE,
-    PURPLE,
-    layout,
-    legend_below,
-    matrix_heatmap,
-    r,
-)
+from lnviz.figures._style import layout, legend_below, matrix_heatmap, r
 from lnviz.weighted import ConstantFit, ProjectionChecks, ProjectionView, WeightedCentering
 
 _POINTS = (  # (label, hover name, colour, marker symbol) of the drawn points

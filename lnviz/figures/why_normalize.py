@@ -7,8 +7,9 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.content.text import short
+from lnviz.figures._palette import BLUE, GRAY, ORANGE
 from lnviz.figures._spec import Chart, FigureSpec
-from lnviz.figures._style import BLUE, GRAY, ORANGE, hline, layout, legend_below, r
+from lnviz.figures._style import hline, layout, legend_below, r
 from lnviz.lessons.why_normalize import Drift
 
 FLOOR = 1e-12  # spreads below this are drawn here (a log axis has no 0)
