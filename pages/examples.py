@@ -9,6 +9,7 @@ from lnviz.content.registry import title_of
 from lnviz.content.sources import SOURCES
 
 SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
+CHECKS_KEY = "checks"  # the checks panel, open or folded
 SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_OPTIONS[1:]}  # URL values
 
 
@@ -44,33 +45,8 @@ def claim_card(card: claims_view.Card) -> None:
             )
 
 
-ui.page_intro(
-    "Worked examples",
-    f"""The examples of two source documents, {SOURCES["note"].name} and
-{SOURCES["glossary"].name}, worked one step at a time: the input, its mean, its variance, the
-normalized core, and the output after the gain and bias. Every number is computed now by the
-app's engine; each example opens the page that shows it, set to exactly that state. Below
-them, folded away, every claim of the sources is checked live.""",
-)
-
-st.subheader("Step by step")
-for n, example in enumerate(worked_examples.EXAMPLES):
-    work = worked_examples.worked(example)
-    with st.container(border=True, key=f"worked-{n}"):
-        st.markdown(f"##### {example.title}")
-        st.markdown("\n".join(f"{i}. {step.markdown}" for i, step in enumerate(work.steps, 1)))
-        st.page_link(
-            example.link.script,
-            label=example.link.label,
-            query_params=ui.link_params(example.link.params),
-            icon=":material/arrow_forward:",
-        )
-
-asked = any(k in st.query_params for k in ("section", "fails"))  # a link to a checks state
-with st.expander(
-    "Checks: every claim of the sources, verified live", expanded=asked,
-    icon=":material/fact_check:",
-):  # fmt: skip
+def checks_body() -> None:
+    """Every claim's card, the summary above them, the section filter and the CSV."""
     results = checked(claims.engine_key())
     info = claims_view.overview(results, claims.summarize(results))
     m1, m2, m3, m4 = st.columns(4)
@@ -126,5 +102,38 @@ with st.expander(
         mime="text/csv",
         icon=":material/download:",
     )
+
+
+ui.page_intro(
+    "Worked examples",
+    f"""The examples of two source documents, {SOURCES["note"].name} and
+{SOURCES["glossary"].name}, worked one step at a time: the input, its mean, its variance, the
+normalized core, and the output after the gain and bias. Every number is computed now by the
+app's engine; each example opens the page that shows it, set to exactly that state. Below
+them, folded away, every claim of the sources is checked live.""",
+)
+
+st.subheader("Step by step")
+for n, example in enumerate(worked_examples.EXAMPLES):
+    work = worked_examples.worked(example)
+    with st.container(border=True, key=f"worked-{n}"):
+        st.markdown(f"##### {example.title}")
+        st.markdown("\n".join(f"{i}. {step.markdown}" for i, step in enumerate(work.steps, 1)))
+        st.page_link(
+            example.link.script,
+            label=example.link.label,
+            query_params=ui.link_params(example.link.params),
+            icon=":material/arrow_forward:",
+        )
+
+asked = any(k in st.query_params for k in ("section", "fails"))  # a link to a checks state
+checks = st.expander(
+    "Checks: every claim of the sources, verified live", expanded=asked,
+    icon=":material/fact_check:", key=CHECKS_KEY, on_change="rerun",
+)  # fmt: skip
+if checks.open:  # drawn when opened (that reruns the page): folded, it is one element, not
+    # the ~250 of every claim's card
+    with checks:
+        checks_body()
 
 ui.page_end()
