@@ -1,11 +1,14 @@
 """The only module that touches Streamlit's private API (Streamlit 1.67).
 
-Three needs that the public API does not meet: handing a page that Streamlit ran on its own
-over to the router, editing the query string before a bound widget is seeded from it, and
-knowing which registered page is running (for download names).
+Four needs that the public API does not meet: handing a page that Streamlit ran on its own
+over to the router, editing the query string before a bound widget is seeded from it,
+knowing which registered page is running (for download names), and the server's event loop
+(lnviz.app.wakeups).
 """
 
 from __future__ import annotations
+
+import asyncio
 
 import streamlit as st
 
@@ -67,3 +70,15 @@ def current_url_path() -> str:
         return ""
     page = ctx.pages_manager.get_pages().get(ctx.page_script_hash, {})
     return str(page.get("url_pathname", ""))
+
+
+def server_event_loop() -> asyncio.AbstractEventLoop | None:
+    """The event loop Streamlit's server runs on; None where no server runs (AppTest)."""
+    from streamlit.runtime import Runtime
+
+    if not Runtime.exists():
+        return None
+    try:
+        return Runtime.instance()._get_async_objs().eventloop
+    except Exception:  # a Runtime that has not started its loop yet
+        return None
