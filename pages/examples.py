@@ -38,7 +38,7 @@ def claim_card(card: claims_view.Card) -> None:
             st.markdown(line.markdown)
         for target in card.links:
             st.page_link(
-                target.script,
+                ui.page_target(target.script),
                 label=target.label,
                 query_params=target.params,
                 icon=":material/arrow_forward:",
@@ -87,7 +87,9 @@ def checks_body() -> None:
         st.header(heading)
         st.caption(note)
         st.page_link(
-            f"pages/{page}.py", label=f"Open {title_of(page)}", icon=":material/open_in_new:"
+            ui.page_target(f"pages/{page}.py"),
+            label=f"Open {title_of(page)}",
+            icon=":material/open_in_new:",
         )
         if not shown:
             st.info("Every claim of this section agrees.", icon=":material/check_circle:")
@@ -120,7 +122,7 @@ for n, example in enumerate(worked_examples.EXAMPLES):
         st.markdown(f"##### {example.title}")
         st.markdown("\n".join(f"{i}. {step.markdown}" for i, step in enumerate(work.steps, 1)))
         st.page_link(
-            example.link.script,
+            ui.page_target(example.link.script),
             label=example.link.label,
             query_params=ui.link_params(example.link.params),
             icon=":material/arrow_forward:",

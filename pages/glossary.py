@@ -64,7 +64,7 @@ def show_term(term: glossary.Term, *, expanded: bool, highlighted: bool = False)
         st.markdown("**See it on a page**")
         for target in term.links:
             st.page_link(
-                target.script,
+                ui.page_target(target.script),
                 label=f"{target.page_title} · {target.label}",
                 query_params=target.params,
                 icon=":material/arrow_forward:",
@@ -75,7 +75,7 @@ def show_term(term: glossary.Term, *, expanded: bool, highlighted: bool = False)
             cols = st.columns(min(len(users), 4))
             for i, info in enumerate(users):
                 cols[i % len(cols)].page_link(
-                    info.script, label=info.title, icon=":material/north_west:",
+                    ui.page_target(info.script), label=info.title, icon=":material/north_west:",
                     query_params=ui.link_params(),
                 )  # fmt: skip
         if term.related:

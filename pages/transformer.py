@@ -178,12 +178,13 @@ sphere into an ellipsoid."""
     c1, c2 = st.columns(2)
     with c1:
         st.page_link(
-            "pages/epsilon.py", label="How ε shrinks the radius: the ε page",
+            ui.page_target("pages/epsilon.py"), label="How ε shrinks the radius: the ε page",
             icon=":material/arrow_forward:",
         )  # fmt: skip
     with c2:
         st.page_link(
-            "pages/weighted-centering.py", label="Centring as a projection: weighted centering",
+            ui.page_target("pages/weighted-centering.py"),
+            label="Centring as a projection: weighted centering",
             icon=":material/arrow_forward:",
         )  # fmt: skip
 
@@ -319,7 +320,7 @@ bar the mean over the coordinates."""
     if eps > 0:
         query["eps"] = ui.eps_label(eps)
     st.page_link(
-        "pages/epsilon.py", label="The whole Jacobian of this x on the ε page",
+        ui.page_target("pages/epsilon.py"), label="The whole Jacobian of this x on the ε page",
         query_params=query, icon=":material/arrow_forward:",
     )  # fmt: skip
 

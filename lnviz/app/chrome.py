@@ -11,6 +11,7 @@ from lnviz.app import classroom, slides
 from lnviz.app._streamlit_private import current_url_path, ensure_router
 from lnviz.app.classroom import PRESENT_CSS
 from lnviz.app.controls import toggle
+from lnviz.app.targets import target
 from lnviz.content import registry
 from lnviz.content.references import for_page
 from lnviz.content.term_links import link_terms
@@ -146,7 +147,7 @@ def page_end() -> None:
     if sources:
         st.caption("Sources for this page: " + " · ".join(r.cite for r in sources))
         st.page_link(
-            "pages/references.py",
+            target("pages/references.py"),
             label="References",
             icon=":material/library_books:",
             query_params=link_params(),
@@ -160,7 +161,10 @@ def page_end() -> None:
     ):
         if step is not None:
             column.page_link(
-                step.script, label=f"{word}: {step.title}", icon=icon, query_params=link_params()
+                target(step.script),
+                label=f"{word}: {step.title}",
+                icon=icon,
+                query_params=link_params(),
             )
 
 

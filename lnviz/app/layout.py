@@ -22,6 +22,7 @@ import streamlit as st
 from lnviz.app.chrome import link_params, presenting
 from lnviz.app.lazy_charts import HIDDEN_RULE as _LAZY_CHARTS_RULE
 from lnviz.app.live import FRAMES_RULE as _LIVE_FRAMES_RULE
+from lnviz.app.targets import target
 from lnviz.content import text
 from lnviz.content.registry import PageInfo
 
@@ -212,7 +213,11 @@ def page_button(
 ) -> None:
     """A link to a page of the registry, carrying presentation mode (chrome.link_params)."""
     st.page_link(
-        info.script, label=label or info.title, icon=icon, help=help, query_params=link_params()
+        target(info.script),
+        label=label or info.title,
+        icon=icon,
+        help=help,
+        query_params=link_params(),
     )
 
 

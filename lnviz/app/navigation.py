@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from lnviz.app.chrome import presentation_switch
+from lnviz.app.targets import BY_SCRIPT_KEY
 from lnviz.content.registry import PAGES, SECTIONS, PageInfo
 
 
@@ -23,8 +24,10 @@ def _pages() -> dict[str, list[st.Page]]:
     callable and running it clears the mark, and a session runs one script at a time."""
     pages = st.session_state.get(_PAGES_KEY)
     if pages is None:
-        pages = {s: [_page(p) for p in PAGES if p.section == s] for s in SECTIONS}
+        made = {p.script: _page(p) for p in PAGES}
+        pages = {s: [made[p.script] for p in PAGES if p.section == s] for s in SECTIONS}
         st.session_state[_PAGES_KEY] = pages
+        st.session_state[BY_SCRIPT_KEY] = made  # what page links point at (lnviz.app.targets)
     return pages
 
 

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 import streamlit as st
 
 from lnviz.app.chrome import link_params
+from lnviz.app.targets import target
 from lnviz.content import registry, sheets
 from lnviz.content.answers import ACCEPTED, MAX_CHARS
 from lnviz.content.questions import Question
@@ -134,7 +135,7 @@ def _question(q: Question, page: str) -> None:
         if not (last and last[0]):
             st.info(f"Answer: {q.solution}. {q.explanation}", icon=":material/school:")
         st.page_link(
-            q.link.script,
+            target(q.link.script),
             label=q.link.label,
             icon=":material/visibility:",
             query_params=link_params(q.link.params),

@@ -41,6 +41,7 @@ from lnviz.app.controls import (
     vector_input,
 )
 from lnviz.app.layout import latex_row, page_button, side_by_side, table
+from lnviz.app.targets import target as page_target
 from lnviz.content.text import EPS_LABELS, eps_label, plain
 from lnviz.content.text import number as fmt
 from lnviz.content.text import vector as fmt_vec
@@ -74,6 +75,7 @@ __all__ = [
     "page_button",
     "page_end",
     "page_intro",
+    "page_target",
     "plain",
     "presenting",
     "presets",
