@@ -78,7 +78,10 @@ def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
     return _frames(*cache_key(build, args), build, args)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+# Shared by every page's live controls: 32 entries were evicted under a class of 30 (each
+# visitor's moves make new states on six pages), so frames were rebuilt on most moves; an
+# entry is 30-90 kB of JSON, so 128 hold about 10 MB.
+@st.cache_data(max_entries=128, show_spinner=False)
 def _frames(
     name: str, digest: str, _build: Callable[..., list[dict[str, Any]]], _args: tuple[Any, ...]
 ) -> Frames:
