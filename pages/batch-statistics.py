@@ -33,9 +33,7 @@ SIZE_BOXES = (  # the stream's length, the batch's shape (B, F) and the seed of 
     ui.SEED,
 )
 
-# The page's pure results, cached per state (each argument typed, the stream's in one dataclass).
-# A state's streams weigh 0.25 MB at the defaults and 6.4 MB at the largest sizes; every
-# cached result together stays within server.maxCacheDataSize (64 MB, .streamlit/config.toml).
+# Pure results cached per state (streams: 0.25-6.4 MB each, all within maxCacheDataSize).
 stream_runs = st.cache_data(max_entries=64, show_spinner=False)(model.stream_runs)
 batch_sizes = st.cache_data(max_entries=16, show_spinner=False)(model.batch_sizes)
 

@@ -4,14 +4,16 @@ call is lost or left waiting (lnviz.app.wakeups)."""
 from __future__ import annotations
 
 import asyncio
-import os
-import signal
+import subprocess
+import sys
+import textwrap
 import threading
 from collections.abc import Iterator
 
 import pytest
 
 from lnviz.app import wakeups
+from tests.apptest_helpers import ROOT
 
 WAIT_S = 10.0  # generous: a lost wake-up would wait forever, not a few seconds
 
@@ -84,21 +86,31 @@ def test_calls_made_while_the_loop_reads_its_pipe_are_run(running_loop) -> None:
 
 
 def test_signal_handlers_still_run() -> None:
-    """On Unix the self-pipe also carries signal numbers; their handlers still run."""
-    loop = asyncio.new_event_loop()
-    assert wakeups.coalesce_wakeups(loop)
-    got = asyncio.Event()
+    """On Unix the self-pipe also carries signal numbers; their handlers still run. In a
+    process of its own: signal handlers need the main thread, and a test worker's main
+    thread may already run a loop."""
+    script = textwrap.dedent(
+        """
+        import asyncio, os, signal
+        from lnviz.app import wakeups
 
-    async def main() -> None:
-        loop.add_signal_handler(signal.SIGUSR1, got.set)
-        os.kill(os.getpid(), signal.SIGUSR1)
-        await asyncio.wait_for(got.wait(), WAIT_S)
+        loop = asyncio.new_event_loop()
+        assert wakeups.coalesce_wakeups(loop)
+        got = asyncio.Event()
 
-    try:
+        async def main():
+            loop.add_signal_handler(signal.SIGUSR1, got.set)
+            os.kill(os.getpid(), signal.SIGUSR1)
+            await asyncio.wait_for(got.wait(), 10)
+
         loop.run_until_complete(main())
-    finally:
-        loop.remove_signal_handler(signal.SIGUSR1)
-        loop.close()
+        print("handled")
+        """
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "handled", done.stderr
 
 
 def test_without_a_server_nothing_is_changed(monkeypatch: pytest.MonkeyPatch) -> None:
