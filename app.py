@@ -5,7 +5,7 @@ import streamlit as st
 from lnviz.app import layout, lazy_charts, navigation, serving, wakeups
 
 serving.disable_nagle()  # once per server process: a 40 ms stall per rerun otherwise
-wakeups.install()  # one wake-up of the server's loop per burst of messages, not per message
+wakeups.install()  # opt-in (LNVIZ_COALESCE_WAKEUPS=1): one wake-up of the loop per burst
 st.set_page_config(page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide")
 layout.phone_styles()  # charts first on a phone (lnviz/app/layout.py)
 lazy_charts.install()  # charts far below the screen drawn when scrolled near
