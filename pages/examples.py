@@ -9,7 +9,6 @@ from lnviz.content.registry import title_of
 from lnviz.content.sources import SOURCES
 
 SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
-CHECKS_KEY = "checks"  # the checks panel, open or folded
 SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_OPTIONS[1:]}  # URL values
 
 
@@ -129,13 +128,10 @@ for n, example in enumerate(worked_examples.EXAMPLES):
         )
 
 asked = any(k in st.query_params for k in ("section", "fails"))  # a link to a checks state
-checks = st.expander(
+with st.expander(
     "Checks: every claim of the sources, verified live", expanded=asked,
-    icon=":material/fact_check:", key=CHECKS_KEY, on_change="rerun",
-)  # fmt: skip
-if checks.open:  # drawn when opened (that reruns the page): folded, it is one element, not
-    # the ~250 of every claim's card
-    with checks:
-        checks_body()
+    icon=":material/fact_check:",
+):  # fmt: skip
+    checks_body()
 
 ui.page_end()

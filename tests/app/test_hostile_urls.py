@@ -200,19 +200,9 @@ def controls(name: str) -> dict[str, Control]:
             if key in missing:
                 seen[key] = Control(key, kind, label, context)
         missing -= set(seen)
-    if missing and name in OPENED_BY:  # controls inside a panel drawn when it is opened
-        context = OPENED_BY[name]
-        for key, (kind, label) in bound_widgets(open_page(name, context)).items():
-            if key in missing:
-                seen[key] = Control(key, kind, label, context)
-        missing -= set(seen)
     for key in missing:
         seen[key] = Control(key, "link")  # read with ui.link_text, no widget
     return seen
-
-
-# A link that opens a page's folded panel, for controls drawn only inside it.
-OPENED_BY = {"examples": {"section": "all"}}  # the checks panel
 
 
 @functools.cache
