@@ -11,7 +11,7 @@ import pytest
 
 from lnviz.content.exercises import for_page
 
-from .helpers import Visit, exception_report, interact
+from .helpers import Visit, exception_report
 
 pytestmark = pytest.mark.browser
 
@@ -51,19 +51,3 @@ def test_the_checks_csv_downloaded_holds_every_check(open_page: Callable[..., Vi
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",") == list(claims.CSV_COLUMNS)
     assert len(lines) - 1 == sum(len(c.checks) for c in claims.CATALOG)
-
-
-def test_opening_the_checks_panel_draws_every_card(open_page: Callable[..., Visit]) -> None:
-    """Folded, the worked examples' checks panel carries no card; a click draws them all."""
-    from lnviz.content import claims
-
-    visit = open_page("examples")
-    page = visit.page
-    panel = page.locator("[data-testid=stExpander]", has_text="Checks: every claim").first
-    assert panel.locator("[data-testid=stMetric]").count() == 0  # folded: not drawn
-    interact(page, panel.locator("summary").click)
-    cards = panel.locator("[class*=st-key-claim-]")
-    cards.first.wait_for()
-    assert cards.count() == len(claims.CATALOG)
-    assert "checks that agree" in panel.inner_text()
-    assert not exception_report(visit) and not visit.page_errors
