@@ -233,14 +233,24 @@ def evaluate_all(claims: tuple[Claim, ...] = CATALOG) -> tuple[ClaimResult, ...]
     return tuple(evaluate(c) for c in claims)
 
 
+_KEPT: dict[int, object] = {}  # id → the object: ids in a key stay unique
+
+
 def engine_key() -> tuple[int, ...]:
     """The identity of every public engine function. Equal keys, the same engine: a cache
     of evaluate_all() keyed on it runs the checks again when a function is replaced.
 
+    Every function a key names is kept alive here, so that its id is never handed to a later
+    replacement (a freed function's address is reused, and a stale key would return the
+    checks of an engine that no longer runs).
+
     >>> engine_key() == engine_key()
     True
     """
-    return tuple(id(getattr(lnviz, name)) for name in lnviz.__all__)
+    functions = [getattr(lnviz, name) for name in lnviz.__all__]
+    for function in functions:
+        _KEPT.setdefault(id(function), function)
+    return tuple(id(function) for function in functions)
 
 
 @dataclass(frozen=True)

@@ -136,3 +136,27 @@ def test_csv_has_a_row_per_check_and_marks_failures(monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: np.zeros(3))
     broken = list(csv.DictReader(io.StringIO(claims.to_csv(claims.evaluate_all()))))
     assert {r["agrees"] for r in broken if r["claim"] == title} == {"NO"}
+
+
+def test_an_engine_key_never_names_a_freed_function(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A replaced function named by a key stays alive, so a later replacement cannot reuse
+    its address and be taken for it (the examples page caches its checks by this key)."""
+    import gc
+    import weakref
+
+    def replaced(z, eps):  # a stand-in that a test would patch in
+        return z
+
+    monkeypatch.setattr(lnviz, "normalized_core", replaced)
+    first = claims.engine_key()
+    alive = weakref.ref(replaced)
+    monkeypatch.undo()
+    del replaced
+    gc.collect()
+    assert alive() is not None
+
+    def later(z, eps):
+        return z
+
+    monkeypatch.setattr(lnviz, "normalized_core", later)
+    assert claims.engine_key() != first
