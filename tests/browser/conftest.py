@@ -106,13 +106,7 @@ def open_page(browser: Browser, server: AppServer) -> Iterator[Callable[..., Vis
         context.set_default_timeout(15_000)
         context.add_init_script(RUN_COUNTER_JS)
         visit = Visit(context.new_page(), srv)
-
-        def on_dialog(dialog: Any) -> None:
-            visit.dialogs.append(f"{dialog.type}: {dialog.message}")
-            dialog.dismiss()
-
-        visit.page.on("dialog", on_dialog)
-        visit.page.on("pageerror", lambda err: visit.page_errors.append(str(err)))
+        visit.listen()
         goto(visit, url_path, query)
         return visit
 

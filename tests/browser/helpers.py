@@ -144,6 +144,22 @@ class Visit:
     server: AppServer
     dialogs: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
+    console: list[str] = field(default_factory=list)  # warnings and errors logged
+
+    def listen(self) -> None:
+        """Record the page's dialogs (dismissed), uncaught errors, console warnings."""
+
+        def on_dialog(dialog: Any) -> None:
+            self.dialogs.append(f"{dialog.type}: {dialog.message}")
+            dialog.dismiss()
+
+        def on_console(message: Any) -> None:
+            if message.type in ("warning", "error"):
+                self.console.append(f"{message.type}: {message.text}")
+
+        self.page.on("dialog", on_dialog)
+        self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
+        self.page.on("console", on_console)
 
 
 def url_for(url_path: str, query: dict[str, str] | None = None) -> str:
@@ -173,6 +189,28 @@ def wait_ready(page: Page, min_runs: int = 1, timeout: float = READY_TIMEOUT_MS)
         raise AssertionError(
             f"the app at {page.url} was not ready within {timeout / 1000:.0f} s "
             f"(script state {state!r}, runs seen {script_runs(page)}, wanted {min_runs})"
+        ) from err
+
+
+_LIVE_STATE_JS = """() => ({
+  focused: document.activeElement ? document.activeElement.outerHTML.slice(0, 80) : null,
+  live: [...document.querySelectorAll('.live')].map((w) => ({
+    ...w.dataset, value: w.querySelector('input') && w.querySelector('input').value,
+  })),
+})"""
+
+
+def wait_for_rerun(visit: Visit, runs: int, timeout: float) -> None:
+    """Wait until a script run after the first `runs` has started. On a timeout, say what
+    the page's live controls had shown and sent, what had the focus, and what it logged."""
+    page = visit.page
+    try:
+        page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=timeout)
+    except Exception as err:
+        raise AssertionError(
+            f"no script run within {timeout / 1000:.0f} s after run {runs} at {page.url}: "
+            f"{page.evaluate(_LIVE_STATE_JS)}; errors {visit.page_errors}; "
+            f"console {visit.console[-8:]}"
         ) from err
 
 

@@ -116,9 +116,9 @@ def test_dragging_z_moves_every_stage_and_the_release_rewrites_z(
 def test_arrow_keys_move_the_control_and_set_beta_once_they_pause(
     watched: Callable[..., Watched],
 ) -> None:
-    _, page, control = open_live(watched, "gain-and-bias", {"drag": "β₂"}, KEY, STAGES)
+    w, page, control = open_live(watched, "gain-and-bias", {"drag": "β₂"}, KEY, STAGES)
     before = bars(page, "stage-output")
-    runs = press_and_wait_for_rerun(page, control, "ArrowRight", 2)
+    runs = press_and_wait_for_rerun(w, control, "ArrowRight", 2)
     assert text_input_value(page, "beta") == "0, 1.2, 0"  # β₂ = 1, two steps of 0.1
     assert query(page).get("beta") == ["0, 1.2, 0"]
     assert script_runs(page) == runs + 1  # two key presses, one rerun

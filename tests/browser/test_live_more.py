@@ -147,7 +147,7 @@ def test_arrow_keys_move_the_shift_step_and_set_the_page_once_they_pause(
         watched, "batch-statistics", {"at": "50"}, "at-live", ("run-mean",)
     )
     assert control.get_attribute("data-index") == "10"
-    runs = press_and_wait_for_rerun(page, control, "ArrowLeft", 2, timeout=30_000)
+    runs = press_and_wait_for_rerun(w, control, "ArrowLeft", 2, timeout=30_000)
     assert query(page).get("at") == ["40"]
     assert script_runs(page) == runs + 1  # two key presses, one rerun
     assert page.evaluate(RULE_JS, "run-mean") == 39.5
@@ -159,6 +159,6 @@ def test_arrow_keys_move_c(
 ) -> None:
     w, page, control = open_live(watched, "invariance", {"c": "1"}, "c-live", ("shift",))
     assert SHIFT_OPTIONS[int(control.get_attribute("data-index") or 0)] == 1.0
-    press_and_wait_for_rerun(page, control, "ArrowRight", 1, timeout=30_000)
+    press_and_wait_for_rerun(w, control, "ArrowRight", 1, timeout=30_000)
     assert query(page).get("c") == ["10"]
     assert not exception_report(w.visit)

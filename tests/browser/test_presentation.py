@@ -13,7 +13,7 @@ import pytest
 
 from tests.qr_reading import assert_encodes
 
-from .helpers import Visit, exception_report, interact, script_runs, wait_ready
+from .helpers import Visit, exception_report, interact, script_runs, wait_for_rerun, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -260,7 +260,7 @@ def test_the_qr_code_opened_after_a_live_move_holds_the_moved_value(
     runs = script_runs(page)
     rail.focus()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=20_000)
+    wait_for_rerun(visit, runs, 20_000)
     wait_ready(page)
     eps = parse_qs(urlparse(page.url).query)["eps"]
     assert eps != ["4/3"]

@@ -292,6 +292,16 @@ function mount(root, className, labelTag, row) {
   return wrap;
 }
 
+// Draw the released state in full, after its value was sent: a chart that cannot take it
+// now must not keep the value from the server, whose rerun draws every chart anyway.
+function drawSafely(draw) {
+  try {
+    draw();
+  } catch (err) {
+    console.warn("lnviz live: the released state was not drawn in the browser", err);
+  }
+}
+
 // A control's state: the frames it shows, the frame it aims at and the one shown, the
 // charts still to draw or to settle, its timers; `own` adds what one kind needs.
 function controlState(own) {
@@ -346,11 +356,13 @@ function create(root) {
   const commit = () => {
     ctl.keyTimer = 0;
     const i = Number(input.value);
-    if (ctl.stale.size || ctl.unsettled.size || ctl.shown !== i) ctl.show(i, true); // in full
     if (i !== ctl.data.index) {
       wrap.dataset.sent = String(i);
-      ctl.send(i);
+      ctl.send(i); // first: the server's rerun overlaps the drawing below
     }
+    drawSafely(() => {
+      if (ctl.stale.size || ctl.unsettled.size || ctl.shown !== i) ctl.show(i, true); // in full
+    });
   };
 
   input.addEventListener("pointerdown", () => (ctl.pointer = true));
@@ -462,7 +474,6 @@ function createPoint(root) {
   const commit = () => {
     ctl.keyTimer = 0;
     const k = ctl.target;
-    if (ctl.stale.size || ctl.unsettled.size || ctl.shown !== k) show(k, true);
     // the page's point may lie between lattice points: once a lattice state was shown,
     // even the page's own state is sent, so that the page shows what the chart showed
     const [a, b] = point(k);
@@ -470,8 +481,11 @@ function createPoint(root) {
     ctl.moved = false;
     if (k !== ctl.data.index || off) {
       wrap.dataset.sent = String(k);
-      ctl.send(k);
+      ctl.send(k); // first: the server's rerun overlaps the drawing below
     }
+    drawSafely(() => {
+      if (ctl.stale.size || ctl.unsettled.size || ctl.shown !== k) show(k, true);
+    });
   };
 
   // where the point is drawn now, in client pixels (null when the chart is not ready)
