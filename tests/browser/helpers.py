@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,10 @@ if TYPE_CHECKING:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+# Whole-pane screenshots as well as the viewport's, for a person to look through: growing
+# the viewport to a page's height redraws every chart at that size and rasterizes up to
+# 16,000 px, about 3.5 CPU-seconds a page here, so the suite takes them only when asked.
+FULL_SCREENSHOTS = os.environ.get("LNVIZ_FULL_SCREENSHOTS", "") == "1"
 
 CHROMIUM = "/usr/bin/chromium"
 LAUNCH_ARGS = [
@@ -412,8 +417,9 @@ def settle_for_screenshot(page: Page) -> None:
     )
 
 
-def screenshot(page: Page, name: str, *, full_height: bool = True) -> list[Path]:
-    """Save `<name>.png` (the viewport) and `<name>-full.png` (the whole main pane).
+def screenshot(page: Page, name: str, *, full_height: bool = FULL_SCREENSHOTS) -> list[Path]:
+    """Save `<name>.png` (the viewport) and, with LNVIZ_FULL_SCREENSHOTS=1, `<name>-full.png`
+    (the whole main pane).
 
     Streamlit scrolls its main pane, not the document, so a "full page" screenshot is
     taken by growing the viewport to the pane's height (capped), then restoring it.

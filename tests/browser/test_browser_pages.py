@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from . import test_chart_margins as margins
 from .helpers import (
     Visit,
     alerts,
@@ -172,17 +173,20 @@ def assert_clean(visit: Visit) -> None:
 
 @pytest.mark.parametrize("case", cases())
 def test_page_renders_cleanly(open_page: Callable[..., Visit], case: PageCase) -> None:
-    """Loads with no exception, its title and charts; fits 1280 px; is photographed.
+    """Loads with no exception, its title and charts; fits 1280 px; its charts need no
+    second layout pass (test_chart_margins); is photographed.
 
     One page load serves all the checks (page loads dominate the suite's time). The
     screenshots are taken before the assertions, so a failing page is photographed too:
-    artifacts/screenshots/<page>-{light,dark,phone}.png (the viewport) and ...-full.png
-    (the whole page). Dark is the browser's prefers-color-scheme, which the app follows;
-    phone is the same page at 390 px.
+    artifacts/screenshots/<page>-{light,dark,phone}.png (the viewport) and, with
+    LNVIZ_FULL_SCREENSHOTS=1, ...-full.png (the whole page). Dark is the browser's
+    prefers-color-scheme, which the app follows; phone is the same page at 390 px.
     """
     visit = open_page(case.url_path)
     page = visit.page
     drawn = wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
+    if case.url_path in margins.PAGES:  # the planned margins hold, on this same load
+        margins.assert_no_second_layout_pass(page, case.url_path)
     title = page.title()
     headings = page.locator("[data-testid=stMain] h1").all_inner_texts()
     text = main_text(page)

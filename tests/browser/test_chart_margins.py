@@ -5,18 +5,23 @@ colour bar after drawing it, and draws it again with wider margins if they do no
 The figures' margins are planned on the server to make that second pass unnecessary. In
 Chromium, a chart that needed it ends with a margin (`_fullLayout._size`) larger than the
 one it asked for (`_fullLayout.margin`); at the default state of every page, on a desktop
-window, none may, in presentation mode (larger text, lnviz.figures._presentation) too.
+window (checked in test_browser_pages), none may, in presentation mode (larger text,
+lnviz.figures._presentation) neither.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 import pytest
 
 from lnviz.content import registry
 
 from .helpers import Visit, wait_charts
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 pytestmark = pytest.mark.browser
 
@@ -49,13 +54,19 @@ MARGINS_JS = """() => [...document.querySelectorAll(".js-plotly-plot")]
 })"""
 
 
-@pytest.mark.parametrize("present", [False, True], ids=["normal", "presentation"])
-@pytest.mark.parametrize("url_path", list(PAGES), ids=lambda p: p or "home")
-def test_charts_need_no_second_layout_pass(
-    open_page: Callable[..., Visit], url_path: str, present: bool
-) -> None:
-    visit = open_page(url_path, {"present": "true"} if present else None)
-    assert wait_charts(visit.page, PAGES[url_path]) == PAGES[url_path]
-    charts = visit.page.evaluate(MARGINS_JS)
+def assert_no_second_layout_pass(page: Page, url_path: str) -> None:
+    """Every chart of the page (PAGES) drawn, each within the margins it planned."""
+    assert wait_charts(page, PAGES[url_path]) == PAGES[url_path]
+    charts = page.evaluate(MARGINS_JS)
     grown = [c for c in charts if any(d > a for d, a in zip(c["drawn"], c["asked"], strict=True))]
     assert not grown, f"charts whose labels did not fit their planned margins: {grown}"
+
+
+# On a desktop window at the defaults, test_browser_pages.test_page_renders_cleanly checks
+# this on the page load it makes anyway (a page load costs several CPU-seconds here).
+@pytest.mark.parametrize("url_path", list(PAGES), ids=lambda p: p or "home")
+def test_charts_need_no_second_layout_pass_in_presentation_mode(
+    open_page: Callable[..., Visit], url_path: str
+) -> None:
+    visit = open_page(url_path, {"present": "true"})
+    assert_no_second_layout_pass(visit.page, url_path)
