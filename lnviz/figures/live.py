@@ -18,12 +18,13 @@ into typed arrays when the control mounts.
 from __future__ import annotations
 
 import base64
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-__all__ = ["Frames", "encode"]
+__all__ = ["Frames", "encode", "encode_rows"]
 
 
 def encode(value: Any) -> Any:
@@ -44,6 +45,34 @@ def encode(value: Any) -> Any:
     return value
 
 
+def encode_rows(values: Sequence[Any] | np.ndarray) -> list[Any]:
+    """[encode(v) for v in values], with short finite numeric rows of one length (points,
+    bars: encode writes each as a plain list) converted in one step rather than row by row.
+
+    >>> rows = [np.array([1.0, 2.0]), np.array([3.0, 4.0])]
+    >>> encode_rows(rows) == [encode(r) for r in rows] == [[1.0, 2.0], [3.0, 4.0]]
+    True
+    >>> encode_rows([np.array([1.0, np.nan]), np.array([3.0, 4.0])])
+    [[1.0, None], [3.0, 4.0]]
+    >>> encode_rows(np.array([[1.0, 2.0], [3.0, 4.0]])), encode_rows(np.array([0.5, np.inf]))
+    ([[1.0, 2.0], [3.0, 4.0]], [0.5, inf])
+    """
+    block = None
+    if isinstance(values, np.ndarray) and values.dtype.kind in "fiu":
+        if values.ndim == 1:  # one number per frame: encode writes each as a Python number
+            return values.tolist()
+        if values.ndim == 2 and values.shape[1] <= 8:
+            block = values  # (n, m)
+    elif len(values) and isinstance(values[0], np.ndarray):
+        first = values[0]
+        if first.ndim == 1 and first.size <= 8:
+            with contextlib.suppress(ValueError, TypeError):
+                block = np.stack(values)  # (n, m): rows of one length
+    if block is not None and block.dtype.kind in "fiu" and np.isfinite(block).all():
+        return block.tolist()
+    return [encode(v) for v in values]
+
+
 class Frames:
     """The moving parts of one chart (Streamlit key `key`) over `n` grid values."""
 
@@ -53,17 +82,17 @@ class Frames:
         self._data: list[dict[str, Any]] = []
         self._layout: list[dict[str, Any]] = []
 
-    def _check(self, values: Sequence[Any]) -> list[Any]:
+    def _check(self, values: Sequence[Any] | np.ndarray) -> list[Any]:
         if len(values) != self.n:
             raise ValueError(f"{self.key}: {len(values)} frame values for {self.n} grid values")
-        return [encode(v) for v in values]
+        return encode_rows(values)
 
-    def trace(self, index: int, attr: str, values: Sequence[Any]) -> Frames:
+    def trace(self, index: int, attr: str, values: Sequence[Any] | np.ndarray) -> Frames:
         """Trace `index`'s attribute `attr` (a Plotly restyle path) at each grid value."""
         self._data.append({"trace": int(index), "attr": attr, "values": self._check(values)})
         return self
 
-    def layout(self, path: str, values: Sequence[Any]) -> Frames:
+    def layout(self, path: str, values: Sequence[Any] | np.ndarray) -> Frames:
         """The layout path `path` (a Plotly relayout path) at each grid value."""
         self._layout.append({"path": path, "values": self._check(values)})
         return self

@@ -34,14 +34,14 @@ def _decimals(half: float) -> int:
 def _xy(frames: Frames, trace: int, ends: np.ndarray, digits: int) -> Frames:
     """Trace `trace`'s x and y from rows of points, (K, m, 2)."""
     pts = np.round(ends, digits) + 0.0
-    return frames.trace(trace, "x", list(pts[:, :, 0])).trace(trace, "y", list(pts[:, :, 1]))
+    return frames.trace(trace, "x", pts[:, :, 0]).trace(trace, "y", pts[:, :, 1])
 
 
 def _label(frames: Frames, index: int, points: np.ndarray, digits: int) -> Frames:
     """Annotation `index` sits on the points, (K, 2)."""
     pts = np.round(points, digits) + 0.0
-    frames.layout(f"annotations[{index}].x", [float(v) for v in pts[:, 0]])
-    return frames.layout(f"annotations[{index}].y", [float(v) for v in pts[:, 1]])
+    frames.layout(f"annotations[{index}].x", pts[:, 0])
+    return frames.layout(f"annotations[{index}].y", pts[:, 1])
 
 
 def weight_frames(
