@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+FINISHED_EARLY_FOR_RERUN = 2  # ForwardMsg.script_finished: cut short, another run follows
 # Whole-pane screenshots as well as the viewport's, for a person to look through: growing
 # the viewport to a page's height redraws every chart at that size and rasterizes up to
 # 16,000 px, about 3.5 CPU-seconds a page here, so the suite takes them only when asked.
@@ -150,9 +152,18 @@ class Visit:
     dialogs: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
     console: list[str] = field(default_factory=list)  # warnings and errors logged
+    # Over the app's WebSocket: reruns the page asked for (BackMsg.rerun_script) and runs
+    # that finished (ForwardMsg.script_finished, whole-page or fragment, not one cut short
+    # by the next). Unlike the script state in the DOM (RUN_COUNTER_JS), these miss no run:
+    # a fast fragment run whose start and end the browser handles in one batch never shows
+    # "running" in the DOM.
+    asked_runs: int = 0
+    finished_runs: int = 0
 
     def listen(self) -> None:
-        """Record the page's dialogs (dismissed), uncaught errors, console warnings."""
+        """Record the page's dialogs (dismissed), uncaught errors, console warnings, and the
+        runs asked for and finished over its WebSocket."""
+        self.page.on("websocket", self._watch_socket)
 
         def on_dialog(dialog: Any) -> None:
             self.dialogs.append(f"{dialog.type}: {dialog.message}")
@@ -165,6 +176,29 @@ class Visit:
         self.page.on("dialog", on_dialog)
         self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
         self.page.on("console", on_console)
+
+    def _watch_socket(self, ws: Any) -> None:
+        if "_stcore/stream" not in ws.url:
+            return
+        ws.on("framesent", self._sent)
+        ws.on("framereceived", self._received)
+
+    def _sent(self, payload: bytes | str) -> None:
+        from streamlit.proto.BackMsg_pb2 import BackMsg
+
+        if isinstance(payload, bytes):
+            msg = BackMsg()
+            msg.ParseFromString(payload)
+            self.asked_runs += msg.WhichOneof("type") == "rerun_script"
+
+    def _received(self, payload: bytes | str) -> None:
+        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+        if isinstance(payload, bytes):
+            msg = ForwardMsg()
+            msg.ParseFromString(payload)
+            if msg.WhichOneof("type") == "script_finished":
+                self.finished_runs += msg.script_finished != FINISHED_EARLY_FOR_RERUN
 
 
 def url_for(url_path: str, query: dict[str, str] | None = None) -> str:
@@ -197,26 +231,33 @@ def wait_ready(page: Page, min_runs: int = 1, timeout: float = READY_TIMEOUT_MS)
         ) from err
 
 
-_LIVE_STATE_JS = """() => ({
-  focused: document.activeElement ? document.activeElement.outerHTML.slice(0, 80) : null,
-  live: [...document.querySelectorAll('.live')].map((w) => ({
-    ...w.dataset, value: w.querySelector('input') && w.querySelector('input').value,
-  })),
-})"""
+_LIVE_STATE_JS = """() => {
+  const all = (root) => [...root.querySelectorAll('.live'), ...[...root.querySelectorAll('*')]
+    .filter((e) => e.shadowRoot).flatMap((e) => all(e.shadowRoot))];  // components isolate
+  return {
+    focused: document.activeElement ? document.activeElement.outerHTML.slice(0, 80) : null,
+    live: all(document).map((w) => ({
+      ...w.dataset, value: w.querySelector('input') && w.querySelector('input').value,
+    })),
+  };
+}"""
 
 
-def wait_for_rerun(visit: Visit, runs: int, timeout: float) -> None:
-    """Wait until a script run after the first `runs` has started. On a timeout, say what
-    the page's live controls had shown and sent, what had the focus, and what it logged."""
+def wait_for_rerun(visit: Visit, finished: int, timeout: float) -> None:
+    """Wait until a run finishes after the first `finished` (Visit.finished_runs) and the
+    page is idle. On a timeout, say what the page's live controls had shown and sent, what
+    had the focus, and what it logged."""
     page = visit.page
-    try:
-        page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=timeout)
-    except Exception as err:
+    deadline = time.monotonic() + timeout / 1000
+    while visit.finished_runs <= finished and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # Playwright delivers the socket's frames meanwhile
+    if visit.finished_runs <= finished:
         raise AssertionError(
-            f"no script run within {timeout / 1000:.0f} s after run {runs} at {page.url}: "
-            f"{page.evaluate(_LIVE_STATE_JS)}; errors {visit.page_errors}; "
-            f"console {visit.console[-8:]}"
-        ) from err
+            f"no run finished within {timeout / 1000:.0f} s after run {finished} at {page.url} "
+            f"({visit.asked_runs} asked for): {page.evaluate(_LIVE_STATE_JS)}; "
+            f"errors {visit.page_errors}; console {visit.console[-8:]}"
+        )
+    wait_ready(page)
 
 
 def goto(visit: Visit, url_path: str, query: dict[str, str] | None = None) -> None:

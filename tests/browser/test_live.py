@@ -102,15 +102,15 @@ def press_and_wait_for_rerun(
     w: Watched, control: Any, key: str, times: int, timeout: int = 10_000
 ) -> int:
     """Focus the control's rail, press `key` `times` times and wait for the rerun that
-    follows the pause (and for the page to be ready); the script runs before the presses."""
+    follows the pause (and for the page to be ready); the reruns asked for before them
+    (Visit.asked_runs)."""
     page = w.page
-    runs = script_runs(page)
+    asked, finished = w.visit.asked_runs, w.visit.finished_runs
     control.locator("input").focus()
     for _ in range(times):
         page.keyboard.press(key)
-    wait_for_rerun(w.visit, runs, timeout)
-    wait_ready(page)
-    return runs
+    wait_for_rerun(w.visit, finished, timeout)
+    return asked
 
 
 def assert_no_errors(w: Watched) -> None:
@@ -206,9 +206,9 @@ def test_arrow_keys_move_the_live_control_and_set_the_page_once_they_pause(
     start = int(control.get_attribute("data-index") or 0)
     assert EPS_GRID[start] == pytest.approx(1e-3)
     h0 = page.evaluate(CURVE_JS, ["h", 4])  # ε = 0.001 is a comparison value: 4 faint curves
-    runs = press_and_wait_for_rerun(w, control, "ArrowRight", 2)
+    asked = press_and_wait_for_rerun(w, control, "ArrowRight", 2)
     assert query(page).get("eps") == [eps_label(EPS_GRID[start + 2])]
-    assert script_runs(page) == runs + 1  # two key presses, one rerun
+    assert w.visit.asked_runs == asked + 1  # two key presses, one rerun
     assert page.evaluate(CURVE_JS, ["h", len_others(page)]) != h0
 
 

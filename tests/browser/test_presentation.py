@@ -13,7 +13,7 @@ import pytest
 
 from tests.qr_reading import assert_encodes
 
-from .helpers import Visit, exception_report, interact, script_runs, wait_for_rerun, wait_ready
+from .helpers import Visit, exception_report, interact, wait_for_rerun, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -257,11 +257,10 @@ def test_the_qr_code_opened_after_a_live_move_holds_the_moved_value(
     page = visit.page
     rail = page.locator(".st-key-eps-live .live input")
     rail.scroll_into_view_if_needed()
-    runs = script_runs(page)
+    finished = visit.finished_runs
     rail.focus()
     page.keyboard.press("ArrowRight")
-    wait_for_rerun(visit, runs, 20_000)
-    wait_ready(page)
+    wait_for_rerun(visit, finished, 20_000)
     eps = parse_qs(urlparse(page.url).query)["eps"]
     assert eps != ["4/3"]
     page.locator("[data-testid=stMain]").evaluate("(m) => m.scrollTo(0, 0)")
