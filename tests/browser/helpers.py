@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +19,13 @@ import pytest
 
 from deploy.replicas import Replica, serve
 
+from .runs import count_runs, runs_of, wait_finished, wait_until
+
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.sync_api import Page
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-FINISHED_EARLY_FOR_RERUN = 2  # ForwardMsg.script_finished: cut short, another run follows
 # Whole-pane screenshots as well as the viewport's, for a person to look through: growing
 # the viewport to a page's height redraws every chart at that size and rasterizes up to
 # 16,000 px, about 3.5 CPU-seconds a page here, so the suite takes them only when asked.
@@ -152,18 +152,11 @@ class Visit:
     dialogs: list[str] = field(default_factory=list)
     page_errors: list[str] = field(default_factory=list)
     console: list[str] = field(default_factory=list)  # warnings and errors logged
-    # Over the app's WebSocket: reruns the page asked for (BackMsg.rerun_script) and runs
-    # that finished (ForwardMsg.script_finished, whole-page or fragment, not one cut short
-    # by the next). Unlike the script state in the DOM (RUN_COUNTER_JS), these miss no run:
-    # a fast fragment run whose start and end the browser handles in one batch never shows
-    # "running" in the DOM.
-    asked_runs: int = 0
-    finished_runs: int = 0
 
     def listen(self) -> None:
         """Record the page's dialogs (dismissed), uncaught errors, console warnings, and the
-        runs asked for and finished over its WebSocket."""
-        self.page.on("websocket", self._watch_socket)
+        runs asked for and finished over its WebSocket (tests/browser/runs.py)."""
+        count_runs(self.page)
 
         def on_dialog(dialog: Any) -> None:
             self.dialogs.append(f"{dialog.type}: {dialog.message}")
@@ -177,28 +170,15 @@ class Visit:
         self.page.on("pageerror", lambda err: self.page_errors.append(str(err)))
         self.page.on("console", on_console)
 
-    def _watch_socket(self, ws: Any) -> None:
-        if "_stcore/stream" not in ws.url:
-            return
-        ws.on("framesent", self._sent)
-        ws.on("framereceived", self._received)
+    @property
+    def asked_runs(self) -> int:
+        """Reruns the page asked for (BackMsg.rerun_script)."""
+        return runs_of(self.page).asked
 
-    def _sent(self, payload: bytes | str) -> None:
-        from streamlit.proto.BackMsg_pb2 import BackMsg
-
-        if isinstance(payload, bytes):
-            msg = BackMsg()
-            msg.ParseFromString(payload)
-            self.asked_runs += msg.WhichOneof("type") == "rerun_script"
-
-    def _received(self, payload: bytes | str) -> None:
-        from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
-
-        if isinstance(payload, bytes):
-            msg = ForwardMsg()
-            msg.ParseFromString(payload)
-            if msg.WhichOneof("type") == "script_finished":
-                self.finished_runs += msg.script_finished != FINISHED_EARLY_FOR_RERUN
+    @property
+    def finished_runs(self) -> int:
+        """Runs that finished (ForwardMsg.script_finished, not one cut short by the next)."""
+        return runs_of(self.page).finished
 
 
 def url_for(url_path: str, query: dict[str, str] | None = None) -> str:
@@ -248,15 +228,15 @@ def wait_for_rerun(visit: Visit, finished: int, timeout: float) -> None:
     page is idle. On a timeout, say what the page's live controls had shown and sent, what
     had the focus, and what it logged."""
     page = visit.page
-    deadline = time.monotonic() + timeout / 1000
-    while visit.finished_runs <= finished and time.monotonic() < deadline:
-        page.wait_for_timeout(50)  # Playwright delivers the socket's frames meanwhile
-    if visit.finished_runs <= finished:
-        raise AssertionError(
-            f"no run finished within {timeout / 1000:.0f} s after run {finished} at {page.url} "
-            f"({visit.asked_runs} asked for): {page.evaluate(_LIVE_STATE_JS)}; "
-            f"errors {visit.page_errors}; console {visit.console[-8:]}"
-        )
+    wait_finished(
+        page,
+        finished,
+        timeout,
+        lambda: (
+            f"{page.evaluate(_LIVE_STATE_JS)}; errors {visit.page_errors}; "
+            f"console {visit.console[-8:]}"
+        ),
+    )
     wait_ready(page)
 
 
@@ -266,22 +246,18 @@ def goto(visit: Visit, url_path: str, query: dict[str, str] | None = None) -> No
     wait_ready(visit.page)
 
 
-def interact(page: Page, action: Callable[[], Any]) -> None:
-    """Do something that reruns the script, then wait until that rerun has finished.
+def interact(page: Page, action: Callable[[], Any], timeout: float = READY_TIMEOUT_MS) -> None:
+    """Do something that may rerun the script; when it asks for a rerun, wait until that
+    rerun has finished and the page is idle.
 
-    First wait (briefly) for a new run to start, so that the old "notRunning" is not
-    mistaken for the end of the new run, then wait for the app to be idle again. An
-    action that starts no run at all just costs the short start timeout.
+    The runs are counted on the page's WebSocket (runs.py; the page must be counted). An
+    action that asks for no rerun within RERUN_START_TIMEOUT_MS just costs that wait.
     """
-    before = script_runs(page)
+    runs = runs_of(page)
+    asked, finished = runs.asked, runs.finished
     action()
-    with contextlib.suppress(Exception):
-        page.wait_for_function(
-            "(n) => window.__lnviz && window.__lnviz.runs > n",
-            arg=before,
-            timeout=RERUN_START_TIMEOUT_MS,
-            polling=20,
-        )
+    if wait_until(page, lambda: runs.asked > asked, RERUN_START_TIMEOUT_MS):
+        wait_finished(page, finished, timeout)
     wait_ready(page)
 
 

@@ -36,11 +36,11 @@ from .helpers import (
     linked_query,
     metric_value,
     press_on_slider,
-    script_runs,
     slider_value,
     text_input_value,
     wait_ready,
 )
+from .runs import count_runs, runs_of
 
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -113,6 +113,7 @@ def new_visitor(browser: Browser, bal: Balancer) -> Visitor:
     context.add_init_script(RUN_COUNTER_JS)
     context.add_init_script(CONNECTION_JS)
     page = context.new_page()
+    count_runs(page)  # interact() waits on the runs counted on its WebSocket
     visitor = Visitor(context, page)
 
     cached: set[str] = set()
@@ -261,7 +262,7 @@ def test_a_visitor_keeps_its_replica_and_state_over_many_reruns(
     page.evaluate("() => { window.__lnvizSamePage = true; }")  # gone if the page reloads
     labels = [eps_label(e) for e in eps_options(False)]
     at = labels.index(slider_value(page, "eps"))
-    runs = script_runs(page)
+    runs = runs_of(page).finished
 
     moves = 20
     for step in range(1, moves + 1):
@@ -271,7 +272,7 @@ def test_a_visitor_keeps_its_replica_and_state_over_many_reruns(
         page.wait_for_url(lambda url, want=want: linked_query(url).get("eps") == want)
 
     assert page.evaluate("() => window.__lnvizSamePage === true"), "the page was reloaded"
-    assert script_runs(page) >= runs + moves
+    assert runs_of(page).finished >= runs + moves
     assert metric_value(page, "ε") == labels[at - moves]
     assert_clean(visitor, balancer)
     # one websocket all along, never dropped, on the replica that served the page

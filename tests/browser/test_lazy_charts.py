@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from .helpers import IDLE_JS, Visit, interact, press_on_slider, script_runs, wait_ready
+from .helpers import IDLE_JS, Visit, interact, press_on_slider, wait_ready
+from .runs import runs_of, wait_finished
 
 pytestmark = pytest.mark.browser
 
@@ -42,9 +43,10 @@ def charts(page: Any) -> list[dict[str, Any]]:
 def move_without_drawing_all(page: Any, act: Callable[[], None]) -> None:
     """Do `act` and wait for its rerun to end, without the tests' readiness (which draws
     every waiting chart)."""
-    runs = script_runs(page)
+    finished = runs_of(page).finished
     act()
-    page.wait_for_function(IDLE_JS, arg=runs + 1, timeout=30_000, polling=50)
+    wait_finished(page, finished, 30_000)
+    page.wait_for_function(IDLE_JS, arg=0, timeout=30_000, polling=50)
     page.wait_for_timeout(300)  # the charts' draws, after the run's last delta
 
 

@@ -4,7 +4,6 @@ the server, and the release makes the value the page's state (the link and the p
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -21,9 +20,7 @@ from .helpers import (
     exception_report,
     goto,
     metric_value,
-    script_runs,
     wait_for_rerun,
-    wait_ready,
 )
 
 pytestmark = pytest.mark.browser
@@ -122,7 +119,6 @@ def assert_no_errors(w: Watched) -> None:
 def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> None:
     """Press on the control's thumb, move through `stops` (fractions of its width), and
     stop there without releasing. Screenshots along the way when `shot` is given."""
-    _DRAGGED[id(page)] = key
     rail = live(page, key).locator("input")
     box = rail.bounding_box()
     assert box is not None
@@ -139,30 +135,12 @@ def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> No
             page.screenshot(path=str(SHOTS / f"live_{shot}_{n}.png"))
 
 
-_NOT_RUNNING_JS = """() => document.querySelector('[data-testid=stApp]')
-  ?.getAttribute('data-test-script-state') === 'notRunning'"""
-_DRAGGED: dict[int, str] = {}  # id(page) -> the key of the control drag() pressed on
-
-
-def release_and_wait(page: Any, timeout: float = 20.0) -> None:
-    """Release the mouse and wait until the server has drawn the released value: a new run
-    has started, or (when the release joined a run already under way, which then shows no
-    new start) the control's drawn index equals the one it sent and the app is idle."""
-    runs = script_runs(page)
-    page.mouse.up()
-    control = live(page, _DRAGGED[id(page)]) if id(page) in _DRAGGED else None
-    deadline = time.monotonic() + timeout
-    while script_runs(page) <= runs:
-        sent = control.get_attribute("data-sent") if control is not None else None
-        if (
-            sent is not None
-            and control.get_attribute("data-index") == sent
-            and (page.evaluate(_NOT_RUNNING_JS))
-        ):
-            break
-        assert time.monotonic() < deadline, "the release started no run"
-        page.wait_for_timeout(50)
-    wait_ready(page)
+def release_and_wait(w: Watched, timeout: float = 30_000) -> None:
+    """Release the pointer and wait for the run the release asks for (counted on the
+    WebSocket; a loaded machine may take a while) and for the page to be ready."""
+    finished = w.visit.finished_runs
+    w.page.mouse.up()
+    wait_for_rerun(w.visit, finished, timeout)
 
 
 def query(page: Any) -> dict[str, list[str]]:
@@ -176,7 +154,7 @@ def test_dragging_eps_moves_the_charts_in_the_browser_and_the_release_sets_the_p
     assert control.get_attribute("data-index") == "0"  # opens at the page's ε
     control.locator("input").scroll_into_view_if_needed()
     h0, dh0 = page.evaluate(CURVE_JS, ["h", 5]), page.evaluate(CURVE_JS, ["dh", 5])
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
 
     drag(page, "eps-live", [0.1, 0.25, 0.4, 0.55, 0.7, 0.85, 0.8], shot="epsilon")
     page.wait_for_timeout(300)  # anything the drag would send has been sent by now
@@ -186,9 +164,9 @@ def test_dragging_eps_moves_the_charts_in_the_browser_and_the_release_sets_the_p
     shown = int(control.get_attribute("data-shown") or 0)
     assert shown > 15
     assert len(w.sent) == sent  # not one WebSocket message during the drag
-    assert script_runs(page) == runs
+    assert w.visit.finished_runs == runs
 
-    release_and_wait(page)
+    release_and_wait(w)
     released = int(control.get_attribute("data-sent") or -1)
     assert released == shown  # the value under the pointer is the one sent
     label = eps_label(EPS_GRID[released])
@@ -229,14 +207,14 @@ def test_dragging_a_on_invariance_moves_the_scaling_chart_and_the_release_sets_a
     control.locator("input").scroll_into_view_if_needed()
     assert control.get_attribute("data-index") == "0"
     before = page.evaluate(CURVE_JS, ["scale", 1])
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
     drag(page, "a-live", [0.2, 0.4, 0.6, 0.5], shot="invariance")
     page.wait_for_timeout(300)
     assert page.evaluate(CURVE_JS, ["scale", 1]) != before  # the bars of u_ε(a·z) follow
     shown = int(control.get_attribute("data-shown") or 0)
     assert shown >= 3
-    assert len(w.sent) == sent and script_runs(page) == runs  # nothing sent while dragging
-    release_and_wait(page)
+    assert len(w.sent) == sent and w.visit.finished_runs == runs  # nothing sent while dragging
+    release_and_wait(w)
     label = f"{(0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)[shown]:g}"
     assert label != "10"  # a = 10 is the default, which the link leaves out
     assert query(page).get("a") == [label]

@@ -13,7 +13,7 @@ from lnviz.content.text import number
 from lnviz.lessons.live_gain import drag_values
 
 from . import test_live
-from .helpers import metric_value, script_runs, text_input_value
+from .helpers import metric_value, text_input_value
 from .test_live import (
     CURVE_JS,
     Watched,
@@ -59,7 +59,7 @@ def test_dragging_gamma_moves_the_output_only_and_the_release_rewrites_gamma(
     assert control.get_attribute("data-index") == str(list(grid).index(1.0))
     before, title = snapshot(page), page.evaluate(TITLE_JS, "stage-output")
     alt = page.evaluate(ALT_JS, "stage-output")
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
 
     drag(page, KEY, [0.75, 0.85, 0.95, 0.9], shot="gain_gamma")
     page.wait_for_timeout(300)  # anything the drag would send has been sent by now
@@ -72,9 +72,9 @@ def test_dragging_gamma_moves_the_output_only_and_the_release_rewrites_gamma(
     assert int(control.get_attribute("data-frames") or 0) >= 3
     index = shown(control)
     assert grid[index] > 3.0
-    assert len(w.sent) == sent and script_runs(page) == runs  # nothing sent while dragging
+    assert len(w.sent) == sent and w.visit.finished_runs == runs  # nothing sent while dragging
 
-    release_and_wait(page)
+    release_and_wait(w)
     assert int(control.get_attribute("data-sent") or -1) == index
     gamma = f"{number(grid[index], 6)}, 2, 1"
     assert text_input_value(page, "gamma") == gamma  # the text box
@@ -104,7 +104,7 @@ def test_dragging_z_moves_every_stage_and_the_release_rewrites_z(
     index = shown(control)
     value = drag_values(1.0, -1000, 1000)[index]
     assert value < 0
-    release_and_wait(page)
+    release_and_wait(w)
     z = f"{number(value, 6)}, 2, 3".replace("−", "-")
     assert text_input_value(page, "z") == z
     assert query(page).get("z") == [z]

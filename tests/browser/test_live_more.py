@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import exception_report, script_runs, wait_ready
+from .helpers import exception_report
 from .test_live import (  # noqa: F401  (watched is a fixture)
     CURVE_JS,
     Watched,
@@ -19,6 +19,7 @@ from .test_live import (  # noqa: F401  (watched is a fixture)
     open_live,
     press_and_wait_for_rerun,
     query,
+    release_and_wait,
     wait_live,
     watched,
 )
@@ -53,14 +54,6 @@ def to_top(page: Any, key: str) -> None:
     page.wait_for_timeout(300)
 
 
-def release_and_wait(page: Any) -> None:
-    """Release the pointer and wait for the one rerun (a loaded machine may take a while)."""
-    runs = script_runs(page)
-    page.mouse.up()
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=30_000)
-    wait_ready(page)
-
-
 def labels(page: Any, key: str) -> int:
     return int(live(page, key).get_attribute("data-shown") or -1)
 
@@ -76,7 +69,7 @@ def test_dragging_c_keeps_the_bars_moves_the_rounding_and_the_release_sets_c(
     to_top(page, "c-live")
     bars0, title0 = page.evaluate(CURVE_JS, ["shift", 1]), page.evaluate(TITLE_JS, "shift")
     assert title0.endswith("largest change 2.23e−14")
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
 
     drag(page, "c-live", [0.1, 0.3, 0.5, 0.65, 0.8, 0.7], shot="c")
     page.wait_for_timeout(300)  # anything the drag would send has been sent by now
@@ -90,9 +83,9 @@ def test_dragging_c_keeps_the_bars_moves_the_rounding_and_the_release_sets_c(
     )
     assert page.evaluate(CURVE_JS, ["shift", 1]) == bars0  # ... and its bars stay put
     assert len(w.sent) == sent  # not one WebSocket message during the drag
-    assert script_runs(page) == runs
+    assert w.visit.finished_runs == runs
 
-    release_and_wait(page)
+    release_and_wait(w)
     assert control.get_attribute("data-sent") == str(shown)
     assert query(page).get("c") == ["1"]  # the link
     page.wait_for_function(  # the fragment's slider shows it (its delta may come last)
@@ -116,7 +109,7 @@ def test_dragging_the_shift_step_moves_the_stream_charts_and_the_release_sets_it
     to_top(page, "at-live")
     mean0, var0 = page.evaluate(CURVE_JS, ["run-mean", 1]), page.evaluate(CURVE_JS, ["run-var", 2])
     assert page.evaluate(RULE_JS, "run-mean") == 99.5
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
 
     drag(page, "at-live", [0.4, 0.3, 0.2, 0.15, 0.25, 0.3], shot="step")
     page.wait_for_timeout(300)
@@ -127,9 +120,9 @@ def test_dragging_the_shift_step_moves_the_stream_charts_and_the_release_sets_it
     assert page.evaluate(CURVE_JS, ["run-var", 2]) != var0  # PyTorch's running variance
     assert page.evaluate(RULE_JS, "run-mean") == 59.5  # the dotted rule follows
     assert page.evaluate(RULE_JS, "run-var") == 59.5
-    assert len(w.sent) == sent and script_runs(page) == runs  # nothing sent while dragging
+    assert len(w.sent) == sent and w.visit.finished_runs == runs  # nothing sent while dragging
 
-    release_and_wait(page)
+    release_and_wait(w)
     assert control.get_attribute("data-sent") == str(shown)
     assert query(page).get("at") == ["60"]  # the link
     page.wait_for_function(

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import SCREENSHOTS, exception_report, script_runs, wait_ready
+from .helpers import SCREENSHOTS, exception_report, wait_for_rerun
 from .test_live import Watched, drag, live, query, release_and_wait, wait_live, watched
 
 pytestmark = pytest.mark.browser
@@ -75,7 +75,7 @@ def test_dragging_the_point_moves_both_projections_and_the_release_sets_x(
     page, control = w.page, live(w.page, "x-live")
     before, view = traces(page), page.evaluate(RANGE_JS)
     assert before[2] == {"x": [4.0], "y": [2.0]}
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
 
     (start,) = pixels(page, (4.0, 2.0))
     path = [(3.0, 3.0), (1.0, 3.5), (-1.0, 3.0), (-2.0, 3.0)]
@@ -100,10 +100,10 @@ def test_dragging_the_point_moves_both_projections_and_the_release_sets_x(
     assert page.evaluate(RANGE_JS) == view  # the drag did not zoom or pan the chart
     assert int(control.get_attribute("data-frames") or 0) >= 3  # several states shown
     assert len(w.sent) == sent  # not one WebSocket message during the drag
-    assert script_runs(page) == runs
+    assert w.visit.finished_runs == runs
 
     shown = control.get_attribute("data-shown")
-    release_and_wait(page)
+    release_and_wait(w)
     assert control.get_attribute("data-sent") == shown  # the state under the pointer
     assert query(page).get("x") == ["-2, 3"]  # the link
     assert x_box(page) == "-2, 3"  # the page's text box
@@ -138,13 +138,12 @@ def test_arrow_keys_move_the_point_one_lattice_step_and_set_x_once_they_pause(
 ) -> None:
     w = open_plane(watched)
     page = w.page
-    runs = script_runs(page)
+    asked, finished = w.visit.asked_runs, w.visit.finished_runs
     page.locator(".st-key-x-live .live-pad").focus()
     for key in ("ArrowRight", "ArrowRight", "ArrowDown"):
         page.keyboard.press(key)
-    page.wait_for_function("(n) => window.__lnviz.runs > n", arg=runs, timeout=10_000)
-    wait_ready(page)
-    assert script_runs(page) == runs + 1  # three key presses, one rerun
+    wait_for_rerun(w.visit, finished, 10_000)
+    assert w.visit.asked_runs == asked + 1  # three key presses, one rerun
     assert query(page).get("x") == ["4.5, 1.75"]  # steps of 0.25 in the view [−5, 5]²
     assert x_box(page) == "4.5, 1.75"
     assert traces(page)[2] == {"x": [4.5], "y": [1.75]}
@@ -159,7 +158,7 @@ def test_dragging_w_moves_the_plane_and_the_fit_and_the_release_sets_w(
     fit = """() => JSON.stringify(Array.from(
         document.querySelector('.st-key-objective .js-plotly-plot')._fullData[2].x))"""
     before, fit0 = traces(page), page.evaluate(fit)
-    sent, runs = len(w.sent), script_runs(page)
+    sent, runs = len(w.sent), w.visit.finished_runs
 
     drag(page, "w-live", [0.35, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9], shot="w_w")
     page.wait_for_timeout(300)
@@ -171,9 +170,9 @@ def test_dragging_w_moves_the_plane_and_the_fit_and_the_release_sets_w(
     assert during[4] != before[4]
     wv = shown / 100  # Pₐx = x − (aᵀx)𝟏 with a = (w, 1 − w), x = (4, 2)
     assert during[3]["x"][0] == pytest.approx(4 - (4 * wv + 2 * (1 - wv)), abs=1e-3)
-    assert len(w.sent) == sent and script_runs(page) == runs  # nothing sent while dragging
+    assert len(w.sent) == sent and w.visit.finished_runs == runs  # nothing sent while dragging
 
-    release_and_wait(page)
+    release_and_wait(w)
     assert control.get_attribute("data-sent") == str(shown)
     assert query(page).get("w") == [f"{wv:g}"]
     assert control.get_attribute("data-index") == str(shown)

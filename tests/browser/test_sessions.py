@@ -20,22 +20,15 @@ pytestmark = pytest.mark.browser
 
 
 def start(visit: h.Visit, action: Callable[[], object]) -> int:
-    """Do something that reruns the script, without waiting; returns the runs seen before."""
-    before = h.script_runs(visit.page)
+    """Do something that reruns the script, without waiting; the runs finished before."""
+    before = visit.finished_runs
     action()
     return before
 
 
 def finish(visit: h.Visit, before: int) -> None:
-    """Wait until the rerun started by `start` has begun and the page is idle again."""
-    with contextlib.suppress(Exception):
-        visit.page.wait_for_function(
-            "(n) => window.__lnviz && window.__lnviz.runs > n",
-            arg=before,
-            timeout=h.RERUN_START_TIMEOUT_MS * 3,  # four sessions share two cores
-            polling=20,
-        )
-    h.wait_ready(visit.page)
+    """Wait until the rerun started by `start` has finished and the page is idle again."""
+    h.wait_for_rerun(visit, before, h.READY_TIMEOUT_MS * 2)  # four sessions share two cores
 
 
 def wait_url(visit: h.Visit, key: str, value: str) -> None:
