@@ -5,11 +5,14 @@ by their buttons and by the arrow keys; the QR code holds the current link."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlparse
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.qr_reading import assert_encodes
 
@@ -58,10 +61,26 @@ def _open_sidebar(visit: Visit) -> None:
         )
 
 
+_PRESENTING = {"sidebarFolded": True, "wayOut": True, "switchOn": True}
+_PRESENTING_JS = json.dumps(json.dumps(_PRESENTING, separators=(",", ":")))  # JSON.stringify's
+
+
 def _assert_presenting(visit: Visit, route: str) -> None:
-    state = visit.page.evaluate(_STATE_JS)
-    assert _query(visit).get("present") == ["true"], (route, visit.page.url)
-    assert state == {"sidebarFolded": True, "wayOut": True, "switchOn": True}, (route, state)
+    """Presentation mode is on: in the link, the folded sidebar, the way out and the switch.
+
+    The run has finished on the server (interact() counts it on the WebSocket), but a busy
+    renderer may handle its last messages (the link's query among them) a moment later, so
+    the state is awaited before it is asserted."""
+    page = visit.page
+    with contextlib.suppress(PlaywrightTimeout):
+        page.wait_for_function(
+            f"""() => new URLSearchParams(location.search).get('present') === 'true'
+                && JSON.stringify(({_STATE_JS})()) === {_PRESENTING_JS}""",
+            timeout=10_000,
+        )
+    assert _query(visit).get("present") == ["true"], (route, page.url)
+    state = page.evaluate(_STATE_JS)
+    assert state == _PRESENTING, (route, state)
 
 
 def _end_link(visit: Visit, word: str) -> object:
