@@ -19,7 +19,7 @@ import pytest
 
 from deploy.replicas import Replica, serve
 
-from .runs import count_runs, runs_of, wait_finished, wait_until
+from .runs import FRAME_COUNTER_JS, count_runs, runs_of, wait_finished, wait_until
 
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.sync_api import Page
@@ -50,11 +50,14 @@ APP = "[data-testid=stApp]"
 EXCEPTION = "[data-testid=stException]"
 CHARTS = ".js-plotly-plot"
 
-# Counts every script run the page shows, from the first paint on (installed as an init
-# script in each context). Runs are counted from the sequence of values that stApp's
+# Counts the script runs the page shows, from the first paint on (installed as an init
+# script in each context); wait_ready's first-load check reads it. Reruns after that are
+# counted on the WebSocket (runs.py), which misses none: React may apply a fast run's
+# start and end in one batch, and then the DOM never shows it. Runs are counted from the sequence of values that stApp's
 # data-test-script-state takes, including the old values carried by the mutation records,
 # so a run that starts and ends between two observer callbacks is still counted.
-RUN_COUNTER_JS = """
+RUN_COUNTER_JS = (
+    """
 (() => {
   const st = (window.__lnviz = { runs: 0, last: null });
   const ATTR = "data-test-script-state";
@@ -81,6 +84,8 @@ RUN_COUNTER_JS = """
   });
 })();
 """
+    + FRAME_COUNTER_JS
+)  # and the frames handed to the page (runs.py)
 
 # Idle: the script has run (at least minRuns times) and is not running, and no element is
 # still a skeleton. Streamlit marks the run finished before lazily loaded components

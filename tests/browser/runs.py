@@ -23,12 +23,35 @@ from typing import Any
 FINISHED_EARLY_FOR_RERUN = 2
 
 
+# Installed in every page (with RUN_COUNTER_JS): counts the frames the page's own script
+# has been handed on the app's WebSocket. Playwright sees a frame when it arrives, a busy
+# renderer hands it to Streamlit's script later; a test that waits for a run's end must
+# also wait until the page has handled the frame that ended it (wait_finished).
+FRAME_COUNTER_JS = """
+(() => {
+  const Native = window.WebSocket;
+  window.__lnvizFrames = 0;
+  window.WebSocket = class extends Native {
+    constructor(...args) {
+      super(...args);
+      if (String(args[0]).includes("_stcore/stream")) {
+        this.addEventListener("message", () => { window.__lnvizFrames += 1; });
+      }
+    }
+  };
+})();
+"""
+
+
 @dataclass
 class Runs:
-    """Reruns a page asked for and runs that finished, since the page opened."""
+    """Reruns a page asked for and runs that finished, since the page opened; the frames
+    received on the current socket, and how many had come when the last run finished."""
 
     asked: int = 0
     finished: int = 0
+    frames: int = 0
+    frames_at_finish: int = 0
 
     def on_sent(self, payload: bytes | str) -> None:
         from streamlit.proto.BackMsg_pb2 import BackMsg
@@ -41,11 +64,16 @@ class Runs:
     def on_received(self, payload: bytes | str) -> None:
         from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
+        self.frames += 1
         if isinstance(payload, bytes):
             msg = ForwardMsg()
             msg.ParseFromString(payload)
             if msg.WhichOneof("type") == "script_finished":
                 self.finished += msg.script_finished != FINISHED_EARLY_FOR_RERUN
+                self.frames_at_finish = self.frames
+
+    def on_new_socket(self) -> None:
+        self.frames = self.frames_at_finish = 0  # a new page counts afresh too
 
 
 _COUNTED: weakref.WeakKeyDictionary[Any, Runs] = weakref.WeakKeyDictionary()
@@ -59,6 +87,7 @@ def count_runs(page: Any) -> Runs:
 
     def watch(ws: Any) -> None:
         if "_stcore/stream" in ws.url:
+            runs.on_new_socket()
             ws.on("framesent", runs.on_sent)
             ws.on("framereceived", runs.on_received)
 
@@ -88,11 +117,17 @@ def wait_until(page: Any, done: Callable[[], bool], timeout_ms: float) -> bool:
 def wait_finished(
     page: Any, after: int, timeout_ms: float, describe: Callable[[], str] = str
 ) -> None:
-    """Wait until a run finishes beyond the first `after` (Runs.finished); on a timeout fail
-    with `describe()` appended to the message."""
+    """Wait until a run finishes beyond the first `after` (Runs.finished) and the page's
+    script has been handed the frame that ended it; on a timeout fail with `describe()`
+    appended to the message."""
     runs = runs_of(page)
     if not wait_until(page, lambda: runs.finished > after, timeout_ms):
         raise AssertionError(
             f"no run finished within {timeout_ms / 1000:.0f} s after run {after} at {page.url} "
             f"({runs.asked} asked for) {describe()}"
         )
+    page.wait_for_function(
+        "(n) => (window.__lnvizFrames ?? Infinity) >= n", arg=runs.frames_at_finish,
+        timeout=timeout_ms,
+    )  # fmt: skip
+    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # its handler has run
