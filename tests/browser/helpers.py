@@ -53,9 +53,9 @@ CHARTS = ".js-plotly-plot"
 # Counts the script runs the page shows, from the first paint on (installed as an init
 # script in each context); wait_ready's first-load check reads it. Reruns after that are
 # counted on the WebSocket (runs.py), which misses none: React may apply a fast run's
-# start and end in one batch, and then the DOM never shows it. Runs are counted from the sequence of values that stApp's
-# data-test-script-state takes, including the old values carried by the mutation records,
-# so a run that starts and ends between two observer callbacks is still counted.
+# start and end in one batch, and then the DOM never shows it. Here runs are counted from
+# the values stApp's data-test-script-state takes, including the old values the mutation
+# records carry.
 RUN_COUNTER_JS = (
     """
 (() => {

@@ -223,30 +223,55 @@ def visitors(browser: Browser) -> Iterator[Callable[[Balancer], Visitor]]:
 # --------------------------------------------------------------------------- the tests
 
 
-def test_every_page_loads_on_the_visitors_one_replica(
+# The pages a visitor's browser opens through nginx: the home page, a page with charts, one
+# with a live control and a dataframe, a reference page. Every page loads in
+# test_browser_pages; here the point is where each request goes.
+BROWSED = ("", "epsilon", "numerics", "references")
+
+
+def run_every_page(url: str) -> dict[str, list[str]]:
+    """Open every page of the app at `url` over Streamlit's protocol (a visitor without a
+    browser, benchmarks/stclient.py); each page's errors."""
+    from benchmarks.harness import run_coroutine
+    from benchmarks.stclient import Visitor as ProtocolVisitor
+
+    async def every() -> dict[str, list[str]]:
+        errors: dict[str, list[str]] = {}
+        for path in routed_paths():
+            async with ProtocolVisitor.connect(url) as v:
+                errors[path] = (await v.open(path)).errors
+        return errors
+
+    return run_coroutine(every())
+
+
+def test_pages_load_on_the_visitors_one_replica_which_fits_its_memory_request(
     balancer: Balancer, visitors: Callable[[Balancer], Visitor]
 ) -> None:
     visitor = visitors(balancer)
     paths = routed_paths()
-    assert len(paths) >= 12 and "" in paths
-    for path in paths:
+    assert len(paths) >= 12 and "" in paths and set(BROWSED) <= set(paths)
+    for path in BROWSED:
         visit(visitor, path)
         assert_clean(visitor, balancer)
 
     # one cookie, set on the first response, and every request and websocket of the
-    # twelve page loads answered by the replica it names
+    # page loads answered by the replica it names
     cookie = visitor.cookie()
     assert cookie and re.fullmatch(r"[0-9a-f]{32}", cookie)
     [jar] = [c for c in visitor.context.cookies() if c["name"] == COOKIE_NAME]
     assert (jar["path"], jar["httpOnly"], jar["sameSite"]) == ("/", True, "Lax")
-    assert len(visitor.sockets) == len(paths), "one websocket per page load"
+    assert len(visitor.sockets) == len(BROWSED), "one websocket per page load"
     [replica] = visitor.replicas()
     assert replica in {r.address for r in balancer.replicas}
     logged = access_log_lines(balancer, f"affinity={cookie} ")
     assert logged and all(f"upstream={replica} " in line for line in logged)
 
     # that replica, having run every page, fits the pod's memory request (deploy/k8s)
-    rss = balancer.replica_at(replica).rss_bytes()
+    chosen = balancer.replica_at(replica)
+    errors = {path: e for path, e in run_every_page(chosen.url).items() if e}
+    assert not errors, errors
+    rss = chosen.rss_bytes()
     deployment = yaml.safe_load((ROOT / "deploy" / "k8s" / "deployment.yaml").read_text())
     request = deployment["spec"]["template"]["spec"]["containers"][0]["resources"]["requests"]
     request_mib = int(request["memory"].removesuffix("Mi"))

@@ -18,6 +18,7 @@ from .helpers import (
     Visit,
     alerts,
     all_chart_data,
+    chart_count,
     describe,
     exception_report,
     horizontal_overflow,
@@ -39,7 +40,6 @@ pytestmark = pytest.mark.browser
 
 STUB_TEXT = "Coming soon"  # what a page that is not built yet says
 XSS = "<script>alert(1)</script>"
-PHONE = {"width": 390, "height": 844}
 APP_TITLE = "lnviz"  # set_page_config in app.py names every tab "lnviz · …"
 
 
@@ -172,15 +172,20 @@ def assert_clean(visit: Visit) -> None:
 
 
 @pytest.mark.parametrize("case", cases())
-def test_page_renders_cleanly(open_page: Callable[..., Visit], case: PageCase) -> None:
+def test_page_renders_cleanly_and_its_slider_redraws_and_links(
+    open_page: Callable[..., Visit], case: PageCase
+) -> None:
     """Loads with no exception, its title and charts; fits 1280 px; its charts need no
-    second layout pass (test_chart_margins); is photographed.
+    second layout pass (test_chart_margins); is photographed, light and dark. Then, on a
+    page with a slider_key, that slider moved with the keyboard redraws a chart and the
+    link follows it.
 
     One page load serves all the checks (page loads dominate the suite's time). The
     screenshots are taken before the assertions, so a failing page is photographed too:
-    artifacts/screenshots/<page>-{light,dark,phone}.png (the viewport) and, with
+    artifacts/screenshots/<page>-{light,dark}.png (the viewport) and, with
     LNVIZ_FULL_SCREENSHOTS=1, ...-full.png (the whole page). Dark is the browser's
-    prefers-color-scheme, which the app follows; phone is the same page at 390 px.
+    prefers-color-scheme, which the app follows. The phone's picture is taken by
+    test_phone_layout, on a page loaded at 390 px.
     """
     visit = open_page(case.url_path)
     page = visit.page
@@ -198,8 +203,6 @@ def test_page_renders_cleanly(open_page: Callable[..., Visit], case: PageCase) -
     saved += screenshot(page, f"{case.id}-dark")
     page.emulate_media(color_scheme="light")
     wait_theme(page, dark=False)
-    page.set_viewport_size(PHONE)
-    saved += screenshot(page, f"{case.id}-phone")
 
     assert_clean(visit)
     assert APP_TITLE in title, f"tab title {title!r}: the router did not run"
@@ -218,23 +221,18 @@ def test_page_renders_cleanly(open_page: Callable[..., Visit], case: PageCase) -
     )
     for path in saved:
         assert path.stat().st_size > 5_000, f"{path} looks empty"
+    if case.slider_key:
+        assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
 
 
-# --------------------------------------------------------------------------- controls
-
-
-@pytest.mark.parametrize("case", cases(lambda c: c.slider_key))
-def test_slider_keyboard_redraws_chart_and_updates_url(
-    open_page: Callable[..., Visit], case: PageCase
-) -> None:
-    assert case.slider_key
-    key = case.slider_key
-    visit = open_page(case.url_path)
+def assert_slider_redraws_and_links(visit: Visit, key: str, folded_in: str | None) -> None:
+    """The slider `key`, moved one step with the keyboard, redraws a chart, the link
+    follows it, and nothing breaks. `folded_in`: the label of the closed expander that
+    holds it (a phone-friendly page folds secondary controls)."""
     page = visit.page
-    charts = wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
-    assert charts >= 1, f"no chart on {page.url} to watch"
-    if case.slider_in:  # a phone-friendly page folds secondary controls: open them first
-        page.get_by_text(case.slider_in, exact=True).first.click()
+    assert chart_count(page) >= 1, f"no chart on {page.url} to watch"
+    if folded_in:
+        page.get_by_text(folded_in, exact=True).first.click()
     before_value = slider_value(page, key)
     before_data = all_chart_data(page)
 

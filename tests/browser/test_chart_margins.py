@@ -62,8 +62,8 @@ def assert_no_second_layout_pass(page: Page, url_path: str) -> None:
     assert not grown, f"charts whose labels did not fit their planned margins: {grown}"
 
 
-# On a desktop window at the defaults, test_browser_pages.test_page_renders_cleanly checks
-# this on the page load it makes anyway (a page load costs several CPU-seconds here).
+# On a desktop window at the defaults, test_browser_pages checks this on the page load
+# its render test makes anyway (a page load costs several CPU-seconds here).
 @pytest.mark.parametrize("url_path", list(PAGES), ids=lambda p: p or "home")
 def test_charts_need_no_second_layout_pass_in_presentation_mode(
     open_page: Callable[..., Visit], url_path: str

@@ -1,5 +1,6 @@
 """On a 390 × 844 phone, every page puts its first chart within two screens of the top, and
-Plotly's toolbar covers no chart title (lnviz/app/layout.py: the phone's styles).
+Plotly's toolbar covers no chart title and no chart's bottom is cut off (lnviz/app/layout.py:
+the phone's styles). Each page is photographed there, in the dark theme.
 
 Streamlit scrolls its main pane ([data-testid=stMain]), not the document, so offsets are
 measured inside that pane: an element's top relative to the pane's content top.
@@ -14,7 +15,7 @@ import pytest
 from lnviz.content import registry
 
 from .conftest import PHONE
-from .helpers import Visit, wait_charts
+from .helpers import Visit, screenshot, wait_charts
 
 pytestmark = pytest.mark.browser
 
@@ -89,11 +90,16 @@ def _pages() -> list:
 def test_first_chart_within_two_screens_and_no_toolbar_over_a_title(
     open_page: Callable[..., Visit], url_path: str
 ) -> None:
-    visit = open_page(url_path, viewport=PHONE)
+    """In the dark theme (the desktop render test photographs both themes at 1280 px);
+    photographed first, so a failing page is too: artifacts/screenshots/<page>-phone.png."""
+    visit = open_page(url_path, viewport=PHONE, color_scheme="dark")
+    charts = 0 if url_path in NO_CHART else wait_charts(visit.page, 1)
+    [picture] = screenshot(visit.page, f"{url_path or 'home'}-phone", full_height=False)
+    assert picture.stat().st_size > 5_000, f"{picture} looks empty"
     if url_path in NO_CHART:
         assert visit.page.evaluate(FIRST_CHART_JS) is None
         return
-    assert wait_charts(visit.page, 1) >= 1
+    assert charts >= 1
     top = visit.page.evaluate(FIRST_CHART_JS)
     assert top is not None and top <= SCREENS * PHONE["height"], (
         f"first chart at {top:.0f} px, {top / PHONE['height']:.2f} screens down"
