@@ -126,8 +126,9 @@ def wait_finished(
             f"no run finished within {timeout_ms / 1000:.0f} s after run {after} at {page.url} "
             f"({runs.asked} asked for) {describe()}"
         )
+    # The page's counter moves in the frame's own message event, just before Streamlit's
+    # listener handles it, so a later poll that sees it knows the frame has been handled.
     page.wait_for_function(
         "(n) => (window.__lnvizFrames ?? Infinity) >= n", arg=runs.frames_at_finish,
-        timeout=timeout_ms,
+        timeout=timeout_ms, polling=50,
     )  # fmt: skip
-    page.evaluate("() => new Promise((done) => setTimeout(done, 0))")  # its handler has run
