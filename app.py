@@ -2,9 +2,10 @@
 
 import streamlit as st
 
-from lnviz.app import layout, lazy_charts, navigation, serving, wakeups
+from lnviz.app import layout, lazy_charts, navigation, run_queue, serving, wakeups
 
 serving.disable_nagle()  # once per server process: a 40 ms stall per rerun otherwise
+run_queue.install()  # one script run at a time: runs queue instead of sharing the GIL
 wakeups.install()  # opt-in (LNVIZ_COALESCE_WAKEUPS=1): one wake-up of the loop per burst
 st.set_page_config(page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide")
 layout.phone_styles()  # charts first on a phone (lnviz/app/layout.py)
