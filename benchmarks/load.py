@@ -6,11 +6,13 @@
     python benchmarks/load.py --soak                 # 10 minutes; memory growth
     python benchmarks/load.py --replicas 2           # 2 replicas behind nginx (deploy/)
     python benchmarks/load.py --cold                 # a fresh server, 30 first visits in 1 s
+    python benchmarks/load.py --first                # every visitor moves its page's first control
     python benchmarks/load.py --url http://127.0.0.1:8080 --pid 123 --pid 456  # a running app
 
 Each visitor (benchmarks/stclient.py) opens its own WebSocket on one page — visitor i on page
 i mod 12, so all pages are visited at once — and moves one of the page's sliders by one step
-every `think` seconds (± 50 %, so visitors do not move in lock step). A move inside an
+every `think` seconds (± 50 %, so visitors do not move in lock step); with --first, always
+the page's first slider, the control a class following a lecturer moves. A move inside an
 st.fragment reruns only that fragment, as in a browser. It prints:
 
 - throughput (reruns per second) and p50 / p95 / p99 of the rerun time a visitor waits for
@@ -57,7 +59,7 @@ from stclient import Run, Visitor
 
 RUN_TIMEOUT_S = 30.0  # one rerun longer than this counts as an error
 MEMORY_EVERY_S = 5.0
-BUDGET_P95_MS = 100.0
+BUDGET_P95_MS = {"1 server": 300.0, "replicas": 100.0}  # issue 16: a class of 30, a move a second
 BUDGET_SOAK_GROWTH = 0.20
 
 
@@ -85,7 +87,14 @@ class Results:
 
 
 async def visitor(
-    i: int, url: str, page: str, think: float, t0: float, stop: float, res: Results
+    i: int,
+    url: str,
+    page: str,
+    think: float,
+    t0: float,
+    stop: float,
+    res: Results,
+    first: bool = False,
 ) -> None:
     rng = random.Random(i)
     await asyncio.sleep(rng.uniform(0, min(think, 1.0) * 3))  # visitors arrive over a few s
@@ -95,7 +104,7 @@ async def visitor(
             next_move = time.monotonic() + rng.uniform(0.5, 1.5) * think
             while next_move < stop:
                 await asyncio.sleep(max(0.0, next_move - time.monotonic()))
-                _record(res, page, t0, await _timed(v.move_slider(rng)))
+                _record(res, page, t0, await _timed(v.move_slider(rng, first=first)))
                 next_move = max(next_move + rng.uniform(0.5, 1.5) * think, time.monotonic())
             await _check_own_state(v, url, page, res)
     except Exception as err:
@@ -144,7 +153,7 @@ async def run_load(url: str, pids: list[int], args: argparse.Namespace) -> Resul
     stop = t0 + args.seconds
     cpu0 = time.process_time()
     tasks = [
-        visitor(i, url, pages[i % len(pages)], args.think, t0, stop, res)
+        visitor(i, url, pages[i % len(pages)], args.think, t0, stop, res, args.first)
         for i in range(args.visitors)
     ]
     if pids:
@@ -313,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, help="also write the summary here")
     ap.add_argument("--check", action="store_true", help="exit 1 if a budget is missed")
     ap.add_argument("--cold", action="store_true", help="first visits on a fresh server only")
+    ap.add_argument("--first", action="store_true", help="every move on the page's first slider")
     ap.add_argument("--arrive", type=float, default=1.0, help="--cold: arrivals within seconds")
     args = ap.parse_args(argv)
     if args.floor:
@@ -337,8 +347,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"summary": summary, "memory": res.memory}, indent=1))
     missed = []
-    if args.think >= 1.0 and summary["p95_ms"] > BUDGET_P95_MS:  # type: ignore[operator]
-        missed.append(f"p95 {summary['p95_ms']} ms > {BUDGET_P95_MS} ms")
+    budget = BUDGET_P95_MS["replicas" if args.replicas >= 2 else "1 server"]
+    if args.think >= 1.0 and summary["p95_ms"] > budget:  # type: ignore[operator]
+        missed.append(f"p95 {summary['p95_ms']} ms > {budget} ms")
     if res.errors or res.own_state_mismatches:
         missed.append("errors or foreign state")
     growth = summary.get("memory_mb", {}).get("growth_after_first_minute")  # type: ignore[union-attr]

@@ -98,12 +98,14 @@ class Visitor:
         self.moved.clear()
         return await self._rerun(fragment_id="")
 
-    async def move_slider(self, rng: random.Random) -> Run:
-        """Move one control by one step (a random slider; a checkbox where there is none)."""
+    async def move_slider(self, rng: random.Random, *, first: bool = False) -> Run:
+        """Move one control by one step: a random slider, or with `first` the page's first
+        (a checkbox where there is none)."""
         if not self.controls:
             return await self._rerun(fragment_id="")  # nothing to move: a reload
         sliders = [c for c in self.controls.values() if c.kind != "checkbox"]
-        control = rng.choice(sliders or list(self.controls.values()))
+        movable = sliders or list(self.controls.values())
+        control = movable[0] if first else rng.choice(movable)
         kind, value = self._next_value(control, rng)
         self.widget_values[control.widget_id] = (kind, value)
         self.moved[control.url_key] = _url_text(value)

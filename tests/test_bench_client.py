@@ -54,6 +54,20 @@ def test_a_fragment_slider_reruns_only_its_fragment_and_keeps_the_page(app: Serv
     run_coroutine(scenario())
 
 
+def test_first_moves_only_the_pages_first_slider(app: Server) -> None:
+    async def scenario() -> None:
+        async with Visitor.connect(app.url) as v:
+            await v.open("sequences")
+            sliders = [c for c in v.controls.values() if c.kind != "checkbox"]
+            assert len(sliders) > 1  # a page where a random pick could take another one
+            rng = random.Random(3)
+            for _ in range(6):
+                assert not (await v.move_slider(rng, first=True)).errors
+            assert set(v.moved) == {sliders[0].url_key}
+
+    run_coroutine(scenario())
+
+
 def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
     app: Server,
 ) -> None:
@@ -75,7 +89,8 @@ def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
     run_coroutine(scenario())
 
 
-def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
+@pytest.mark.parametrize("first", [False, True], ids=["any-slider", "first-slider"])
+def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server, first: bool) -> None:
     import load
 
     args = load.argparse.Namespace(
@@ -87,6 +102,7 @@ def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server) -> None:
         url=app.url,
         replicas=0,
         floor=False,
+        first=first,
     )
     res = run_coroutine(load.run_load(app.url, [app.pid], args))
     summary = load.summarize(res)

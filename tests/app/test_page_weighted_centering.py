@@ -294,7 +294,10 @@ def test_rounding_residues_are_not_called_zero() -> None:
     table = at.dataframe[0].value
     measured = dict(zip(table["property"], table["measured"], strict=True))
     assert measured["Pₐ² = Pₐ (idempotent)"] == "max |Pₐ² − Pₐ| = 1.1e−16 (0 up to rounding)"
-    assert cell(at, "weighted mean of Pₐx", 1) == "3e−16 (0 up to rounding)"
+    # Its size depends on the BLAS kernel the CPU gets (3e−16 on AVX2, 3.1e−16 on
+    # AVX-512 with the same NumPy wheel); what matters is that it is shown, not called 0.
+    residue = cell(at, "weighted mean of Pₐx", 1)
+    assert re.fullmatch(r"\d(\.\d)?e−1[5-7] \(0 up to rounding\)", residue), residue
     assert not re.search(r"\d\.\d{7,}", ah.texts(at))  # no raw float noise anywhere
 
 
