@@ -8,10 +8,17 @@ has no attribute 'Series'"), and most of those first visits failed. Here the fir
 imports every module the pages use, and builds one chart and one table so that the
 libraries' lazy imports happen too, while every other run waits on the lock; after
 that the lock is free and costs nothing.
+
+What these imports made (about 160,000 objects: modules, classes, functions, Plotly's
+validators) lives as long as the server; it is then moved out of the garbage collector's
+sight (`gc.freeze()`). Python's full collections, which run every few seconds under a
+class's load and stop every script run while they last, no longer walk it: 14 ms each
+instead of 65 (docs/benchmarks.md, "One run at a time").
 """
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import pkgutil
@@ -75,4 +82,6 @@ def import_once() -> None:
             except Exception:  # a page that needs it raises the error itself, visibly
                 _LOG.exception("warm-up could not import %s", name)
         _exercise()
+        gc.collect()  # what the exercise left behind, before the rest is frozen
+        gc.freeze()
         _done = True

@@ -36,3 +36,13 @@ def test_the_warm_up_lock_is_released_after_the_first_run() -> None:
     warmup.import_once()
     assert warmup._done and not warmup._LOCK.locked()
     assert "pandas" in sys.modules and hasattr(sys.modules["pandas"], "Series")
+
+
+def test_what_the_warm_up_imported_is_out_of_the_collectors_sight() -> None:
+    """The imports' objects are frozen: a full collection under load does not walk them."""
+    import gc
+
+    from lnviz.app import warmup
+
+    warmup.import_once()
+    assert gc.get_freeze_count() > 50_000
