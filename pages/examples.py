@@ -102,6 +102,7 @@ def checks_body() -> None:
         file_name="lnviz-worked-examples.csv",
         mime="text/csv",
         icon=":material/download:",
+        on_click="ignore",  # the page does not rerun on the click
     )
 
 

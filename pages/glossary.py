@@ -144,4 +144,5 @@ st.download_button(
     file_name="lnviz-glossary.csv",
     mime="text/csv",
     icon=":material/download:",
+    on_click="ignore",  # the page does not rerun on the click
 )

@@ -175,6 +175,7 @@ left.download_button(
     file_name=f"lnviz-tensor-{shown}.csv",
     mime="text/csv",
     icon=":material/download:",
+    on_click="ignore",  # the page does not rerun on the click
 )
 right.download_button(
     "Download groups as CSV",
@@ -182,6 +183,7 @@ right.download_button(
     file_name=f"lnviz-groups-{shown}.csv",
     mime="text/csv",
     icon=":material/download:",
+    on_click="ignore",  # the page does not rerun on the click
 )
 
 st.subheader("Every scheme on the same tensor")

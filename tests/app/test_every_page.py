@@ -87,6 +87,12 @@ def test_page_runs_clean_with_a_title(url_path: str) -> None:
     assert_clean(at)
     assert at.title, "every page has a title"
     assert not at.error, [e.value for e in at.error]
+    # A download reruns nothing: a rerun on the click would drop the file the click asked
+    # for (a deferred download is registered anew on every run) and cost a whole page run.
+    downloads = at.get("download_button")
+    if url_path in ("examples", "glossary", "reduction-axes"):
+        assert downloads, "these pages offer downloads"
+    assert all(d.proto.ignore_rerun for d in downloads), [d.proto.label for d in downloads]
 
 
 @pytest.mark.parametrize("url_path", PAGES, ids=lambda p: p or "home")
