@@ -282,12 +282,19 @@ def wait_charts(
     """Wait until at least `minimum` Plotly charts are drawn; return how many there are.
 
     With `unless_text`, a page whose main pane shows that text is not waited for (a stub).
+    Charts far from the screen wait to be drawn (lnviz/app/lazy_charts.py); they are drawn
+    here as they arrive. (The page can be idle before its charts are mounted, and a chart
+    mounted after the ready check, below the first screen, would otherwise wait for a
+    scroll that never comes: a presentation-mode page at 1920 px once drew 0 of 5.)
     """
     if minimum > 0:
-        js = """([n, text]) =>
-          [...document.querySelectorAll(".js-plotly-plot")]
+        js = """([n, text]) => {
+          const lazy = window.__lnvizCharts;
+          if (lazy && lazy.pending()) lazy.drawAll();
+          return [...document.querySelectorAll(".js-plotly-plot")]
             .filter((p) => p.querySelector(".main-svg")).length >= n
-          || (!!text && document.querySelector("[data-testid=stMain]").innerText.includes(text))"""
+          || (!!text && document.querySelector("[data-testid=stMain]").innerText.includes(text));
+        }"""
         with contextlib.suppress(Exception):
             page.wait_for_function(js, arg=[minimum, unless_text], timeout=timeout, polling=50)
     return chart_count(page)

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import IDLE_JS, Visit, interact, press_on_slider, wait_ready
+from .helpers import IDLE_JS, Visit, interact, press_on_slider, wait_charts, wait_ready
 from .runs import runs_of, wait_finished
 
 pytestmark = pytest.mark.browser
@@ -90,3 +90,15 @@ def test_the_tests_readiness_draws_every_waiting_chart(open_page: Callable[..., 
     wait_ready(visit.page)
     assert visit.page.evaluate("() => window.__lnvizCharts.busy()") == 0
     assert all(c["drawn"] for c in charts(visit.page))
+
+
+def test_waiting_for_charts_draws_the_ones_left_waiting(open_page: Callable[..., Visit]) -> None:
+    """wait_charts draws charts that a page mounted after its ready check, far below the
+    screen (in presentation mode at 1920 px every chart of reduction axes is), instead of
+    waiting for a scroll that a test never makes."""
+    visit = open_page("epsilon", viewport=TALL)
+    page = visit.page
+    total = len(charts(page))
+    move_without_drawing_all(page, press_on_slider(page, "eps", "ArrowRight"))
+    assert page.evaluate("() => window.__lnvizCharts.pending()") > 0
+    assert wait_charts(page, total, timeout=5_000) == total
