@@ -7,21 +7,19 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import pickle
 from collections.abc import Callable
 from types import CodeType, ModuleType
 from typing import Any
 
 import plotly.graph_objects as go
-import plotly.io as pio
 import streamlit as st
 
 from lnviz.app._streamlit_private import current_url_path
 from lnviz.app.chrome import presenting
 from lnviz.figures._margins import planned as planned_margins
 from lnviz.figures._presentation import enlarged
-from lnviz.figures._spec import Chart
+from lnviz.figures._spec import Chart, json_data
 
 
 def download_name(key: str) -> str:
@@ -135,7 +133,7 @@ def _figure_spec(
 
 def _build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
     """The figure's JSON data, with margins that let the browser draw it in one pass."""
-    spec = json.loads(pio.to_json(build(*args), validate=False))
+    spec = json_data(build, *args)
     spec.setdefault("layout", {})["margin"] = planned_margins(spec)
     return spec
 

@@ -7,9 +7,12 @@ browser as the same JSON, so what the tests check is what visitors get.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Iterator
 
+import numpy as np
+import plotly.io as pio
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -33,6 +36,9 @@ STATES = [  # every page at its default, plus states that draw other branches
     ("batch-statistics", {}),
     ("frameworks", {}),
     ("numerics", {}),
+    ("transformer", {}),
+    ("why-normalize", {}),
+    ("sequences", {"T": "3"}),
 ]
 
 
@@ -75,6 +81,37 @@ def test_unchecked_build_sends_the_same_json(
     unchecked = charts(name, query, checked=False)
     assert checked, f"{name} drew no chart"
     assert unchecked == checked
+
+
+def test_direct_json_matches_plotlys_for_every_kind_of_value(validate: None) -> None:
+    """FigureSpec.plotly_json against pio.to_json: arrays of each dtype (int64 narrowed,
+    2-D with a shape), NaN and infinities in lists and arrays, numpy scalars, tuples,
+    arrays under a skipped key (range) and inside lists, frames, subplots."""
+    spec = FigureSpec.subplots(1, 2, subplot_titles=("a", "b"))
+    spec.add_scatter(
+        x=np.arange(4),  # int64, narrowed to int8
+        y=np.array([0.5, np.nan, np.inf, -1.0]),
+        text=("a", "b", "c", "d"),
+        marker_size=np.float32(3.5),
+        customdata=[np.array([1.0, np.nan]), [np.int64(2), 3]],
+        row=1,
+        col=1,
+    )
+    spec.add_heatmap(z=np.arange(6, dtype=np.float32).reshape(2, 3), zmax=np.int64(7), row=1, col=2)
+    spec.add_bar(x=np.array(["p", "q"]), y=[np.nan, float("inf")], row=1, col=2)
+    spec.update_layout(xaxis_range=np.array([0.0, 2.0]), height=np.int64(300))
+    spec.frames = [{"name": "f0", "data": [{"y": np.array([1.0, 2.0])}]}]
+    _spec.VALIDATE = False
+    direct = _spec.json_data(lambda: spec.figure())
+    via_plotly = json.loads(pio.to_json(spec.figure(), validate=False))
+    assert direct == via_plotly
+    assert json.dumps(direct, allow_nan=False)  # plain JSON data, nothing left to encode
+
+
+def test_a_value_without_a_plain_form_goes_through_plotly(validate: None) -> None:
+    _spec.VALIDATE = False
+    spec = FigureSpec().add_scatter(x=[datetime.date(2026, 12, 3)], y=[1])
+    assert _spec.json_data(lambda: spec.figure())["data"][0]["x"] == ["2026-12-03"]
 
 
 def test_a_misspelt_property_fails_when_checked(validate: None) -> None:
