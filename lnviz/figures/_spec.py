@@ -26,6 +26,7 @@ update_layout does.
 
 from __future__ import annotations
 
+import base64
 import contextvars
 import copy
 import json
@@ -40,7 +41,6 @@ from typing import Any
 import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
-from _plotly_utils.utils import is_skipped_key, to_typed_array_spec
 from plotly.subplots import make_subplots
 
 VALIDATE = os.environ.get("LNVIZ_VALIDATE_FIGURES", "") not in ("", "0")
@@ -304,12 +304,44 @@ def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
     skipped key such as range) as a typed-array spec, as plotly's convert_to_base64."""
     out: dict[str, Any] = {}
     for key, value in d.items():
-        if isinstance(value, np.ndarray) and not is_skipped_key(key):
-            typed = to_typed_array_spec(value)
-            out[key] = typed if isinstance(typed, dict) else _plain(typed)
+        if isinstance(value, np.ndarray) and key not in _NOT_TYPED:
+            out[key] = _typed_array(value)
         else:
             out[key] = _plain(value)
     return out
+
+
+# Plotly's rule (plotly 6, _plotly_utils.utils.to_typed_array_spec and is_skipped_key):
+# arrays under these keys stay lists; these dtypes travel as base64 typed arrays, 64-bit
+# integers narrowed to the smallest that holds them, other arrays as lists.
+_NOT_TYPED = frozenset({"geojson", "layer", "layers", "range"})
+_SHORT_TYPES = {
+    "int8": "i1", "uint8": "u1", "int16": "i2", "uint16": "u2",
+    "int32": "i4", "uint32": "u4", "float32": "f4", "float64": "f8",
+}  # fmt: skip
+_NARROWER = {"int64": (np.int8, np.int16, np.int32), "uint64": (np.uint8, np.uint16, np.uint32)}
+
+
+def _typed_array(v: np.ndarray) -> Any:
+    """A numpy array as Plotly's typed-array spec {"dtype", "bdata"[, "shape"]}, or as a
+    list where Plotly sends one (empty, an unsupported dtype, a 64-bit integer too large)."""
+    if v.size == 0:
+        return []
+    dtype = str(v.dtype)
+    if dtype in _NARROWER:
+        low, high = v.min(), v.max()
+        fits = [t for t in _NARROWER[dtype] if np.iinfo(t).min <= low and high <= np.iinfo(t).max]
+        if not fits:
+            return _plain(v)
+        v = v.astype(fits[0])
+        dtype = str(v.dtype)
+    short = _SHORT_TYPES.get(dtype)
+    if short is None:
+        return _plain(v)
+    spec = {"dtype": short, "bdata": base64.b64encode(np.ascontiguousarray(v)).decode("ascii")}
+    if v.ndim > 1:
+        spec["shape"] = str(v.shape)[1:-1]
+    return spec
 
 
 def _plain(value: Any) -> Any:

@@ -99,6 +99,15 @@ def test_direct_json_matches_plotlys_for_every_kind_of_value(validate: None) -> 
     )
     spec.add_heatmap(z=np.arange(6, dtype=np.float32).reshape(2, 3), zmax=np.int64(7), row=1, col=2)
     spec.add_bar(x=np.array(["p", "q"]), y=[np.nan, float("inf")], row=1, col=2)
+    spec.add_scatter(
+        x=np.array([2**40, 1]),  # int64 beyond int32: a list
+        y=np.array([70_000, -3]),  # int64 within int32
+        z=np.array([], dtype=float),
+        ids=np.array([True, False]),  # no typed array for booleans
+        customdata=np.arange(4, dtype=np.uint64).reshape(2, 2),
+        row=1,
+        col=2,
+    )
     spec.update_layout(xaxis_range=np.array([0.0, 2.0]), height=np.int64(300))
     spec.frames = [{"name": "f0", "data": [{"y": np.array([1.0, 2.0])}]}]
     _spec.VALIDATE = False
