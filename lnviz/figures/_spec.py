@@ -226,7 +226,8 @@ class FigureSpec:
     def plotly_json(self) -> dict[str, Any]:
         """The recorded figure as the JSON data pio.to_json(self.figure()) encodes: plain
         types, numpy arrays under a dict key as Plotly's typed-array specs, the default
-        template in the layout, frames when there are any.
+        template in the layout. (No figure of lnviz has frames; json_data sends a spec
+        with frames through Plotly.)
 
         >>> spec = FigureSpec().add_scatter(x=np.array([0.0, 1.0]), y=[1, float("nan")])
         >>> trace = spec.plotly_json()["data"][0]
@@ -236,20 +237,7 @@ class FigureSpec:
         layout = _plain_dict(self.layout)
         if "template" not in layout:
             layout["template"] = _default_template(pio.templates.default)
-        out: dict[str, Any] = {"data": [_trace_json(t) for t in self.data], "layout": layout}
-        if self.frames:  # a frame's traces are scatter unless they say otherwise
-            out["frames"] = [
-                {
-                    **_plain_dict({k: v for k, v in f.items() if k != "data"}),
-                    **(
-                        {"data": [_trace_json({"type": "scatter", **t}) for t in f["data"]]}
-                        if "data" in f
-                        else {}
-                    ),
-                }
-                for f in self.frames
-            ]
-        return out
+        return {"data": [_trace_json(t) for t in self.data], "layout": layout}
 
 
 _RECORDING: contextvars.ContextVar[bool] = contextvars.ContextVar("lnviz_recording", default=False)
@@ -260,8 +248,8 @@ def json_data(build: Callable[..., go.Figure], *args: Any) -> dict[str, Any]:
     are off (see the module's text); with VALIDATE on, through Plotly and its checks.
 
     A figure function that returns something other than FigureSpec.figure() (a go.Figure
-    it built itself), or a figure holding a value _plain does not know, goes through
-    Plotly as well."""
+    it built itself), a spec with frames, or a figure holding a value _plain does not
+    know, goes through Plotly as well."""
     if VALIDATE:
         return _through_plotly(build(*args))
     token = _RECORDING.set(True)
@@ -270,10 +258,12 @@ def json_data(build: Callable[..., go.Figure], *args: Any) -> dict[str, Any]:
     finally:
         _RECORDING.reset(token)
     if isinstance(made, FigureSpec):
-        try:
-            return made.plotly_json()
-        except TypeError:  # a value without a plain JSON form here (a date, a Series)
-            return _through_plotly(made.figure())
+        if not made.frames:
+            try:
+                return made.plotly_json()
+            except TypeError:  # a value without a plain JSON form here (a date, a Series)
+                pass
+        made = made.figure()  # a go.Figure now: recording has ended
     return _through_plotly(made)
 
 
