@@ -12,6 +12,11 @@ without the cost of a browser per visitor.
         run = await v.move_slider(random.Random(0))
         print(run.seconds, run.errors, v.digest())
 
+Like a browser, it keeps Streamlit's message cache: a large element (≥ 10 kB, the server's
+`global.minCachedMessageSize`) is kept by its hash for `maxCachedMessageAge` runs (2), each
+rerun request lists the kept hashes, and the server sends such an element again as a
+reference to it (`ref_hash`), as Streamlit's frontend (`ForwardMessageCache`) does.
+
 What a browser does and this client does not: draw, run Plotly, fetch static files and
 media, and send the values of controls it never touched (the URL already carries them).
 """
@@ -35,6 +40,53 @@ from streamlit.proto.Slider_pb2 import Slider
 FINISHED_EARLY_FOR_RERUN = 2  # ForwardMsg.script_finished: another run follows at once
 ERROR_ALERT = 1  # Alert.format ERROR (lnviz refuses bad values with warnings, not errors)
 MAX_MESSAGE_BYTES = 16 * 2**20  # a client-side bound, above the server's maxMessageSize
+MAX_CACHED_MESSAGE_AGE = 2  # runs; Streamlit's global.maxCachedMessageAge, sent in new_session
+
+
+@dataclass
+class _Cached:
+    """A cacheable ForwardMsg as received, when it was last used, and its fragment."""
+
+    raw: bytes
+    run: int
+    fragment_id: str
+
+
+@dataclass
+class MessageCache:
+    """The browser's cache of large messages (Streamlit's frontend ForwardMessageCache):
+    kept by hash, used by the server's references, dropped when not used for
+    `max_age` full runs (a fragment's run ages only that fragment's messages)."""
+
+    max_age: int = MAX_CACHED_MESSAGE_AGE
+    runs: int = 0
+    messages: dict[str, _Cached] = field(default_factory=dict)
+
+    def resolve(self, fwd: ForwardMsg) -> ForwardMsg:
+        """`fwd` itself, or the cached message a reference stands for (with the
+        reference's metadata: its place on the page); caches cacheable messages."""
+        if fwd.WhichOneof("type") == "ref_hash":
+            cached = self.messages.get(fwd.ref_hash)
+            if cached is None:
+                raise RuntimeError(f"the server referred to a message not cached: {fwd.ref_hash}")
+            cached.run = self.runs
+            full = ForwardMsg()
+            full.ParseFromString(cached.raw)
+            full.metadata.CopyFrom(fwd.metadata)
+            return full
+        if fwd.metadata.cacheable and fwd.hash:
+            fragment = fwd.delta.fragment_id if fwd.WhichOneof("type") == "delta" else ""
+            self.messages[fwd.hash] = _Cached(fwd.SerializeToString(), self.runs, fragment)
+        return fwd
+
+    def finished(self, fragment_id: str) -> None:
+        """A run finished: age the messages it could have used and drop the old ones."""
+        self.runs += 1
+        for key, m in list(self.messages.items()):
+            if fragment_id and m.fragment_id != fragment_id:
+                continue
+            if self.runs - m.run > self.max_age:
+                del self.messages[key]
 
 
 @dataclass(frozen=True)
@@ -76,6 +128,7 @@ class Visitor:
     controls: dict[str, Control] = field(default_factory=dict)  # by widget id, page order
     moved: dict[str, str] = field(default_factory=dict)  # URL key -> value of moved controls
     elements: dict[tuple[int, ...], bytes] = field(default_factory=dict)  # the drawn page
+    cache: MessageCache = field(default_factory=MessageCache)
 
     @classmethod
     @asynccontextmanager
@@ -136,6 +189,7 @@ class Visitor:
         state.query_string = self.query_string
         state.page_name = self.page
         state.fragment_id = fragment_id
+        state.cached_message_hashes.extend(self.cache.messages)
         for widget_id, (kind, value) in self.widget_values.items():
             w = state.widget_states.widgets.add()
             w.id = widget_id
@@ -156,15 +210,19 @@ class Visitor:
             run.received_bytes += len(raw)
             fwd = ForwardMsg()
             fwd.ParseFromString(raw)
+            fwd = self.cache.resolve(fwd)
             kind = fwd.WhichOneof("type")
             if kind == "delta":
                 self._apply(fwd, run)
             elif kind == "page_info_changed":  # the page rewrote its URL
                 self.query = dict(parse_qsl(fwd.page_info_changed.query_string))
                 self.query.update(self.moved)  # a browser writes moved controls back
+            elif kind == "new_session" and fwd.new_session.config.max_cached_message_age:
+                self.cache.max_age = fwd.new_session.config.max_cached_message_age
             elif kind == "page_not_found":
                 run.errors.append(f"page not found: {self.page!r}")
             elif kind == "script_finished" and fwd.script_finished != FINISHED_EARLY_FOR_RERUN:
+                self.cache.finished(fragment_id)
                 run.seconds = time.perf_counter() - start
                 if fwd.script_finished not in (0, 3):  # 1: compile error
                     run.errors.append(f"script finished with status {fwd.script_finished}")

@@ -68,6 +68,26 @@ def test_first_moves_only_the_pages_first_slider(app: Server) -> None:
     run_coroutine(scenario())
 
 
+def test_large_unchanged_elements_come_back_as_references_and_draw_the_same_page(
+    app: Server,
+) -> None:
+    """Like a browser, the client lists the large messages it keeps; the server then sends
+    them as references, and the page drawn from them is what a fresh visitor sees."""
+
+    async def scenario() -> None:
+        async with Visitor.connect(app.url) as v:
+            await v.open("weighted-centering")
+            assert v.cache.messages, "the page has elements of 10 kB or more"
+            full = await v.full_rerun()  # nothing moved: the large elements are unchanged
+            assert not full.errors
+            async with Visitor.connect(app.url) as fresh:
+                first = await fresh.open("weighted-centering")
+            assert full.received_bytes < first.received_bytes / 2  # references, not copies
+            assert v.digest() == fresh.digest()
+
+    run_coroutine(scenario())
+
+
 def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
     app: Server,
 ) -> None:
