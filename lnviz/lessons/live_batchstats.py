@@ -99,10 +99,11 @@ def _version(x: np.ndarray, runs: Sequence[Running]) -> dict[str, np.ndarray]:
     return out
 
 
-def _update(run: Running, r: np.ndarray, batch: np.ndarray) -> np.ndarray:
-    """One running-average update, written in the framework's own order."""
+def _weights(run: Running) -> tuple[float, float]:
+    """A running-average update r <- a·r + c·batch in the framework's own order: PyTorch
+    (1 − m)·r + m·batch, Keras r·m + batch·(1 − m) (products commute exactly in IEEE)."""
     m = run.momentum
-    return (1 - m) * r + m * batch if run.convention == "pytorch" else r * m + batch * (1.0 - m)
+    return (1 - m, m) if run.convention == "pytorch" else (m, 1.0 - m)
 
 
 def shift_step_grid(
@@ -125,16 +126,21 @@ def shift_step_grid(
     def pick(a: np.ndarray, c: np.ndarray) -> np.ndarray:  # (S, ...) twice -> (K, S, ...)
         return np.where(after.reshape(after.shape + (1,) * (a.ndim - 1)), c[None], a[None])
 
-    rm = np.empty((2, ks.size, s, f))
-    rv = np.empty((2, ks.size, s, f))
+    # Both runs' means and variances advance together: rows [m0, v0, m1, v1], each update
+    # a·r + c·batch with the framework's own a and c (_weights), one loop over the steps.
+    a, c = np.array([_weights(run) for run in runs for _ in "mv"]).T[..., None, None]  # (4,1,1)
+    fed = np.stack(
+        [pick(vb[f"{st}{n}"], vs[f"{st}{n}"]) for n in range(2) for st in "mv"], axis=1
+    )  # (K, 4, S, F)
+    r_t = np.stack([np.zeros((ks.size, f)), np.ones((ks.size, f))] * 2)  # (4, K, F): 0 and 1
+    runs_t = np.empty((s, 4, ks.size, f))
+    for t in range(s):
+        r_t = a * r_t + c * fed[:, :, t].transpose(1, 0, 2)
+        runs_t[t] = r_t
+    stats = runs_t.transpose(1, 2, 0, 3).reshape(2, 2, ks.size, s, f)  # (run, m|v, K, S, F)
+    rm, rv = stats[:, 0], stats[:, 1]  # (2, K, S, F) each
     gap = np.empty((2, ks.size, s))
     for n, run in enumerate(runs):
-        m_t, v_t = np.zeros((ks.size, f)), np.ones((ks.size, f))  # both start at 0 and 1
-        mean = pick(vb[f"m{n}"], vs[f"m{n}"])  # (K, S, F)
-        fed = pick(vb[f"v{n}"], vs[f"v{n}"])  # (K, S, F)
-        for t in range(s):
-            m_t, v_t = _update(run, m_t, mean[:, t]), _update(run, v_t, fed[:, t])
-            rm[n, :, t], rv[n, :, t] = m_t, v_t
         x_e = pick(vb[f"x{n}"], vs[f"x{n}"])  # (K, S, 2, F)
         y_e = pick(vb[f"y{n}"], vs[f"y{n}"])  # (K, S, 2, F)
         y_eval = (x_e - rm[n, :, :, None, :]) / np.sqrt(rv[n, :, :, None, :] + run.eps)
