@@ -74,7 +74,7 @@ def install() -> bool:
     Opt-in: two full runs of the test suite with it on (of four) failed in a browser
     test whose page never started its first run (2026-12-02 and 2026-12-03, the second
     "runs seen 0" after 30 s); the cause was not found, and no run with it off has failed
-    that way. Measured gain: docs/benchmarks.md.
+    that way that we know of. Measured gain: docs/benchmarks.md.
     """
     if os.environ.get("LNVIZ_COALESCE_WAKEUPS") != "1":
         return False
