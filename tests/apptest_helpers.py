@@ -9,6 +9,8 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from lnviz.app.quiz import tab_key
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -179,9 +181,23 @@ def refused(name: str, query: dict[str, str]) -> AppTest:
 # --- predict, then check ------------------------------------------------------------------
 
 
+def open_question(at: AppTest, page_path: str, key: str) -> AppTest:
+    """Open the tab of question `key` (only the open question is drawn): as a visitor,
+    try each tab of the page's question box until that question's form is there."""
+    form = f"quiz-{page_path}-{key}"
+    for label in [t.label for t in at.get("tab")]:
+        if any(b.proto.form_id == form for b in at.button):
+            return at
+        at.session_state[tab_key(page_path)] = label
+        at.run()
+    assert any(b.proto.form_id == form for b in at.button), f"no question {key!r} on the page"
+    return at
+
+
 def answer(at: AppTest, page_path: str, key: str, response: str | int) -> AppTest:
     """On a page opened through the router, type (a str) or pick (an int: a radio option)
     the answer to question `key` and press its Check button; the AppTest after that run."""
+    at = open_question(at, page_path, key)
     name = f"answer-{page_path}-{key}"
     if isinstance(response, int):
         at.radio(key=name).set_value(response)

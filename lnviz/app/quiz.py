@@ -36,10 +36,25 @@ def answered(page: str, questions: Sequence[Question]) -> int:
     return sum(1 for q in questions if record.get(q.key, {}).get("right"))
 
 
+def tab_key(page: str) -> str:
+    """The session-state key of the page's open question tab (its label, "Question i")."""
+    return f"question-{page}"
+
+
 def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then check") -> None:
-    """The questions in one box, each in its own form (typing reruns nothing; Check does)."""
+    """The questions in one box, each in its own form (typing reruns nothing; Check does).
+
+    The box is a fragment: a Check, a switch of question or the sheet panel reruns the box
+    alone, never the page. Only the open question is drawn (lazy tabs): a page run sends
+    the elements of one question, not of all of them (each costs the server about a
+    quarter of a millisecond, docs/benchmarks.md)."""
     if not questions:
         return
+    _box(tuple(questions), page, title)
+
+
+@st.fragment
+def _box(questions: tuple[Question, ...], page: str, title: str) -> None:
     with st.container(border=True):
         right = answered(page, questions)
         st.markdown(f"**{title}** · {right} of {len(questions)} answered")
@@ -49,12 +64,16 @@ def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then
         )
         # One question at a time (tabs): the box stays short, so the charts it asks about
         # are not screens away on a phone.
-        tabs = st.tabs([f"Question {i}" for i in range(1, len(questions) + 1)])
+        tabs = st.tabs(
+            [f"Question {i}" for i in range(1, len(questions) + 1)],
+            key=tab_key(page),
+            on_change="rerun",
+        )
         for tab, q in zip(tabs, questions, strict=True):
-            with tab:
-                _question(q, page)
-        title = registry.title_of(page)
-        sheet_downloads([(title, tuple(questions))], name=page or "home")
+            if tab.open:
+                with tab:
+                    _question(q, page)
+        sheet_downloads([(registry.title_of(page), questions)], name=page or "home")
 
 
 def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: str) -> None:

@@ -191,7 +191,7 @@ def test_group_table_numbers_have_no_float_noise(scheme: str) -> None:
 def test_one_symbol_for_the_feature_count() -> None:
     """F is the number of features in the controls, so the formula divides by F, not d."""
     at = ah.page("reduction-axes")
-    latex = " ".join(str(e.value) for e in at.latex)
+    latex = " ".join(str(e.value) for e in at.markdown if "$$" in str(e.value))
     assert r"\frac1F" in latex and r"\frac1d" not in latex
     assert at.select_slider(key="groups").label == "feature groups G (group norm)"
 
@@ -246,6 +246,7 @@ def test_questions_follow_the_page_state() -> None:
                                        "groups": "4"})  # fmt: skip
     prompts = ah.texts(at)
     assert "(B, T, F) = (3, 5, 8), under **Group norm with G = 4**" in prompts
+    prompts = ah.texts(ah.open_question(at, "reduction-axes", "groups"))
     assert "Group norm with G = 4 splits the F = 8 features" in prompts
     at = ah.answer(at, "reduction-axes", "entries", "10")  # T·F/G = 5·8/4
     assert "is right" in ah.verdicts(at)

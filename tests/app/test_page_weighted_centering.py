@@ -337,7 +337,7 @@ def test_expecting_plain_mean_zero_gets_a_hint() -> None:
 
 
 def test_symmetry_question_follows_the_weights() -> None:
-    at = via_router(NAME, {"w": "0.5", "x": "1, 3"})
+    at = ah.open_question(via_router(NAME, {"w": "0.5", "x": "1, 3"}), NAME, "symmetric")
     assert "At a = (0.5, 0.5), is the matrix Pₐ" in ah.texts(at)
     at = ah.answer(at, NAME, "symmetric", 0)  # yes, for equal weights
     said = ah.verdicts(at)

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lnviz.content.exercises import why_normalize
-from tests.apptest_helpers import ROOT, assert_clean
+from tests.apptest_helpers import ROOT, assert_clean, open_question
 
 PAGE = "why-normalize"
 
@@ -23,6 +23,7 @@ def opened(query: dict[str, str] | None = None) -> AppTest:
 
 
 def answer(at: AppTest, key: str, text: str) -> AppTest:
+    at = open_question(at, PAGE, key)
     at.text_input(key=f"answer-{PAGE}-{key}").set_value(text)
     (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-{key}"]
     return button.click().run()
@@ -78,13 +79,30 @@ def test_expected_answers_follow_the_page_state() -> None:
     assert "16 relu layers" in qs[1].prompt and "grows" in qs[1].choices[0]
     assert math.isclose(qs[0].answer, 1.2**10)
     at = opened({"depth": "8", "gain": "0.5", "act": "tanh"})
+    assert not any("8 tanh layers" in str(m.value) for m in at.markdown)  # not open yet
+    at = open_question(at, PAGE, qs[1].key)
     assert any("8 tanh layers" in str(m.value) for m in at.markdown)
+
+
+def test_only_the_open_question_is_drawn_and_a_switch_keeps_the_answers() -> None:
+    """One question's form at a time; a right answer stays right after switching away."""
+    keys = [q.key for q in why_normalize.questions()]
+    at = opened()
+    forms = {b.proto.form_id for b in at.button if b.proto.form_id.startswith("quiz-")}
+    assert forms == {f"quiz-{PAGE}-{keys[0]}"}
+    at = answer(at, "token", "sqrt(2)")
+    at = open_question(at, PAGE, keys[-1])
+    forms = {b.proto.form_id for b in at.button if b.proto.form_id.startswith("quiz-")}
+    assert forms == {f"quiz-{PAGE}-{keys[-1]}"}
+    assert "1 of 3 answered" in "\n".join(str(m.value) for m in at.markdown)
+    at = open_question(at, PAGE, "token")
+    assert "is right" in shown(at)
 
 
 def test_checking_a_choice_with_nothing_picked_is_not_a_try() -> None:
     """Three presses of Check with no option picked ask for a pick; they reveal nothing."""
     key = why_normalize.questions()[1].key
-    at = opened()
+    at = open_question(opened(), PAGE, key)
     (button,) = [b for b in at.button if b.proto.form_id == f"quiz-{PAGE}-{key}"]
     for _ in range(3):
         at = button.click().run()
