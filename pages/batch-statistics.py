@@ -102,31 +102,27 @@ with st.expander(
     "each framework calls momentum",
     icon=":material/functions:",
 ):
-    st.markdown("For a batch of $B$ examples and feature $f$, in training:")
-    st.latex(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}")
-    st.latex(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2")
-    st.latex(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}")
-    ui.prose(
+    ui.formulas(
+        "For a batch of $B$ examples and feature $f$, in training:",
+        ui.display(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}"),
+        ui.display(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2"),
+        ui.display(r"\hat x_{if}=\frac{x_{if}-\mu_f}{\sqrt{\sigma_f^2+\varepsilon}}"),
         r"""At evaluation there may be no batch at all, so training also keeps running
 statistics $\bar\mu_f,\bar\sigma^2_f$, averages of the batches' values, and evaluation uses them
 instead. With $r$ a running value, $b$ the new batch's value and $w$ the weight of the new
-batch, each step updates"""
-    )
-    st.latex(r"r\leftarrow(1-w)\,r+w\,b")
-    ui.prose(
+batch, each step updates""",
+        ui.display(r"r\leftarrow(1-w)\,r+w\,b"),
         f"""The frameworks all call their parameter *momentum* but mean different things by it:
 PyTorch's momentum is $w$ ({text.number(TORCH_MOMENTUM)} by default), Keras's and Flax's is
 $1-w$ ({text.number(KERAS_MOMENTUM)} by default). PyTorch feeds the running variance the
 **unbiased** batch variance (divisor $B-1$), Keras 3 and Flax the **biased** one (divisor $B$).
 Layer normalization takes $\\mu_i,\\sigma_i^2$ over the $F$ features of example $i$ alone: the
-same formula at training and evaluation, no running state, no dependence on the batch."""
-    )
-    st.markdown(
+same formula at training and evaluation, no running state, no dependence on the batch.""",
         f"""All three normalize a training batch with the biased variance. Their default ε
 differ: {text.eps_label(TORCH_EPS)} in PyTorch, {text.eps_label(KERAS_EPS)} in Keras,
 {text.eps_label(FLAX_EPS)} in Flax. The conventions were checked against the sources of
 PyTorch 2.13, Keras 3.15.1 and Flax 0.12.8; some older versions differed: multi-backend
-Keras 2 and tf.keras's fused kernel fed a B/(B − 1)-corrected variance."""
+Keras 2 and tf.keras's fused kernel fed a B/(B − 1)-corrected variance.""",
     )
 
 BASE = {"steps": 200, "b": 8, "f": 3, "seed": 0, "at": 100, "shift": 3.0, "spread": 2.0}

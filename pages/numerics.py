@@ -47,19 +47,17 @@ Four things decide the digits: the **variance algorithm**, the **floating-point 
 **order of the sums**, and conventions such as **where ε sits**.""",
 )
 with st.expander("Three ways to compute the variance", icon=":material/functions:"):
-    st.markdown(
+    ui.formulas(
         "Here every operation is rounded to the chosen format, one at a time (bfloat16 is "
         "emulated: each result is computed in float32 and rounded to 8 significand bits, ties "
-        "to even), and compared with a float64 two-pass truth."
-    )
-    st.latex(r"\text{one-pass:}\quad v=\tfrac1n\textstyle\sum_i x_i^2-\mu^2")
-    st.latex(r"\text{two-pass:}\quad v=\tfrac1n\textstyle\sum_i (x_i-\mu)^2")
-    st.latex(r"\text{Welford:}\quad m_k=m_{k-1}+\frac{x_k-m_{k-1}}{k}")
-    st.latex(r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k)")
-    st.latex(r"v=M_n/n")
-    ui.prose(
+        "to even), and compared with a float64 two-pass truth.",
+        ui.display(r"\text{one-pass:}\quad v=\tfrac1n\textstyle\sum_i x_i^2-\mu^2"),
+        ui.display(r"\text{two-pass:}\quad v=\tfrac1n\textstyle\sum_i (x_i-\mu)^2"),
+        ui.display(r"\text{Welford:}\quad m_k=m_{k-1}+\frac{x_k-m_{k-1}}{k}"),
+        ui.display(r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k)"),
+        ui.display(r"v=M_n/n"),
         "The one-pass form reads the data once but subtracts two large, nearly equal numbers "
-        "when the mean μ is large next to the spread: the digits that held the variance cancel."
+        "when the mean μ is large next to the spread: the digits that held the variance cancel.",
     )
 
 ui.presets(words.PRESETS, key="num-presets")

@@ -43,15 +43,17 @@ Batch norm, layer norm, instance norm, group norm and RMS norm differ only in **
 entries are pooled into one statistic group: their reduction axes.""",
 )
 with st.expander("The formulas, for token-wise layer norm", icon=":material/functions:"):
-    ui.prose(
+    ui.formulas(
         "For a hidden-state tensor with axes (batch, token, feature), token-wise layer "
-        "normalization pools the $F$ features of one token:"
+        "normalization pools the $F$ features of one token:",
+        ui.display(
+            r"\mu_{bt}=\frac1F\sum_{f}x_{btf},\qquad"
+            r"\sigma^2_{bt}=\frac1F\sum_{f}(x_{btf}-\mu_{bt})^2"
+        ),
+        ui.display(
+            r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f"
+        ),
     )
-    st.latex(
-        r"\mu_{bt}=\frac1F\sum_{f}x_{btf},\qquad"
-        r"\sigma^2_{bt}=\frac1F\sum_{f}(x_{btf}-\mu_{bt})^2"
-    )
-    st.latex(r"y_{btf}=\gamma_f\,\frac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}+\beta_f")
 
 ui.presets(
     {

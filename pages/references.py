@@ -11,13 +11,14 @@ ui.page_intro(
     "What each page relies on, with one line on what it contributes. Framework "
     "documentation is named with the version whose sources were checked.",
 )
-for ref in REFERENCES:
+for ref in REFERENCES:  # one element per reference: a run costs ~0.25 ms per element
+    title = f"[{ref.title}]({ref.url})" if ref.url else f"*{ref.title}*"
+    used = ", ".join(registry.title_of(p) for p in ref.pages)
     with st.container(border=True):
-        title = f"[{ref.title}]({ref.url})" if ref.url else f"*{ref.title}*"
-        st.markdown(f"**{ref.cite}**. {title}. {ref.where}.")
-        st.markdown(ref.contributes)
-        used = ", ".join(registry.title_of(p) for p in ref.pages)
-        st.caption(f"Used on: {used}")
+        st.markdown(
+            f"**{ref.cite}**. {title}. {ref.where}.\n\n{ref.contributes}\n\n"
+            f":gray[:small[Used on: {used}]]"
+        )
 st.subheader("For teachers")
 st.markdown(
     "Every question of the course on one sheet, each with the link that opens the page in "

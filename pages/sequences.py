@@ -52,9 +52,11 @@ went into its mean and variance. Token-wise layer norm takes them from one token
 $F$ features.""",
 )
 with st.expander("The formulas, for token-wise layer norm", icon=":material/functions:"):
-    st.latex(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}")
-    st.latex(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2")
-    st.latex(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}")
+    ui.formulas(
+        ui.display(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}"),
+        ui.display(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2"),
+        ui.display(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}"),
+    )
 
 ui.presets(
     {

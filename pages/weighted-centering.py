@@ -226,15 +226,16 @@ the view to look along the plane's edge."""
                 icon=":material/warning:",
             )
     st.markdown(r"With $D=\operatorname{diag}(a)$, computed on these weights:")
-    cols = st.columns(3)
-    for col, name, mat in zip(
-        cols,
-        (r"DP_a", r"P_a^{\mathsf T}D", r"D-aa^{\mathsf T}"),
-        (checks.d_p, checks.pt_d, checks.d_minus_aat),
-        strict=True,
-    ):
-        with col:
-            st.latex(f"{name}={figs.matrix_latex(mat)}")
+    ui.latex_row(  # side by side where they fit, wrapped where they do not
+        *(
+            f"{name}={figs.matrix_latex(mat)}"
+            for name, mat in zip(
+                (r"DP_a", r"P_a^{\mathsf T}D", r"D-aa^{\mathsf T}"),
+                (checks.d_p, checks.pt_d, checks.d_minus_aat),
+                strict=True,
+            )
+        )
+    )
     ui.notice(wtext.matrix_notes(checks))
 
 

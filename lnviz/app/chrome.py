@@ -85,6 +85,20 @@ def prose(text: str) -> None:
     st.markdown(linked(text, depth=2))
 
 
+def display(tex: str) -> str:
+    """A displayed formula, as a part of `formulas` (what st.latex would draw)."""
+    return f"$$\n{tex.strip()}\n$$"
+
+
+def formulas(*parts: str) -> None:
+    """Paragraphs and displayed formulas (`display`) as one element, terms linked.
+
+    A page run costs the server about a quarter of a millisecond per element it sends
+    (docs/benchmarks.md), so a panel of formulas is one Markdown element, not one per line.
+    """
+    st.markdown(linked("\n\n".join(parts), depth=2))
+
+
 def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
     """The 'what to notice' list of a section (folded in presentation mode)."""
     with st.expander(title, expanded=not presenting(), icon=":material/visibility:"):
@@ -152,15 +166,16 @@ def page_end() -> None:
             icon=":material/library_books:",
             query_params=link_params(),
         )
-    for column, step, word, icon in zip(
-        st.columns(2),
+    # One row that wraps on a phone: a flex container is one element, st.columns(2) three.
+    row = st.container(horizontal=True, horizontal_alignment="distribute")
+    for step, word, icon in zip(
         (previous, following),
         ("Previous", "Next"),
         (":material/arrow_back:", ":material/arrow_forward:"),
         strict=True,
     ):
         if step is not None:
-            column.page_link(
+            row.page_link(
                 target(step.script),
                 label=f"{word}: {step.title}",
                 icon=icon,

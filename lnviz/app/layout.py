@@ -222,6 +222,8 @@ def page_button(
 
 
 def latex_row(*formulas: str) -> None:
-    """Formulas side by side on a wide screen, one under the other on a phone."""
-    for column, formula in zip(st.columns(len(formulas)), formulas, strict=True):
-        column.latex(formula)
+    """Formulas side by side on a wide screen, wrapped one under the other where they do
+    not fit (a phone). One flex row: n + 1 elements per run, where st.columns takes 2n + 1."""
+    row = st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
+    for formula in formulas:
+        row.latex(formula, width="content")

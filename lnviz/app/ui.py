@@ -12,6 +12,8 @@ from lnviz.app.boxes import SEED, Whole, int_row
 from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
     PRESENT_KEY,
+    display,
+    formulas,
     link_params,
     linked,
     notice,
@@ -55,12 +57,14 @@ __all__ = [
     "chart",
     "choice",
     "choice_slider",
+    "display",
     "download_name",
     "eps_label",
     "eps_options",
     "eps_slider",
     "fmt",
     "fmt_vec",
+    "formulas",
     "int_choice",
     "int_input",
     "int_row",

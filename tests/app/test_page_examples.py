@@ -51,7 +51,7 @@ SHOWN = {
 
 
 def card_titles(at) -> list[str]:
-    return [m.value for m in at.markdown if m.value.startswith("#### ")]
+    return [m.value.split("\n")[0] for m in at.markdown if m.value.startswith("#### ")]
 
 
 def test_default_shows_every_card_agreeing() -> None:
