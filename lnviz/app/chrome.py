@@ -167,7 +167,9 @@ def page_end() -> None:
             query_params=link_params(),
         )
     # One row that wraps on a phone: a flex container is one element, st.columns(2) three.
-    row = st.container(horizontal=True, horizontal_alignment="distribute")
+    # Previous sits on the left and Next on the right, also when it is alone.
+    align = "distribute" if previous and following else "right" if following else "left"
+    row = st.container(horizontal=True, horizontal_alignment=align)
     for step, word, icon in zip(
         (previous, following),
         ("Previous", "Next"),
