@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from collections.abc import Callable
 from typing import Any
 
 __all__ = ["coalesce_wakeups", "install"]
 
 _MARK = "_lnviz_coalesced_wakeups"
+_PATCHING = threading.Lock()
 
 
 def coalesce_wakeups(loop: asyncio.AbstractEventLoop) -> bool:
@@ -42,10 +44,25 @@ def coalesce_wakeups(loop: asyncio.AbstractEventLoop) -> bool:
     (True, False)
     >>> loop.close()
     """
-    if os.environ.get("LNVIZ_KEEP_WAKEUPS") == "1" or getattr(loop, _MARK, False):
+    if os.environ.get("LNVIZ_KEEP_WAKEUPS") == "1":
         return False
     if not isinstance(loop, asyncio.selector_events.BaseSelectorEventLoop):
         return False
+    with _PATCHING:  # two sessions' first runs may both get here at once
+        if getattr(loop, _MARK, False):
+            return False
+        _patch(loop)
+        setattr(loop, _MARK, True)
+        return True
+
+
+def _patch(loop: asyncio.AbstractEventLoop) -> None:
+    """Replace the loop's self-pipe reader, then its writer (the loop runs meanwhile).
+
+    In this order every byte the new writer writes is read by the new reader, which clears
+    the flag. The other order left a window in which the loop could read such a byte with
+    the old reader: the flag stayed set, and every later wake-up was skipped.
+    """
     write: Callable[[], None] = loop._write_to_self  # type: ignore[attr-defined]
     process: Callable[[Any], None] = loop._process_self_data  # type: ignore[attr-defined]
     pending = False  # a byte is in the self-pipe and the loop has not read it yet
@@ -61,23 +78,23 @@ def coalesce_wakeups(loop: asyncio.AbstractEventLoop) -> bool:
         pending = False
         process(data)  # signal numbers on Unix, as before
 
-    loop._write_to_self = write_once  # type: ignore[attr-defined]
     loop._process_self_data = read  # type: ignore[attr-defined]
-    setattr(loop, _MARK, True)
-    return True
+    loop._write_to_self = write_once  # type: ignore[attr-defined]
 
 
 def install() -> bool:
-    """Coalesce the wake-ups of this server's event loop when LNVIZ_COALESCE_WAKEUPS=1 is
-    in the environment (once per server process).
+    """Coalesce the wake-ups of this server's event loop (once per server process); True
+    if installed now. LNVIZ_KEEP_WAKEUPS=1 in the environment leaves the loop as it is.
 
-    Opt-in: two full runs of the test suite with it on (of four) failed in a browser
-    test whose page never started its first run (2026-12-02 and 2026-12-03, the second
-    "runs seen 0" after 30 s); the cause was not found, and no run with it off has failed
-    that way that we know of. Measured gain: docs/benchmarks.md.
+    It was opt-in for two days: two full runs of the test suite with it on (of four) failed
+    in a browser test whose page never started its first run. The cause, found on
+    2026-12-04 and reproduced by tests/app/test_wakeups.py: the patch goes in while the
+    loop runs, from the first script runs of the process, and two of those can run at once
+    (the run queue is not in place yet). A patch interleaved with another, or a wake-up
+    read by the old reader after the new writer was in, left the writer's flag set for
+    good, so every later wake-up was skipped. The patch now takes a lock and replaces the
+    reader before the writer. Measured gain: docs/benchmarks.md.
     """
-    if os.environ.get("LNVIZ_COALESCE_WAKEUPS") != "1":
-        return False
     from lnviz.app._streamlit_private import server_event_loop
 
     loop = server_event_loop()

@@ -119,3 +119,75 @@ def test_without_a_server_nothing_is_changed(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("LNVIZ_KEEP_WAKEUPS", "1")
     assert wakeups.coalesce_wakeups(loop) is False
     loop.close()
+
+
+class _HookedLoop(asyncio.SelectorEventLoop):
+    """A selector loop that calls `hook` (once) right after `_write_to_self` is replaced:
+    the moment between the two assignments of a patch that puts that one first."""
+
+    hook = None
+
+    def __setattr__(self, name: str, value: object) -> None:
+        super().__setattr__(name, value)
+        hook = self.__dict__.get("hook")
+        if name == "_write_to_self" and hook is not None:
+            super().__setattr__("hook", None)
+            hook()
+
+
+@pytest.fixture
+def hooked_loop() -> Iterator[_HookedLoop]:
+    loop = _HookedLoop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    yield loop
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(WAIT_S)
+    if not thread.is_alive():  # a lost wake-up leaves it running: the test says so
+        loop.close()
+
+
+def _assert_wakes(loop: asyncio.AbstractEventLoop, times: int = 50) -> None:
+    for i in range(times):
+        done = threading.Event()
+        loop.call_soon_threadsafe(done.set)
+        assert done.wait(WAIT_S), f"call {i} after the patch was never run: a lost wake-up"
+
+
+def test_a_wakeup_read_while_the_patch_goes_in_is_not_lost(hooked_loop: _HookedLoop) -> None:
+    """The server patches its loop from a script thread while the loop runs. A wake-up
+    written by the new writer and read before the new reader is in place would leave the
+    writer believing a byte is pending forever (every later wake-up skipped: the hang of
+    a page that never started its first run, seen twice in full suite runs)."""
+
+    def wake_and_drain() -> None:  # between the writer's and the reader's replacement
+        done = threading.Event()
+        hooked_loop.call_soon_threadsafe(done.set)
+        assert done.wait(WAIT_S)
+
+    hooked_loop.hook = wake_and_drain
+    assert wakeups.coalesce_wakeups(hooked_loop)
+    _assert_wakes(hooked_loop)
+
+
+def test_two_threads_patching_at_once_patch_once(hooked_loop: _HookedLoop) -> None:
+    """Two sessions' first runs can call install() at the same time (no run queue yet):
+    a second patch taken half-way through the first would wrap a mix of old and new."""
+    second: list[bool] = []
+
+    def patch_from_another_thread() -> None:
+        other = threading.Thread(
+            target=lambda: second.append(wakeups.coalesce_wakeups(hooked_loop))
+        )
+        other.start()
+        other.join(1.0)  # it waits for the first patch to finish (or, unguarded, interleaves)
+
+    hooked_loop.hook = patch_from_another_thread
+    assert wakeups.coalesce_wakeups(hooked_loop)
+    deadline = threading.Event()
+    for _ in range(100):
+        if second:
+            break
+        deadline.wait(0.05)
+    assert second == [False], "the loop was patched twice"
+    _assert_wakes(hooked_loop)
