@@ -224,6 +224,6 @@ def page_button(
 def latex_row(*formulas: str) -> None:
     """Formulas side by side on a wide screen, wrapped one under the other where they do
     not fit (a phone). One flex row: n + 1 elements per run, where st.columns takes 2n + 1."""
-    row = st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
+    row = st.container(horizontal=True, horizontal_alignment="center", gap="large")
     for formula in formulas:
         row.latex(formula, width="content")
