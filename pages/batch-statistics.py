@@ -102,7 +102,7 @@ with st.expander(
     "each framework calls momentum",
     icon=":material/functions:",
 ):
-    ui.formulas(
+    ui.prose(
         "For a batch of $B$ examples and feature $f$, in training:",
         ui.display(r"\mu_f=\frac1B\sum_{i=1}^{B}x_{if}"),
         ui.display(r"\sigma_f^2=\frac1B\sum_{i=1}^{B}(x_{if}-\mu_f)^2"),

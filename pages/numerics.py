@@ -47,7 +47,7 @@ Four things decide the digits: the **variance algorithm**, the **floating-point 
 **order of the sums**, and conventions such as **where ε sits**.""",
 )
 with st.expander("Three ways to compute the variance", icon=":material/functions:"):
-    ui.formulas(
+    ui.prose(
         "Here every operation is rounded to the chosen format, one at a time (bfloat16 is "
         "emulated: each result is computed in float32 and rounded to 8 significand bits, ties "
         "to even), and compared with a float64 two-pass truth.",

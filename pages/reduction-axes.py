@@ -43,7 +43,7 @@ Batch norm, layer norm, instance norm, group norm and RMS norm differ only in **
 entries are pooled into one statistic group: their reduction axes.""",
 )
 with st.expander("The formulas, for token-wise layer norm", icon=":material/functions:"):
-    ui.formulas(
+    ui.prose(
         "For a hidden-state tensor with axes (batch, token, feature), token-wise layer "
         "normalization pools the $F$ features of one token:",
         ui.display(

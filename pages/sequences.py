@@ -52,7 +52,7 @@ went into its mean and variance. Token-wise layer norm takes them from one token
 $F$ features.""",
 )
 with st.expander("The formulas, for token-wise layer norm", icon=":material/functions:"):
-    ui.formulas(
+    ui.prose(
         ui.display(r"\mu_{bt}=\tfrac1F\textstyle\sum_{f}x_{btf}"),
         ui.display(r"\sigma^2_{bt}=\tfrac1F\textstyle\sum_{f}(x_{btf}-\mu_{bt})^2"),
         ui.display(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}"),

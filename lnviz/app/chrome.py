@@ -80,23 +80,17 @@ def linked(text: str, *, depth: int = 1) -> str:
     return out
 
 
-def prose(text: str) -> None:
-    """A paragraph of the page, its glossary terms linked at their first mention."""
-    st.markdown(linked(text, depth=2))
+def prose(*parts: str) -> None:
+    """Paragraphs of the page, and displayed formulas (`display`), as one Markdown element,
+    glossary terms linked at their first mention. One element for a panel of them, not one
+    per line: a run costs the server about a quarter of a millisecond per element
+    (docs/benchmarks.md)."""
+    st.markdown(linked("\n\n".join(parts), depth=2))
 
 
 def display(tex: str) -> str:
-    """A displayed formula, as a part of `formulas` (what st.latex would draw)."""
+    """A displayed formula, as a part of `prose` (what st.latex would draw)."""
     return f"$$\n{tex.strip()}\n$$"
-
-
-def formulas(*parts: str) -> None:
-    """Paragraphs and displayed formulas (`display`) as one element, terms linked.
-
-    A page run costs the server about a quarter of a millisecond per element it sends
-    (docs/benchmarks.md), so a panel of formulas is one Markdown element, not one per line.
-    """
-    st.markdown(linked("\n\n".join(parts), depth=2))
 
 
 def notice(items: Iterable[str], *, title: str = "What to notice") -> None:

@@ -13,7 +13,6 @@ from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
     PRESENT_KEY,
     display,
-    formulas,
     link_params,
     linked,
     notice,
@@ -64,7 +63,6 @@ __all__ = [
     "eps_slider",
     "fmt",
     "fmt_vec",
-    "formulas",
     "int_choice",
     "int_input",
     "int_row",
