@@ -34,8 +34,8 @@ SIZE_BOXES = (  # the stream's length, the batch's shape (B, F) and the seed of 
 )
 
 # Pure results cached per state (streams: 0.25-6.4 MB each, all within maxCacheDataSize).
-stream_runs = st.cache_data(max_entries=64, show_spinner=False)(model.stream_runs)
-batch_sizes = st.cache_data(max_entries=16, show_spinner=False)(model.batch_sizes)
+stream_runs = ui.cached(model.stream_runs)
+batch_sizes = ui.cached(max_entries=16)(model.batch_sizes)
 
 
 def shift_step_frames_of(s: StreamSettings, feat: int) -> list[dict]:
@@ -90,7 +90,7 @@ def convention_table(c: Conventions) -> dict[str, list[str]]:
 
 
 # The questions run the page's model at its state: built once per state.
-questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+questions = ui.cached(exercises.questions)
 
 ui.page_intro(
     "Batch statistics: what batch norm borrows from the batch",

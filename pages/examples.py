@@ -12,7 +12,7 @@ SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
 SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_OPTIONS[1:]}  # URL values
 
 
-@st.cache_resource(max_entries=4, show_spinner=False)
+@ui.cached(max_entries=4, shared=True)
 def checked(engine: tuple[int, ...]) -> tuple[claims.ClaimResult, ...]:
     """Every claim's checks run by this process's engine (`engine`: claims.engine_key()),
     once per engine rather than on every run (frozen results, shared, never mutated)."""

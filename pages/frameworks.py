@@ -32,7 +32,7 @@ STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)  # batch norm training steps
 PAIR_KEYS = {"keras-pytorch": 0, "flax-pytorch": 1, "keras-flax": 2}
 
 
-@st.cache_data(max_entries=128, show_spinner=False)
+@ui.cached(max_entries=128)
 def analysis(setup: fd.Setup) -> fd.Analysis:
     """The page's results for one setup (pure, so cached)."""
     return fd.analyse(setup)

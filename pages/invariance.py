@@ -66,7 +66,7 @@ def undefined_note(what: str) -> None:
 
 
 # The questions run the page's model at its state: built once per state.
-questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+questions = ui.cached(exercises.questions)
 
 ui.page_intro(
     "Invariances: what layer norm cannot see",

@@ -18,19 +18,19 @@ OFFSETS = words.OFFSETS  # 0 and 1-2-5 steps up to 1e8
 SWEEP_OFFSETS = tuple(sorted({float(c) for c in np.logspace(0, 8, 33)} | set(OFFSETS)))
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@ui.cached
 def sweep(setup: sw.SweepSetup) -> sw.Sweep:
     """Every algorithm and format at every swept offset (pure, so cached)."""
     return sw.run_sweep(setup)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@ui.cached
 def clamping(setup: sw.ClampSetup) -> sw.Clamping:
     """The one-pass variance of one format with and without the clamp (cached)."""
     return sw.run_clamping(setup)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@ui.cached
 def recipes(sample: sw.SampleSpec, offset: float) -> tuple[rec.RecipeRun, ...]:
     """Every framework recipe on the sample at this offset (cached)."""
     return rec.run_recipes(sample.draw(offset))
@@ -38,7 +38,7 @@ def recipes(sample: sw.SampleSpec, offset: float) -> tuple[rec.RecipeRun, ...]:
 
 # The questions read the page's sweep at the visitor's offset (Sweep.at: the same numbers
 # as sweeping that offset alone, which cost as much as the whole sweep); cached per state.
-questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+questions = ui.cached(exercises.questions)
 
 ui.page_intro(
     "Numerics lab: why two layer norms disagree",

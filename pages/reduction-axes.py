@@ -22,7 +22,7 @@ SIZE_BOXES = (  # the tensor's shape (B, T, F) and the seed of its values
 SCHEME_LABELS = {k: v[0] for k, v in SCHEME_INFO.items()}
 
 
-@st.cache_data(max_entries=256, show_spinner=False)
+@ui.cached(max_entries=256)
 def reductions(
     shape: tuple[int, int, int],
     seed: int,

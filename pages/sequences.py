@@ -17,10 +17,10 @@ SHOCKS = (0.5, 1.0, 2.0, 5.0, 10.0)  # size of the future shock, in % of log ret
 WRT = {"x": "hidden tensor x", "returns": "market returns"}  # labels are the URL values
 
 # The page's pure results, cached per state (each argument typed, settings in one dataclass).
-analyse = st.cache_data(max_entries=64, show_spinner=False)(model.analyse)
-shock = st.cache_data(max_entries=64, show_spinner=False)(model.shock)
-inference = st.cache_data(max_entries=64, show_spinner=False)(model.inference)
-correlation_change = st.cache_data(max_entries=64, show_spinner=False)(model.correlation_change)
+analyse = ui.cached(model.analyse)
+shock = ui.cached(model.shock)
+inference = ui.cached(model.inference)
+correlation_change = ui.cached(model.correlation_change)
 
 
 def cells(values: tuple) -> list[str]:
@@ -41,7 +41,7 @@ def effect(c: CorrelationChange, because: str) -> str:
 
 # The questions simulate the market and normalize it again (a tenth of a rerun): built once
 # per state.
-questions = st.cache_data(max_entries=64, show_spinner=False)(exercises.questions)
+questions = ui.cached(exercises.questions)
 
 ui.page_intro(
     "Sequences and causality",

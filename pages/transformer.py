@@ -33,20 +33,20 @@ def chart_pair(first: tuple, second: tuple) -> None:
             ui.chart(pair, *args, key=key)
 
 
-@st.cache_resource(max_entries=8, show_spinner=False)
+@ui.cached(max_entries=8, shared=True)
 def comparison(depth: int, width: int, seed: int) -> tf.PlacementComparison:
     """The three placements (float32, hidden 2d), shared read-only: ~7 MB at the largest size,
     which cache_data would copy on every rerun."""
     return tp.page_stack(depth, width, seed)
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@ui.cached(max_entries=32)
 def sweep(depth: int, width: int, seed: int) -> tp.LastBlockSweep:
     """The last block's gradient of every shallower stack, read off the one shown."""
     return tp.last_block_sweep(comparison(depth, width, seed))
 
 
-@st.cache_data(max_entries=32, show_spinner=False)
+@ui.cached(max_entries=32)
 def fit(outliers: float) -> tf.TanhFit:
     return tf.tanh_fit(tokens=256, width=64, outlier_fraction=outliers, seed=0)
 

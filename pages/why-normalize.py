@@ -11,7 +11,7 @@ GAINS = (0.5, 0.8, 1.0, 1.2, 1.414, 1.6, 2.0)  # weight scale g: W ~ N(0, g²/d)
 DEPTHS = (4, 8, 10, 16, 32, 64)
 
 
-@st.cache_data(max_entries=64, show_spinner=False)
+@ui.cached
 def drift_at(depth: int, gain: float, activation: str) -> Drift:
     """The stack with and without layer norm at this state (pure, so cached; the page's
     charts, numbers and questions all read this one)."""

@@ -50,7 +50,9 @@ def chart(
         raise TypeError("a bare figure function needs its alt text")
     else:
         build = pair
-    spec = _figure_spec(*cache_key(build, args), build, args)  # a copy from the cache
+    name, digest = cache_key(build, args)
+    # by keyword: Streamlit looks up each positional argument's name with inspect.signature
+    spec = _figure_spec(name=name, digest=digest, _build=build, _args=args)  # a copy
     if presenting() and not static:  # charts large and legible from the back of a room
         enlarged(spec)
     config = {

@@ -75,7 +75,9 @@ def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
     """The frames `build(*args)` returns, built once per state (any visitor's) and kept as
     JSON text: built on every rerun, they cost more than the rest of the page (weighted
     centering's rerun took 310-326 ms with them, 100-119 ms without, on a slow day)."""
-    return _frames(*cache_key(build, args), build, args)
+    name, digest = cache_key(build, args)
+    # by keyword: Streamlit looks up each positional argument's name with inspect.signature
+    return _frames(name=name, digest=digest, _build=build, _args=args)
 
 
 # Shared by every page's live controls: 32 entries were evicted under a class of 30 (each

@@ -9,6 +9,7 @@ does not.
 from __future__ import annotations
 
 from lnviz.app.boxes import SEED, Whole, int_row
+from lnviz.app.caching import cached
 from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
     PRESENT_KEY,
@@ -53,6 +54,7 @@ __all__ = [
     "PRESENT_KEY",
     "SEED",
     "Whole",
+    "cached",
     "chart",
     "choice",
     "choice_slider",
