@@ -8,7 +8,7 @@ from streamlit.runtime.caching import cache_utils
 
 from lnviz.app import caching
 
-PAGE = '''
+PAGE = """
 from lnviz.app import ui
 
 calls = []
@@ -23,7 +23,7 @@ def square(x: int, *, plus: int = 0) -> int:
 @ui.cached(max_entries=4, shared=True)
 def box(n: int) -> list[int]:
     return [n]
-'''
+"""
 
 
 def run_page(source: str, filename: str = "pages/fake-page.py") -> dict:
