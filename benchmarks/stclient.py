@@ -113,6 +113,7 @@ class Run:
     chart_bytes: int  # Plotly figure JSON among them
     errors: list[str] = field(default_factory=list)  # exceptions and error alerts shown
     fragment: bool = False
+    elements: int = 0  # elements and blocks the run drew (sent, or referenced from the cache)
 
 
 @dataclass
@@ -158,7 +159,10 @@ class Visitor:
             return await self._rerun(fragment_id="")  # nothing to move: a reload
         sliders = [c for c in self.controls.values() if c.kind != "checkbox"]
         movable = sliders or list(self.controls.values())
-        control = movable[0] if first else rng.choice(movable)
+        return await self.move(movable[0] if first else rng.choice(movable), rng)
+
+    async def move(self, control: Control, rng: random.Random) -> Run:
+        """Move `control` one step up or down (rng decides) and wait for the run."""
         kind, value = self._next_value(control, rng)
         self.widget_values[control.widget_id] = (kind, value)
         self.moved[control.url_key] = _url_text(value)
@@ -213,6 +217,7 @@ class Visitor:
             fwd = self.cache.resolve(fwd)
             kind = fwd.WhichOneof("type")
             if kind == "delta":
+                run.elements += fwd.delta.WhichOneof("type") in ("new_element", "add_block")
                 self._apply(fwd, run)
             elif kind == "page_info_changed":  # the page rewrote its URL
                 self.query = dict(parse_qsl(fwd.page_info_changed.query_string))

@@ -68,6 +68,26 @@ def test_first_moves_only_the_pages_first_slider(app: Server) -> None:
     run_coroutine(scenario())
 
 
+def test_move_moves_the_control_asked_for_and_counts_the_runs_elements(app: Server) -> None:
+    """control_costs.py moves each control in turn: a fragment's control reruns its
+    fragment alone (fewer elements than the page's full run), a page control the page."""
+
+    async def scenario() -> None:
+        async with Visitor.connect(app.url) as v:
+            opened = await v.open("sequences")
+            controls = [c for c in v.controls.values() if c.kind != "checkbox"]
+            page_wide = next(c for c in controls if not c.fragment_id)
+            in_fragment = next(c for c in controls if c.fragment_id)
+            rng = random.Random(1)
+            small = await v.move(in_fragment, rng)
+            full = await v.move(page_wide, rng)
+            assert set(v.moved) == {in_fragment.url_key, page_wide.url_key}
+            assert small.fragment and not full.fragment
+            assert 0 < small.elements < full.elements == opened.elements
+
+    run_coroutine(scenario())
+
+
 def test_large_unchanged_elements_come_back_as_references_and_draw_the_same_page(
     app: Server,
 ) -> None:
