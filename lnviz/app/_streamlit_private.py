@@ -89,9 +89,10 @@ def server_event_loop() -> asyncio.AbstractEventLoop | None:
 _WRAPPED = "_lnviz_wrapped"
 
 
-def wrap_script_execution(around: Callable[[Callable[[], Any]], Any]) -> bool:
-    """Run every later script run (a page or a fragment) as `around(run)`; True if the
-    hook was put in now, False if it was already there.
+def wrap_script_execution(around: Callable[[Callable[[], Any], Any], Any]) -> bool:
+    """Run every later script run (a page or a fragment) as `around(run, ctx)`, `ctx` the
+    run's ScriptRunContext; True if the hook was put in now, False if it was already
+    there.
 
     Streamlit 1.67's ScriptRunner executes each run, whole page or fragment, with one call
     of `exec_func_with_error_handling(code_to_exec, ctx)`, a name it imports into
@@ -106,7 +107,7 @@ def wrap_script_execution(around: Callable[[Callable[[], Any]], Any]) -> bool:
         return False
 
     def wrapped(func: Callable[[], Any], ctx: Any) -> Any:
-        return around(lambda: original(func, ctx))
+        return around(lambda: original(func, ctx), ctx)
 
     setattr(wrapped, _WRAPPED, True)
     wrapped.__wrapped__ = original  # type: ignore[attr-defined]

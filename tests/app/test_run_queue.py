@@ -1,5 +1,6 @@
-"""Script runs queue for one turn at a time, oldest first; a stuck run cannot stop the
-others for more than the queue's wait; every page run goes through it (lnviz.app.run_queue)."""
+"""Script runs queue for one turn at a time, oldest first; a run stopped for its visitor's
+rerun keeps the turn for that rerun, once; a stuck run cannot stop the others for more than
+the queue's wait; every page run goes through it (lnviz.app.run_queue)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import inspect
 import threading
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 
 import pytest
 from streamlit.runtime.scriptrunner import script_runner
@@ -101,6 +103,126 @@ def test_a_run_that_fails_gives_its_turn_back() -> None:
     assert queue.run(lambda: 1) == 1 and queue.queue_jumps == 0
 
 
+CUT_SHORT = (None, True, "the rerun's data", False, None)  # what Streamlit returns then
+FINISHED = (None, True, None, False, None)
+
+
+def arrive_while(queue: RunQueue, busy: threading.Event, order: list[str], name: str) -> None:
+    """Another visitor's run arrives once `busy` is set and waits in line."""
+    busy.wait(10)
+    queue.run(lambda: order.append(name))
+
+
+def test_a_run_stopped_for_its_rerun_keeps_the_turn_for_it_once() -> None:
+    """A visitor moved again while its run waited: Streamlit stops that run at once and
+    starts the rerun in the same thread. The rerun goes before the runs that arrived in
+    the meantime; a second stop in a row does not keep the turn again."""
+    queue = RunQueue()
+    order: list[str] = []
+    busy = threading.Event()
+
+    def visitor() -> None:
+        def first() -> tuple:
+            order.append("first")
+            busy.set()  # another run arrives while this one has the turn
+            time.sleep(0.1)
+            return CUT_SHORT
+
+        queue.run(first, cut_short=run_queue.stopped_for_rerun)
+        queue.run(lambda: order.append("rerun") or CUT_SHORT, cut_short=run_queue.stopped_for_rerun)
+        queue.run(lambda: order.append("third") or FINISHED, cut_short=run_queue.stopped_for_rerun)
+
+    other = threading.Thread(target=arrive_while, args=(queue, busy, order, "other"))
+    other.start()
+    visitor()
+    other.join(10)
+    assert order == ["first", "rerun", "other", "third"]
+    assert not queue.busy and queue.queue_jumps == 0
+
+
+def test_without_a_stop_for_a_rerun_the_next_in_line_goes_first() -> None:
+    queue = RunQueue()
+    order: list[str] = []
+    busy = threading.Event()
+
+    def first() -> tuple:
+        order.append("first")
+        busy.set()
+        time.sleep(0.1)
+        return FINISHED
+
+    other = threading.Thread(target=arrive_while, args=(queue, busy, order, "other"))
+    other.start()
+    queue.run(first, cut_short=run_queue.stopped_for_rerun)
+    queue.run(lambda: order.append("next") or FINISHED, cut_short=run_queue.stopped_for_rerun)
+    other.join(10)
+    assert order == ["first", "other", "next"]
+
+
+def test_a_kept_turn_nobody_takes_passes_on_after_keep_s() -> None:
+    queue = RunQueue(wait_s=5.0, keep_s=0.2)
+    busy = threading.Event()
+    order: list[str] = []
+
+    def first() -> tuple:
+        busy.set()
+        time.sleep(0.05)
+        return CUT_SHORT  # and its thread never comes back for the rerun
+
+    other = threading.Thread(target=arrive_while, args=(queue, busy, order, "other"))
+    other.start()
+    start = time.perf_counter()
+    queue.run(first, cut_short=run_queue.stopped_for_rerun)
+    other.join(10)
+    assert order == ["other"] and 0.15 <= time.perf_counter() - start < 2.0
+    assert queue.queue_jumps == 0 and not queue.busy
+
+
+def test_a_visitors_new_run_takes_the_place_of_its_waiting_run() -> None:
+    """Streamlit stops a session's waiting run and starts its new request in a new thread
+    (runner.fastReruns). The new run waits where the old one waited, ahead of the runs
+    that arrived after the old one; the old run goes through without a turn (it stops at
+    its first element)."""
+    queue = RunQueue()
+    order: list[str] = []
+    release = threading.Event()
+
+    def start(name: str, visitor: str, work: Callable[[], None] | None = None) -> threading.Thread:
+        t = threading.Thread(
+            target=queue.run, args=(work or (lambda: order.append(name)),),
+            kwargs={"visitor": visitor},
+        )  # fmt: skip
+        t.start()
+        time.sleep(0.05)  # arrive one after the other
+        return t
+
+    holder = start("holder", "h", release.wait)
+    threads = [start("a-old", "a"), start("b", "b"), start("a-new", "a")]
+    assert order == ["a-old"]  # replaced: it went through at once, without the turn
+    release.set()
+    for t in [holder, *threads]:
+        t.join(10)
+    assert order == ["a-old", "a-new", "b"]
+    assert queue.replaced == 1 and queue.queue_jumps == 0 and not queue.busy
+
+
+def test_stopped_for_rerun_reads_streamlits_result() -> None:
+    """Streamlit 1.67's exec_func_with_error_handling returns the RerunData of the rerun
+    that stopped a run as the third item of its result, None otherwise."""
+    from streamlit.runtime.scriptrunner import exec_code
+    from streamlit.runtime.scriptrunner_utils.exceptions import RerunException
+    from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
+
+    ctx = SimpleNamespace(cursors={}, on_script_error=None)
+
+    def rerun() -> None:
+        raise RerunException(RerunData(query_string="x=1"))
+
+    assert run_queue.stopped_for_rerun(exec_code.exec_func_with_error_handling(rerun, ctx))
+    done = exec_code.exec_func_with_error_handling(lambda: 7, ctx)
+    assert done[0] == 7 and not run_queue.stopped_for_rerun(done)
+
+
 def test_the_hook_sits_where_streamlit_runs_every_script() -> None:
     """Streamlit 1.67 runs each page and fragment run with this one call; if an upgrade
     moves it, the queue would silently stop applying."""
@@ -121,13 +243,10 @@ def test_every_page_run_of_the_app_goes_through_the_queue(
     queue = run_queue.QUEUE
     monkeypatch.setattr(queue, "wait_s", 0.3)
     jumps = queue.queue_jumps
-    assert queue._turn.acquire(timeout=10)  # someone else's run holds the turn
-    try:
+    with queue.held():  # someone else's run holds the turn
         start = time.perf_counter()
         at.run()
         waited = time.perf_counter() - start
-    finally:
-        queue._turn.release()
     assert_clean(at)
     assert queue.queue_jumps > jumps and waited >= 0.25  # (an app run may rerun itself)
     jumps = queue.queue_jumps
