@@ -74,7 +74,7 @@ with st.container(border=True):
         ui.SEED,
         ui.Whole("window w", 2, MAX_WINDOW, 5, "w", help="Rolling-window length."),
     )
-    c5, c6 = st.columns([2, 3])
+    c5, c6 = st.columns(2)  # the toggle's label whole at 1280 px
     with c5:
         leak = ui.toggle(
             "include the leaky feature (tomorrow's return)",
