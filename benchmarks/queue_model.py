@@ -24,9 +24,12 @@ import argparse
 import heapq
 import json
 import random
-import statistics
+import sys
 from collections import defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import percentile
 
 THINK_S = (0.5, 1.5)  # the load benchmark's pause between an answer and the next move
 
@@ -57,10 +60,6 @@ def simulate(
         waits.append(free_at - t)
         heapq.heappush(arrivals, (free_at + rng.uniform(*THINK_S), v))
     return waits
-
-
-def percentile(values: list[float], q: float) -> float:
-    return statistics.quantiles(values, n=100, method="inclusive")[q - 1]
 
 
 def main() -> None:

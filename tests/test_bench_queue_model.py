@@ -7,7 +7,8 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-from queue_model import percentile, simulate
+from harness import percentile
+from queue_model import simulate
 
 
 def test_one_visitor_never_waits_for_another() -> None:
