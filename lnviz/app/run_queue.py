@@ -69,6 +69,11 @@ class RunQueue:
         with self._cond:
             return self._holder is not None or self._kept_now(time.monotonic())
 
+    def holds_turn(self) -> bool:
+        """Whether the calling thread's run holds the turn now."""
+        with self._cond:
+            return self._holder == threading.get_ident()
+
     def run(
         self,
         work: Callable[[], T],

@@ -206,6 +206,56 @@ def test_a_visitors_new_run_takes_the_place_of_its_waiting_run() -> None:
     assert queue.replaced == 1 and queue.queue_jumps == 0 and not queue.busy
 
 
+def test_many_visitors_replacing_and_keeping_never_share_the_turn() -> None:
+    """Eight visitors, each starting a run every 2 ms in a new thread (a new run replaces
+    its waiting one, which then goes through without a turn) and some runs cut short (the
+    turn is kept for a rerun that never comes, and lapses): never two runs with the turn
+    inside at once, and every run ends."""
+    queue = RunQueue(wait_s=5.0, keep_s=0.05)
+    inside, most, done = 0, 0, 0
+    lock = threading.Lock()
+    errors: list[BaseException] = []
+
+    def work(cut: bool) -> tuple:
+        nonlocal inside, most
+        if not queue.holds_turn():  # a replaced run: Streamlit stops it at once
+            return FINISHED
+        with lock:
+            inside += 1
+            most = max(most, inside)
+        time.sleep(0.001)
+        with lock:
+            inside -= 1
+        return CUT_SHORT if cut else FINISHED
+
+    def one_run(v: int, n: int) -> None:
+        nonlocal done
+        try:
+            queue.run(
+                lambda: work(n % 4 == 0), visitor=f"v{v}", cut_short=run_queue.stopped_for_rerun
+            )
+            with lock:
+                done += 1
+        except BaseException as exc:  # reported below
+            errors.append(exc)
+
+    def visitor(v: int) -> None:  # a new run every 2 ms, whether the last one ended or not
+        runs = [threading.Thread(target=one_run, args=(v, n)) for n in range(15)]
+        for t in runs:
+            t.start()
+            time.sleep(0.002)
+        for t in runs:
+            t.join(30)
+
+    threads = [threading.Thread(target=visitor, args=(v,)) for v in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not errors and done == 8 * 15
+    assert most == 1 and queue.replaced > 0 and queue.queue_jumps == 0 and not queue.busy
+
+
 def test_stopped_for_rerun_reads_streamlits_result() -> None:
     """Streamlit 1.67's exec_func_with_error_handling returns the RerunData of the rerun
     that stopped a run as the third item of its result, None otherwise."""
