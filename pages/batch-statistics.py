@@ -262,14 +262,14 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
     )
     ui.chart(figs.GAP, stream, runs, key="gap")
     gap = model.gaps(stream, runs)
-    cols = st.columns(4)
-    for i, g in enumerate(gap):
+    row = ui.metric_row()
+    for g in gap:
         name = NAMES[g.convention]
         before = "no steps" if g.median_before is None else text.number(g.median_before, 4)
         after = "no shift" if g.max_after is None else text.number(g.max_after, 4)
         when = " before the shift" if g.max_after is not None else ""
-        cols[2 * i].metric(f"{name}: median gap{when}", before)
-        cols[2 * i + 1].metric(f"{name}: largest gap after it", after)
+        row.metric(f"{name}: median gap{when}", before)
+        row.metric(f"{name}: largest gap after it", after)
     has_shift, has_before = gap[0].max_after is not None, gap[0].median_before is not None
     shown = [g for g in gap if g.shift_shows]
     slow = min(gap, key=lambda g: g.weight_new)
@@ -370,9 +370,9 @@ def companion_section(stream: Stream) -> None:
     for col, which in ((left, "bn"), (right, "ln")):
         with col:
             ui.chart(figs.COMPANION, comp, which, key=f"comp-{which}")
-    c1, c2 = st.columns(2)
-    c1.metric("batch norm: largest spread", text.number(cs.bn_spread))
-    c2.metric("layer norm: largest spread", text.number(cs.ln_spread))
+    row = ui.metric_row()
+    row.metric("batch norm: largest spread", text.number(cs.bn_spread))
+    row.metric("layer norm: largest spread", text.number(cs.ln_spread))
     ui.notice(
         [
             "The input is the same in every batch; only the companions change, and batch "

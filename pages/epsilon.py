@@ -55,11 +55,11 @@ core = lnviz.analyze_core(z, eps)
 def core_numbers(core: lnviz.Core, eps: float) -> None:
     """The core of the visitor's z (after the first charts: a phone reaches them sooner)."""
     st.subheader("The core of your z")
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric("mean μ", ui.fmt(float(core.mu)))
-    m2.metric("variance q", ui.fmt(float(core.q)))
-    m3.metric("core variance q/(q+ε)", ui.fmt(float(core.core_var)))
-    m4.metric("ε", ui.eps_label(eps))
+    row = ui.metric_row()
+    row.metric("mean μ", ui.fmt(float(core.mu)))
+    row.metric("variance q", ui.fmt(float(core.q)))
+    row.metric("core variance q/(q+ε)", ui.fmt(float(core.core_var)))
+    row.metric("ε", ui.eps_label(eps))
     st.markdown(f"$u_\\varepsilon(z)$ = **{ui.fmt_vec(core.core, 6)}**")
     ui.notice(notes.core_notes(core))
 
@@ -105,10 +105,10 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
     check = explorers.scaling_check(z, eps, a)
     s, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALING, s, key="scaling")
-    c1, c2, c3 = st.columns(3)
-    c1.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
-    c2.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
-    c3.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
+    row = ui.metric_row()
+    row.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
+    row.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
+    row.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
     ui.notice(notes.scaling_notes(check))
 
 
@@ -138,10 +138,10 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     table = explorers.jacobian_table(spec)
     ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))
     st.caption("b: a unit vector of the eigenspace; bᵀJb measures its eigenvalue on the matrix.")
-    c1, c2, c3 = st.columns(3)
-    c1.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))
-    c2.metric("bound ε^(−1/2)", ui.fmt(spec.core_bound, 6))
-    c3.metric("bound attained?", "yes" if spec.attained else "no")
+    row = ui.metric_row()
+    row.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))
+    row.metric("bound ε^(−1/2)", ui.fmt(spec.core_bound, 6))
+    row.metric("bound attained?", "yes" if spec.attained else "no")
     reached = notes.bound_message(spec)
     if reached is not None:
         st.success(reached, icon=":material/check_circle:")

@@ -50,11 +50,11 @@ def checks_body() -> None:
     """Every claim's card, the summary above them, the section filter and the CSV."""
     results = checked(claims.engine_key())
     info = claims_view.overview(results, claims.summarize(results))
-    m1, m2, m3, m4 = st.columns(4)
-    m1.metric("checks that agree", info.checks)
-    m2.metric("claims that agree", info.claims)
-    m3.metric("numbers the sources write", info.stated)
-    m4.metric("largest error", info.largest_error)
+    row = ui.metric_row()
+    row.metric("checks that agree", info.checks)
+    row.metric("claims that agree", info.claims)
+    row.metric("numbers the sources write", info.stated)
+    row.metric("largest error", info.largest_error)
     if info.all_agree:
         st.success(info.message, icon=":material/verified:")
     else:

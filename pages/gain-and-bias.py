@@ -173,12 +173,12 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
 )
 if res.defined:
     ui.chart(figs.MOMENTS, res, key="moments")
-    m1, m2, m3, m4 = st.columns(4)
+    row = ui.metric_row()
     out = res.output
-    m1.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
-    m2.metric("output variance", ui.fmt(out.var, 6), help=notes.exact_help(out.var))
-    m3.metric("core variance", ui.fmt(res.core.var, 6), help="measured from the core's values")
-    m4.metric("q/(q+ε)", ui.fmt(check.core_var, 6), help="the formula for the core's variance")
+    row.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
+    row.metric("output variance", ui.fmt(out.var, 6), help=notes.exact_help(out.var))
+    row.metric("core variance", ui.fmt(res.core.var, 6), help="measured from the core's values")
+    row.metric("q/(q+ε)", ui.fmt(check.core_var, 6), help="the formula for the core's variance")
 else:
     st.info(
         "Nothing to measure yet: at ε = 0 a constant input has no core. Pick ε > 0 or make "
@@ -194,13 +194,13 @@ Lipschitz bound; the gain multiplies it by its largest entry in absolute value. 
 inputs"""
 )
 st.latex(r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 .")
-b1, b2 = st.columns(2)
-b1.metric(
+row = ui.metric_row()
+row.metric(
     "core bound ε^(−1/2)",
     ui.fmt(res.core_lipschitz, 6),
     help=notes.exact_help(res.core_lipschitz),
 )
-b2.metric(
+row.metric(
     "output bound max|γᵢ|·ε^(−1/2)",
     ui.fmt(res.output_lipschitz, 6),
     help=notes.exact_help(res.output_lipschitz),

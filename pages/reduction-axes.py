@@ -197,10 +197,10 @@ agree = statistics_agree(
     results["layer_all"],
     lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
 )
-c1, c2, c3 = st.columns(3)
-c1.metric("same statistic groups", "yes" if agree.same_groups else "no")
-c2.metric("largest gap in means", short(agree.max_mean_gap))
-c3.metric("same γ shape", "yes" if agree.same_param_shape else "no")
+row = ui.metric_row()
+row.metric("same statistic groups", "yes" if agree.same_groups else "no")
+row.metric("largest gap in means", short(agree.max_mean_gap))
+row.metric("same γ shape", "yes" if agree.same_param_shape else "no")
 ui.prose(
     f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
 same entries — one group per example — so their means and variances agree. Their learned

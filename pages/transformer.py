@@ -105,11 +105,11 @@ block's input, and once more at the top. A third variant divides that input by �
         lambda: ui.chart(figs.STREAM, cmp, placement, key="stream"),
     )
     ui.latex_row(*BLOCK_LATEX[placement])
-    m1, m2, m3 = st.columns(3)
+    row = ui.metric_row()
     name = PLACEMENT_LABELS[placement]
-    m1.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
-    m2.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
-    m3.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
+    row.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
+    row.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
+    row.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
     ui.notice(notes.placement_notes(facts))
 
     with st.expander("What Xiong et al. (2020) prove"):
@@ -311,10 +311,10 @@ bar the mean over the coordinates."""
         r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"
         r"\frac{\varepsilon}{q+\varepsilon}",
     )
-    m1, m2, m3 = st.columns(3)
-    m1.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))
-    m2.metric("x̂ · ∂L/∂x", ui.fmt(float(result.along_x_hat[0]), 6))
-    m3.metric("ε/(q+ε), the share kept", ui.fmt(float(result.kept_fraction[0]), 6))
+    row = ui.metric_row()
+    row.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))
+    row.metric("x̂ · ∂L/∂x", ui.fmt(float(result.along_x_hat[0]), 6))
+    row.metric("ε/(q+ε), the share kept", ui.fmt(float(result.kept_fraction[0]), 6))
     ui.notice(notes.backward_notes(result))
     query = {"z": ", ".join(f"{v:.12g}" for v in rows.x)}
     if eps > 0:

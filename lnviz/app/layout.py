@@ -43,6 +43,13 @@ _SMALL_ROW = (
     ' [data-testid="stSlider"], [data-testid="stRadio"], [data-testid="stHorizontalBlock"]))'
 )
 
+# A row of metrics (metric_row below): its metrics share the width equally, as columns
+# would, and wrap two to a line on a phone.
+_METRIC_ROW_CELL = (
+    '[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
+    ':has([data-testid="stMetric"])'
+)
+
 # A row of presets (lnviz.app.controls.presets: its container's key ends in "-row"): smaller
 # buttons on a phone, so two short ones share a line and the row takes less height.
 _PRESET_ROW = '[class*="presets"][class*="-row"]'
@@ -86,7 +93,9 @@ PHONE_CSS = f"""<style>
 {_LIVE_FRAMES_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}
 {_PHONE_TABLE_CSS}
+{_METRIC_ROW_CELL} {{ flex: 1 1 0 !important; min-width: 8rem; }}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
+  {_METRIC_ROW_CELL} {{ flex: 1 1 calc(50% - 0.5rem) !important; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
   [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
   [data-testid="stMain"] h2 {{ font-size: 1.45rem; }}
@@ -219,6 +228,19 @@ def page_button(
         help=help,
         query_params=link_params(),
     )
+
+
+def metric_row() -> Any:
+    """A row for metrics side by side: one flex row whose metrics share its width equally
+    and wrap, two to a line, on a phone. Draw into it in order:
+
+        row = ui.metric_row()
+        row.metric("mean μ", ...)
+        row.metric("variance q", ...)
+
+    One element per run for the row, where st.columns(n) takes n + 1 (a block per column).
+    """
+    return st.container(horizontal=True, gap="small")
 
 
 def latex_row(*formulas: str) -> None:

@@ -42,7 +42,7 @@ from lnviz.app.controls import (
     toggle,
     vector_input,
 )
-from lnviz.app.layout import latex_row, page_button, side_by_side, table
+from lnviz.app.layout import latex_row, metric_row, page_button, side_by_side, table
 from lnviz.app.targets import target as page_target
 from lnviz.content.text import EPS_LABELS, eps_label, plain
 from lnviz.content.text import number as fmt
@@ -74,6 +74,7 @@ __all__ = [
     "link_params",
     "link_text",
     "linked",
+    "metric_row",
     "notice",
     "number_slider",
     "page_button",

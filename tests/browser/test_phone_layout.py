@@ -147,3 +147,34 @@ def test_tables_fit_a_phone_without_sideways_scrolling(
         assert all(over <= 1 for over in seen["phone"]), seen  # px wider than their box
     else:
         assert seen["grids"] == 3 and seen["phone"] == [], seen
+
+
+METRIC_ROWS_JS = """() => [...document.querySelectorAll('[data-testid="stHorizontalBlock"]')]
+  .filter((row) => row.offsetWidth && row.querySelector(
+    ':scope > [data-testid="stElementContainer"] [data-testid="stMetric"]'))
+  .map((row) => [...row.children].filter((c) => c.offsetWidth).map((c) => {
+    const r = c.getBoundingClientRect();
+    return {top: Math.round(r.top), width: Math.round(r.width)};
+  }))"""
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_metric_rows_share_the_width_and_wrap_two_to_a_line_on_a_phone(
+    open_page: Callable[..., Visit], phone: bool
+) -> None:
+    """epsilon's rows of metrics (ui.metric_row: one flex row, not a column per metric):
+    on a desktop every metric of a row on one line, all of one width whatever its label's
+    length; on a phone two to a line."""
+    visit = open_page("epsilon", **({"viewport": PHONE} if phone else {}))
+    assert wait_charts(visit.page, 1) >= 1
+    rows = visit.page.evaluate(METRIC_ROWS_JS)
+    assert [len(r) for r in rows] == [4, 3, 3], rows  # the core's, scaling's, Jacobian's
+    for cells in rows:
+        widths = [c["width"] for c in cells]
+        lines = sorted({c["top"] for c in cells})
+        if phone:
+            assert len(lines) == 2, cells  # 4 → 2 + 2, 3 → 2 + 1
+            first = [c["width"] for c in cells if c["top"] == lines[0]]
+            assert len(first) == 2 and abs(first[0] - first[1]) <= 1, cells
+        else:
+            assert len(lines) == 1 and max(widths) - min(widths) <= 1, cells
