@@ -178,3 +178,23 @@ def test_metric_rows_share_the_width_and_wrap_two_to_a_line_on_a_phone(
             assert len(first) == 2 and abs(first[0] - first[1]) <= 1, cells
         else:
             assert len(lines) == 1 and max(widths) - min(widths) <= 1, cells
+
+
+CUT_LABELS_JS = """() => [...document.querySelectorAll('[data-testid="stMetricLabel"] *')]
+  .filter((e) => e.offsetWidth && e.scrollWidth > e.clientWidth + 1).map((e) => e.innerText)"""
+
+
+def test_metric_labels_wrap_instead_of_being_cut_on_a_phone(
+    open_page: Callable[..., Visit],
+) -> None:
+    """batch statistics' long metric labels ("PyTorch: median gap before the shift") in
+    half a phone's width: whole, on two lines, not cut off with an ellipsis."""
+    visit = open_page("batch-statistics", viewport=PHONE)
+    assert wait_charts(visit.page, 1) >= 1
+    shown = visit.page.evaluate(
+        """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]
+          .filter((e) => e.offsetWidth).map((e) => e.innerText)"""
+    )
+    assert any("before the shift" in s for s in shown), shown
+    cut = visit.page.evaluate(CUT_LABELS_JS)
+    assert cut == [], cut
