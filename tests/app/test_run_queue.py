@@ -211,7 +211,7 @@ def test_many_visitors_replacing_and_keeping_never_share_the_turn() -> None:
     its waiting one, which then goes through without a turn) and some runs cut short (the
     turn is kept for a rerun that never comes, and lapses): never two runs with the turn
     inside at once, and every run ends."""
-    queue = RunQueue(wait_s=5.0, keep_s=0.05)
+    queue = RunQueue(wait_s=30.0, keep_s=0.02)  # no run waits 30 s, even on a busy machine
     inside, most, done = 0, 0, 0
     lock = threading.Lock()
     errors: list[BaseException] = []
