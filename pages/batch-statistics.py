@@ -328,10 +328,8 @@ def size_section(f: int, seed: int, feat: int) -> None:
             "The ±1 outputs need a batch with no spatial axis, as here: a convolution's "
             "channel pools B × H × W values, so two images still give many values per mean."
         )
-    left, right = st.columns(2)
-    with left:
+    with ui.chart_row():
         ui.chart(figs.SIZE, z.sizes, feat, key="size")
-    with right:
         ui.chart(figs.SPREAD, z.spread, key="spread-box")
     ones = z.pair.largest_off_one < 0.01
     ui.notice(

@@ -74,10 +74,8 @@ def family_section(eps: float) -> None:
     )
     current = lnviz.epsilon_family(eps)
     others = explorers.compare_families(eps, COMPARE_EPS)
-    left, right = st.columns(2)
-    with left:
+    with ui.chart_row():
         ui.chart(figs.H, current, others, key="h")
-    with right:
         ui.chart(figs.DH, current, others, key="dh")
     ui.notice(notes.family_notes(current))
 
@@ -130,10 +128,8 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
         "change of z."
     )
     spec = lnviz.jacobian_spectrum(z, eps)
-    left, right = st.columns(2)
-    with left:
+    with ui.chart_row():
         ui.chart(figs.JACOBIAN, spec, key="jacobian")
-    with right:
         ui.chart(figs.EIGEN, spec, key="eigen")
     table = explorers.jacobian_table(spec)
     ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))

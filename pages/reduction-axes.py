@@ -159,9 +159,8 @@ cube_section(red)
 ui.notice(list(axes_text.scheme_notes(red)))
 
 st.subheader("Unfolded: rows are (batch, token), columns are features")
-cols = st.columns(3)
-for col, which in zip(cols, ("labels", "input", "output"), strict=True):
-    with col:
+with ui.chart_row():
+    for which in ("labels", "input", "output"):
         ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
 
 st.subheader("Per-group statistics")

@@ -28,8 +28,8 @@ X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"
 def chart_pair(first: tuple, second: tuple) -> None:
     """Two charts side by side on a wide screen, one under the other on a phone; each given
     as (pair, *args, key)."""
-    for col, (pair, *args, key) in zip(st.columns(2), (first, second), strict=True):
-        with col:
+    with ui.chart_row():
+        for pair, *args, key in (first, second):
             ui.chart(pair, *args, key=key)
 
 
