@@ -45,9 +45,6 @@ _SMALL_ROW = (
 
 # A row of metrics (metric_row below): its metrics share the width equally, as columns
 # would, and wrap two to a line on a phone.
-_CHART_ROW_CELL = (
-    '[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]:has(.stPlotlyChart)'
-)
 _METRIC_ROW_CELL = (
     '[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
     ':has([data-testid="stMetric"])'
@@ -97,10 +94,8 @@ PHONE_CSS = f"""<style>
 {_PHONE_TABLE_BOX} {{ display: none; }}
 {_PHONE_TABLE_CSS}
 {_METRIC_ROW_CELL} {{ flex: 1 1 0 !important; min-width: 8rem; }}
-{_CHART_ROW_CELL} {{ flex: 1 1 0 !important; min-width: 0; }}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
   {_METRIC_ROW_CELL} {{ flex: 1 1 calc(50% - 0.5rem) !important; }}
-  {_CHART_ROW_CELL} {{ flex: 1 1 100% !important; }}
   [data-testid="stMetricLabel"] * {{ white-space: normal !important; text-overflow: clip; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
   [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
@@ -252,7 +247,8 @@ def metric_row() -> Any:
 def chart_row() -> Any:
     """A row for charts side by side, to draw into in order (`with ui.chart_row(): ...`):
     one flex row whose charts share its width equally, stacked one under the other on a
-    phone. One element per run for the row, where st.columns(2) takes three."""
+    phone (Streamlit's own wrapping of stretched elements). One element per run for the
+    row, where st.columns(2) takes three."""
     return st.container(horizontal=True, gap="small")
 
 

@@ -198,3 +198,32 @@ def test_metric_labels_wrap_instead_of_being_cut_on_a_phone(
     assert any("before the shift" in s for s in shown), shown
     cut = visit.page.evaluate(CUT_LABELS_JS)
     assert cut == [], cut
+
+
+CHART_ROW_JS = """() => {
+  const row = document.querySelector(
+    '[data-testid="stHorizontalBlock"]:has(.st-key-unfolded-input)');
+  return [...row.children].filter((c) => c.offsetWidth).map((c) => {
+    const r = c.getBoundingClientRect();
+    return {top: Math.round(r.top), width: Math.round(r.width), row: Math.round(row.clientWidth)};
+  });
+}"""
+
+
+@pytest.mark.parametrize("phone", [True, False], ids=["phone", "desktop"])
+def test_chart_rows_share_the_width_and_stack_on_a_phone(
+    open_page: Callable[..., Visit], phone: bool
+) -> None:
+    """reduction axes' three unfolded tensors (ui.chart_row: one flex row): side by side
+    in equal thirds on a desktop, one under the other at the row's full width on a phone."""
+    visit = open_page("reduction-axes", **({"viewport": PHONE} if phone else {}))
+    assert wait_charts(visit.page, 1) >= 1
+    cells = visit.page.evaluate(CHART_ROW_JS)
+    assert len(cells) == 3, cells
+    widths = [c["width"] for c in cells]
+    if phone:
+        assert len({c["top"] for c in cells}) == 3, cells
+        assert all(abs(w - cells[0]["row"]) <= 1 for w in widths), cells
+    else:
+        assert len({c["top"] for c in cells}) == 1, cells
+        assert max(widths) - min(widths) <= 1 and min(widths) < cells[0]["row"] / 2, cells
