@@ -262,7 +262,7 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
     )
     ui.chart(figs.GAP, stream, runs, key="gap")
     gap = model.gaps(stream, runs)
-    row = ui.metric_row()
+    row = ui.row()
     for g in gap:
         name = NAMES[g.convention]
         before = "no steps" if g.median_before is None else text.number(g.median_before, 4)
@@ -328,7 +328,7 @@ def size_section(f: int, seed: int, feat: int) -> None:
             "The ±1 outputs need a batch with no spatial axis, as here: a convolution's "
             "channel pools B × H × W values, so two images still give many values per mean."
         )
-    with ui.chart_row():
+    with ui.row():
         ui.chart(figs.SIZE, z.sizes, feat, key="size")
         ui.chart(figs.SPREAD, z.spread, key="spread-box")
     ones = z.pair.largest_off_one < 0.01
@@ -368,7 +368,7 @@ def companion_section(stream: Stream) -> None:
     for col, which in ((left, "bn"), (right, "ln")):
         with col:
             ui.chart(figs.COMPANION, comp, which, key=f"comp-{which}")
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("batch norm: largest spread", text.number(cs.bn_spread))
     row.metric("layer norm: largest spread", text.number(cs.ln_spread))
     ui.notice(

@@ -55,7 +55,7 @@ core = lnviz.analyze_core(z, eps)
 def core_numbers(core: lnviz.Core, eps: float) -> None:
     """The core of the visitor's z (after the first charts: a phone reaches them sooner)."""
     st.subheader("The core of your z")
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("mean μ", ui.fmt(float(core.mu)))
     row.metric("variance q", ui.fmt(float(core.q)))
     row.metric("core variance q/(q+ε)", ui.fmt(float(core.core_var)))
@@ -74,7 +74,7 @@ def family_section(eps: float) -> None:
     )
     current = lnviz.epsilon_family(eps)
     others = explorers.compare_families(eps, COMPARE_EPS)
-    with ui.chart_row():
+    with ui.row():
         ui.chart(figs.H, current, others, key="h")
         ui.chart(figs.DH, current, others, key="dh")
     ui.notice(notes.family_notes(current))
@@ -103,7 +103,7 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
     check = explorers.scaling_check(z, eps, a)
     s, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALING, s, key="scaling")
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
     row.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
     row.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
@@ -128,13 +128,13 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
         "change of z."
     )
     spec = lnviz.jacobian_spectrum(z, eps)
-    with ui.chart_row():
+    with ui.row():
         ui.chart(figs.JACOBIAN, spec, key="jacobian")
         ui.chart(figs.EIGEN, spec, key="eigen")
     table = explorers.jacobian_table(spec)
     ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))
     st.caption("b: a unit vector of the eigenspace; bᵀJb measures its eigenvalue on the matrix.")
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))
     row.metric("bound ε^(−1/2)", ui.fmt(spec.core_bound, 6))
     row.metric("bound attained?", "yes" if spec.attained else "no")

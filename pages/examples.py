@@ -50,7 +50,7 @@ def checks_body() -> None:
     """Every claim's card, the summary above them, the section filter and the CSV."""
     results = checked(claims.engine_key())
     info = claims_view.overview(results, claims.summarize(results))
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("checks that agree", info.checks)
     row.metric("claims that agree", info.claims)
     row.metric("numbers the sources write", info.stated)

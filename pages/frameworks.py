@@ -132,7 +132,7 @@ def difference_section(result: fd.Analysis) -> None:
         if warning:
             st.warning(warning, icon=":material/warning:")
         ui.chart(figs.DELTA, comp, a, b, key="delta")  # fmt: skip
-    row = ui.metric_row()
+    row = ui.row()
     for a, b in fd.PAIRS:
         row.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
     ui.notice(list(words.difference_notes(result)))

@@ -173,7 +173,7 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
 )
 if res.defined:
     ui.chart(figs.MOMENTS, res, key="moments")
-    row = ui.metric_row()
+    row = ui.row()
     out = res.output
     row.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
     row.metric("output variance", ui.fmt(out.var, 6), help=notes.exact_help(out.var))
@@ -194,7 +194,7 @@ Lipschitz bound; the gain multiplies it by its largest entry in absolute value. 
 inputs"""
 )
 st.latex(r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 .")
-row = ui.metric_row()
+row = ui.row()
 row.metric(
     "core bound ε^(−1/2)",
     ui.fmt(res.core_lipschitz, 6),

@@ -158,7 +158,7 @@ the first part and keeps the second, so only a shift with all entries equal is i
         undefined_note("z" if not defined else "z + s")
         return
     ui.chart(figs.PAIR, sym, key="unequal")
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("largest change max |u_ε(z + s) − u_ε(z)|", ui.fmt(sym.ln_change, 6))
     row.metric("common part of s (removed)", ui.fmt(split.c, 6))
     st.markdown(
@@ -189,7 +189,7 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
     ident, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALE, sym, ident, key="scale")
     drag("a", "Drag a: the chart above follows", SCALE_OPTIONS, a, scale_live, z, eps)
-    row = ui.metric_row()
+    row = ui.row()
     row.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     row.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))
     row.metric("identity error |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(ident.identity_error, 12))
@@ -264,7 +264,7 @@ without any effect on the normalized output, for **every** input $x$:"""
     with st.expander("The layer: W, b and the inputs x", icon=":material/table:"):
         for table in explorers.layer_tables(layer):
             ui.table(table.as_dict())
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("max change, b + c", ui.fmt(red.bias_change, 12))
     row.metric("max change, W + 1rᵀ", ui.fmt(red.weight_change, 12))
     row.metric("max change, x + Δx", ui.fmt(red.input_change, 6))

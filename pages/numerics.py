@@ -132,7 +132,7 @@ def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str
     st.subheader("One format up close: the mean, the variance, the clamp")
     prec = ui.choice("precision", PRECISIONS, key="prec", default="float32")
     c = clamping(sw.ClampSetup(sample, offset, prec, eps, summ))
-    row = ui.metric_row()
+    row = ui.row()
     row.metric(f"mean in {prec}", float_result(c.mean))
     row.metric("one-pass variance", float_result(c.variance))
     row.metric("clamped output: largest / true largest", float_result(c.blowup))

@@ -159,7 +159,7 @@ cube_section(red)
 ui.notice(list(axes_text.scheme_notes(red)))
 
 st.subheader("Unfolded: rows are (batch, token), columns are features")
-with ui.chart_row():
+with ui.row():
     for which in ("labels", "input", "output"):
         ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
 
@@ -196,7 +196,7 @@ agree = statistics_agree(
     results["layer_all"],
     lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
 )
-row = ui.metric_row()
+row = ui.row()
 row.metric("same statistic groups", "yes" if agree.same_groups else "no")
 row.metric("largest gap in means", short(agree.max_mean_gap))
 row.metric("same γ shape", "yes" if agree.same_param_shape else "no")

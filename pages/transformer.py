@@ -28,7 +28,7 @@ X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"
 def chart_pair(first: tuple, second: tuple) -> None:
     """Two charts side by side on a wide screen, one under the other on a phone; each given
     as (pair, *args, key)."""
-    with ui.chart_row():
+    with ui.row():
         for pair, *args, key in (first, second):
             ui.chart(pair, *args, key=key)
 
@@ -105,7 +105,7 @@ block's input, and once more at the top. A third variant divides that input by �
         lambda: ui.chart(figs.STREAM, cmp, placement, key="stream"),
     )
     ui.latex_row(*BLOCK_LATEX[placement])
-    row = ui.metric_row()
+    row = ui.row()
     name = PLACEMENT_LABELS[placement]
     row.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
     row.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
@@ -311,7 +311,7 @@ bar the mean over the coordinates."""
         r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"
         r"\frac{\varepsilon}{q+\varepsilon}",
     )
-    row = ui.metric_row()
+    row = ui.row()
     row.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))
     row.metric("x̂ · ∂L/∂x", ui.fmt(float(result.along_x_hat[0]), 6))
     row.metric("ε/(q+ε), the share kept", ui.fmt(float(result.kept_fraction[0]), 6))

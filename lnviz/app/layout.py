@@ -43,7 +43,7 @@ _SMALL_ROW = (
     ' [data-testid="stSlider"], [data-testid="stRadio"], [data-testid="stHorizontalBlock"]))'
 )
 
-# A row of metrics (metric_row below): its metrics share the width equally, as columns
+# A row of metrics (row below): its metrics share the width equally, as columns
 # would, and wrap two to a line on a phone.
 _METRIC_ROW_CELL = (
     '[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
@@ -231,24 +231,20 @@ def page_button(
     )
 
 
-def metric_row() -> Any:
-    """A row for metrics side by side: one flex row whose metrics share its width equally
-    and wrap, two to a line, on a phone. Draw into it in order:
+def row() -> Any:
+    """Cells side by side in one flex row, drawn into in order: metrics, or charts one to a
+    cell. The cells share the row's width equally; on a phone metrics wrap two to a line
+    (the metric style above) and charts stack (Streamlit's own wrapping of stretched
+    elements). One element per run for the row, where st.columns(n) takes n + 1.
 
-        row = ui.metric_row()
+        row = ui.row()
         row.metric("mean μ", ...)
         row.metric("variance q", ...)
 
-    One element per run for the row, where st.columns(n) takes n + 1 (a block per column).
+        with ui.row():
+            ui.chart(figs.H, ..., key="h")
+            ui.chart(figs.DH, ..., key="dh")
     """
-    return st.container(horizontal=True, gap="small")
-
-
-def chart_row() -> Any:
-    """A row for charts side by side, to draw into in order (`with ui.chart_row(): ...`):
-    one flex row whose charts share its width equally, stacked one under the other on a
-    phone (Streamlit's own wrapping of stretched elements). One element per run for the
-    row, where st.columns(2) takes three."""
     return st.container(horizontal=True, gap="small")
 
 

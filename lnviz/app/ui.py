@@ -42,7 +42,7 @@ from lnviz.app.controls import (
     toggle,
     vector_input,
 )
-from lnviz.app.layout import chart_row, latex_row, metric_row, page_button, side_by_side, table
+from lnviz.app.layout import latex_row, page_button, row, side_by_side, table
 from lnviz.app.targets import target as page_target
 from lnviz.content.text import EPS_LABELS, eps_label, plain
 from lnviz.content.text import number as fmt
@@ -56,7 +56,6 @@ __all__ = [
     "Whole",
     "cached",
     "chart",
-    "chart_row",
     "choice",
     "choice_slider",
     "display",
@@ -75,7 +74,6 @@ __all__ = [
     "link_params",
     "link_text",
     "linked",
-    "metric_row",
     "notice",
     "number_slider",
     "page_button",
@@ -87,6 +85,7 @@ __all__ = [
     "presets",
     "prose",
     "refuse",
+    "row",
     "set_state",
     "share_link",
     "side_by_side",

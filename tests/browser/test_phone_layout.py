@@ -162,7 +162,7 @@ METRIC_ROWS_JS = """() => [...document.querySelectorAll('[data-testid="stHorizon
 def test_metric_rows_share_the_width_and_wrap_two_to_a_line_on_a_phone(
     open_page: Callable[..., Visit], phone: bool
 ) -> None:
-    """epsilon's rows of metrics (ui.metric_row: one flex row, not a column per metric):
+    """epsilon's rows of metrics (ui.row: one flex row, not a column per metric):
     on a desktop every metric of a row on one line, all of one width whatever its label's
     length; on a phone two to a line."""
     visit = open_page("epsilon", **({"viewport": PHONE} if phone else {}))
@@ -214,7 +214,7 @@ CHART_ROW_JS = """() => {
 def test_chart_rows_share_the_width_and_stack_on_a_phone(
     open_page: Callable[..., Visit], phone: bool
 ) -> None:
-    """reduction axes' three unfolded tensors (ui.chart_row: one flex row): side by side
+    """reduction axes' three unfolded tensors (ui.row: one flex row): side by side
     in equal thirds on a desktop, one under the other at the row's full width on a phone."""
     visit = open_page("reduction-axes", **({"viewport": PHONE} if phone else {}))
     assert wait_charts(visit.page, 1) >= 1
