@@ -18,10 +18,18 @@ OFFSETS = words.OFFSETS  # 0 and 1-2-5 steps up to 1e8
 SWEEP_OFFSETS = tuple(sorted({float(c) for c in np.logspace(0, 8, 33)} | set(OFFSETS)))
 
 
+@ui.cached(shared=True, max_entries=16)
+def sweep_moments(sample: sw.SampleSpec, summation: str) -> sw.SweepMoments:
+    """The swept rows' moments, which ε and the clamp leave alone (one object for every
+    visitor, never copied: about 3 MB of arrays that nobody writes)."""
+    return sw.sweep_moments(sample.draw(), SWEEP_OFFSETS, summation)
+
+
 @ui.cached
 def sweep(setup: sw.SweepSetup) -> sw.Sweep:
-    """Every algorithm and format at every swept offset (pure, so cached)."""
-    return sw.run_sweep(setup)
+    """Every algorithm and format at every swept offset (pure, so cached); a new ε or clamp
+    reuses the moments (80 ms a sweep without them, 13 ms with)."""
+    return sw.run_sweep(setup, sweep_moments(setup.sample, setup.summation))
 
 
 @ui.cached

@@ -396,3 +396,24 @@ def test_typed_setups_give_the_same_results_as_the_functions() -> None:
     d = sw.clamping(spec.draw(2000.0), "bfloat16", 1e-3, "pairwise")
     assert (c.variance, c.mean, c.blowup) == (d.variance, d.mean, d.blowup)
     assert hash(sw.SweepSetup(spec, (1.0,), 1e-5, True, "sequential"))  # cacheable
+
+
+@pytest.mark.parametrize("summation", ["sequential", "pairwise"])
+def test_a_sweep_from_shared_moments_is_the_sweep_normalize_gives(summation: str) -> None:
+    """The page computes the moments once per sample and reuses them for every ε and clamp:
+    each sweep must equal the one that runs normalize() for every cell, bit for bit."""
+    base, offsets = sw.sample("noise", 96, 5), [0.0, 30.0, 2000.0, 1e6]
+    parts = sw.sweep_moments(base, offsets, summation)
+    for eps, clamp in [(1e-5, True), (1e-5, False), (1e-2, True), (10.0, False)]:
+        got = sw.offset_sweep(base, offsets, eps, clamp=clamp, summation=summation, parts=parts)
+        for i, alg in enumerate(nm.ALGORITHMS):
+            for j, prec in enumerate(PRECISIONS):
+                r = nm.normalize(
+                    np.add.outer(offsets, base), alg, prec, eps, clamp=clamp, summation=summation
+                )
+                np.testing.assert_array_equal(got.rel_error[i, j], r.rel_error)
+                np.testing.assert_array_equal(got.variance[i, j], r.moments.variance)
+                np.testing.assert_array_equal(got.negative[i, j], r.negative)
+        assert (got.eps, got.clamp, got.summation) == (eps, clamp, summation)
+    with pytest.raises(ValueError, match="read-only"):
+        parts.moments[0].variance[0] = 0.0  # shared between visitors: nobody may write it
