@@ -44,7 +44,7 @@ def shown(at: AppTest) -> str:
     lives = [
         {k: v for k, v in json.loads(e.proto.json).items() if k in ("label", "labels", "index")}
         for e in at.get("bidi_component")
-        if e.proto.component_name == "lnviz.live"
+        if e.proto.component_name == "lnviz.live" and e.proto.json  # not the frames' bytes
     ]
     return texts(at) + json.dumps(charts, default=str) + json.dumps(lives)
 

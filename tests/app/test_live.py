@@ -39,9 +39,10 @@ def test_the_live_control_follows_the_pages_slider() -> None:
     assert data["labels"][data["index"]] == "ε = 0.001"
 
 
-def _sent(at: AppTest, key: str) -> str:
+def _sent(at: AppTest, key: str) -> bytes:
+    """The data element `key` sends: JSON text (a control) or bytes (its frames)."""
     (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
-    return element.proto.json
+    return element.proto.json.encode() or element.proto.bytes
 
 
 def test_moving_the_value_leaves_the_frames_element_as_it_was() -> None:

@@ -6,14 +6,20 @@
 const CONTROLLERS = new WeakMap(); // parentElement -> controller
 
 // The frames arrive as an element of their own (lnviz.app.live._send_frames), sent again
-// only when they change; the control finds them by frames_id. Shared through window in
-// case the page holds more than one copy of this module.
+// only when they change, as bytes: the UTF-8 JSON {"frames_id": ..., "mode": "frames",
+// "charts": [...]} with frames_id first. The control finds them by frames_id. Shared
+// through window in case the page holds more than one copy of this module.
 const SHARED = (window.__lnvizLive = window.__lnvizLive || { frames: new Map(), waiting: new Set() });
 const KEEP_FRAMES = 16; // frame sets kept (a page has at most a few controls)
 
-function framesArrived(data) {
-  if (!SHARED.frames.has(data.frames_id)) {
-    SHARED.frames.set(data.frames_id, JSON.parse(data.charts));
+const FRAMES_ID = /^\{"frames_id":"([0-9a-f]+)"/;
+
+function framesArrived(bytes) {
+  const decoder = new TextDecoder();
+  const head = FRAMES_ID.exec(decoder.decode(bytes.subarray(0, 64)));
+  if (!head || !SHARED.frames.has(head[1])) {
+    const sent = JSON.parse(decoder.decode(bytes)); // a set not seen before: parse it once
+    SHARED.frames.set(sent.frames_id, sent.charts);
     while (SHARED.frames.size > KEEP_FRAMES) SHARED.frames.delete(SHARED.frames.keys().next().value);
   }
   for (const ctl of [...SHARED.waiting]) attachFrames(ctl);
@@ -607,8 +613,8 @@ function createPoint(root) {
 
 export default function (component) {
   const { data, parentElement, setTriggerValue } = component;
-  if (data.mode === "frames") {
-    framesArrived(data); // draws nothing
+  if (data instanceof Uint8Array) {
+    framesArrived(data); // the frames element: draws nothing
     return;
   }
   let ctl = CONTROLLERS.get(parentElement);
