@@ -128,3 +128,41 @@ def test_lambdas_without_arguments_each_draw_their_own_figure() -> None:
     assert not at.exception, [e.message for e in at.exception]
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     assert titles == ["first", "second", "third", "fourth"]
+
+
+def test_one_cached_spec_serves_every_run_and_drawing_it_changes_nothing() -> None:
+    """The cache hands every visitor the same dict (no copy per hit), so nothing on the way
+    to the browser may change it: st.plotly_chart, presentation mode (a deep copy)."""
+    from lnviz.app import charts
+
+    charts._figure_spec.clear()
+    first, _ = _specs({"n": "11"})
+    (entry,) = charts._figure_spec._specs.values()
+    before = json.dumps(entry, sort_keys=True)
+    for query in ({"n": "11"}, {"n": "11", "present": "true"}, {"n": "11"}):
+        _specs(query)
+    assert len(charts._figure_spec) == 1  # one entry for all four runs
+    assert json.dumps(entry, sort_keys=True) == before
+    again, _ = _specs({"n": "11"})
+    assert again == first
+
+
+def test_the_spec_cache_forgets_the_least_recently_used() -> None:
+    from lnviz.app.charts import _SpecCache
+
+    cache = _SpecCache(max_entries=2)
+    built: list[int] = []
+
+    def build(n: int) -> dict:
+        built.append(n)
+        return {"n": n}
+
+    import lnviz.app.charts as charts
+
+    real, charts._build_spec = charts._build_spec, lambda b, args: b(*args)
+    try:
+        for n in (1, 2, 1, 3, 1, 2):  # 2 is the oldest when 3 arrives
+            assert cache("f", str(n), build, (n,)) == {"n": n}
+    finally:
+        charts._build_spec = real
+    assert built == [1, 2, 3, 2]
