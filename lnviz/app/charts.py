@@ -6,7 +6,6 @@
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import pickle
 import threading
@@ -55,9 +54,9 @@ def chart(
         raise TypeError("a bare figure function needs its alt text")
     else:
         build = pair
-    spec = _figure_spec(*cache_key(build, args), build, args)  # shared: read only
+    spec = _figure_spec(*cache_key(build, args), build, args)  # a fresh copy
     if presenting() and not static:  # charts large and legible from the back of a room
-        spec = enlarged(copy.deepcopy(spec))
+        enlarged(spec)
     config = {
         "staticPlot": static,
         "displaylogo": False,
@@ -139,18 +138,22 @@ def _args_digest(args: tuple[Any, ...]) -> str:
 
 class _SpecCache:
     """Built figures' JSON data by (which function, which arguments), least recently used
-    out past `max_entries`; one dict per figure for every visitor, never copied.
+    out past `max_entries`: each kept pickled, and each hit unpickled into a fresh dict.
 
-    Why not st.cache_data: it pickles a result into the cache and unpickles a copy on
-    every hit, so that a caller may change it; half of a cached chart's cost in the page
-    script was that lookup (0.17 of 0.85 ms a chart, 30 charts in one run). Nothing
-    changes a spec here: st.plotly_chart only reads it, and presentation mode enlarges a
-    deep copy.
+    Why not st.cache_data, which keeps results the same way: on every hit it also hashes
+    its arguments with its own hasher and wraps the lookup in its bookkeeping, about half
+    of a cached chart's cost in the page script (0.17 of 0.85 ms a chart, 30 charts a
+    run). Why pickled, not the dicts themselves: a kept dict is hundreds of objects that
+    Python's garbage collector walks on every full collection, which stops every run while
+    it lasts (512 specs as dicts doubled those pauses under a class: 40 → 89 ms each);
+    pickled bytes are one object it does not look into. A fresh dict per hit may also be
+    changed by its caller (presentation mode enlarges it).
     """
 
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._specs: OrderedDict[tuple[str, str], dict] = OrderedDict()
+    def __init__(self, max_entries: int, max_bytes: int) -> None:
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self._specs: OrderedDict[tuple[str, str], bytes] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
 
     def __call__(
@@ -158,26 +161,30 @@ class _SpecCache:
     ) -> dict:
         key = (name, digest)
         with self._lock:
-            spec = self._specs.get(key)
-            if spec is not None:
+            kept = self._specs.get(key)
+            if kept is not None:
                 self._specs.move_to_end(key)
-                return spec
+        if kept is not None:
+            return pickle.loads(kept)
         spec = _build_spec(build, args)  # outside the lock: two visitors may build one
+        kept = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
         with self._lock:
-            self._specs[key] = spec
-            while len(self._specs) > self.max_entries:
-                self._specs.popitem(last=False)
-        return spec
+            self._bytes += len(kept) - len(self._specs.pop(key, b""))
+            self._specs[key] = kept
+            while len(self._specs) > self.max_entries or self._bytes > self.max_bytes:
+                self._bytes -= len(self._specs.popitem(last=False)[1])
+        return pickle.loads(kept)  # not `spec`: the caller may change its copy
 
     def clear(self) -> None:
         with self._lock:
             self._specs.clear()
+            self._bytes = 0
 
     def __len__(self) -> int:
         return len(self._specs)
 
 
-_figure_spec = _SpecCache(max_entries=512)
+_figure_spec = _SpecCache(max_entries=512, max_bytes=32 * 2**20)  # specs: 5-150 kB
 
 
 def _build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:

@@ -130,19 +130,18 @@ def test_lambdas_without_arguments_each_draw_their_own_figure() -> None:
     assert titles == ["first", "second", "third", "fourth"]
 
 
-def test_one_cached_spec_serves_every_run_and_drawing_it_changes_nothing() -> None:
-    """The cache hands every visitor the same dict (no copy per hit), so nothing on the way
-    to the browser may change it: st.plotly_chart, presentation mode (a deep copy)."""
+def test_the_spec_cache_keeps_one_entry_per_figure_and_hands_out_copies() -> None:
+    """Four runs of one figure (one in presentation mode, which enlarges its copy) make
+    one entry, kept as bytes (no objects for the garbage collector to walk)."""
     from lnviz.app import charts
 
     charts._figure_spec.clear()
     first, _ = _specs({"n": "11"})
-    (entry,) = charts._figure_spec._specs.values()
-    before = json.dumps(entry, sort_keys=True)
     for query in ({"n": "11"}, {"n": "11", "present": "true"}, {"n": "11"}):
         _specs(query)
-    assert len(charts._figure_spec) == 1  # one entry for all four runs
-    assert json.dumps(entry, sort_keys=True) == before
+    assert len(charts._figure_spec) == 1
+    (kept,) = charts._figure_spec._specs.values()
+    assert isinstance(kept, bytes)
     again, _ = _specs({"n": "11"})
     assert again == first
 
@@ -150,7 +149,7 @@ def test_one_cached_spec_serves_every_run_and_drawing_it_changes_nothing() -> No
 def test_the_spec_cache_forgets_the_least_recently_used() -> None:
     from lnviz.app.charts import _SpecCache
 
-    cache = _SpecCache(max_entries=2)
+    cache = _SpecCache(max_entries=2, max_bytes=10**6)
     built: list[int] = []
 
     def build(n: int) -> dict:
@@ -163,6 +162,23 @@ def test_the_spec_cache_forgets_the_least_recently_used() -> None:
     try:
         for n in (1, 2, 1, 3, 1, 2):  # 2 is the oldest when 3 arrives
             assert cache("f", str(n), build, (n,)) == {"n": n}
+        cache("f", "1", build, (1,))["n"] = 99  # a caller changes its copy...
+        assert cache("f", "1", build, (1,)) == {"n": 1}  # ...and the next caller sees none of it
     finally:
         charts._build_spec = real
     assert built == [1, 2, 3, 2]
+
+
+def test_the_spec_cache_stays_within_its_bytes() -> None:
+    import lnviz.app.charts as charts
+    from lnviz.app.charts import _SpecCache
+
+    cache = _SpecCache(max_entries=100, max_bytes=3000)
+    real, charts._build_spec = charts._build_spec, lambda b, args: b(*args)
+    try:
+        for n in range(10):
+            cache("f", str(n), lambda n: {"x": "a" * 1000, "n": n}, (n,))  # ~1 kB each
+    finally:
+        charts._build_spec = real
+    assert len(cache) == 2 and cache._bytes <= 3000
+    assert set(cache._specs) == {("f", "8"), ("f", "9")}
