@@ -198,11 +198,6 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     overflow = horizontal_overflow(page)
 
     saved = screenshot(page, f"{case.id}-light")
-    page.emulate_media(color_scheme="dark")
-    wait_theme(page, dark=True)
-    saved += screenshot(page, f"{case.id}-dark")
-    page.emulate_media(color_scheme="light")
-    wait_theme(page, dark=False)
 
     assert_clean(visit)
     assert APP_TITLE in title, f"tab title {title!r}: the router did not run"
@@ -219,10 +214,16 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     assert not overflow, (
         f"{page.url} scrolls sideways at 1280 px (scrollWidth, clientWidth): {overflow}"
     )
-    for path in saved:
-        assert path.stat().st_size > 5_000, f"{path} looks empty"
     if case.slider_key:
         assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
+    # The dark picture last: on the 3-D page, Debian's Chromium 156.0.8078.114 with
+    # software WebGL often stopped answering input after a switch to dark and back
+    # (a key press that never returned; 2 of 4 runs of this test on 2026-12-04).
+    page.emulate_media(color_scheme="dark")
+    wait_theme(page, dark=True)
+    saved += screenshot(page, f"{case.id}-dark")
+    for path in saved:
+        assert path.stat().st_size > 5_000, f"{path} looks empty"
 
 
 def assert_slider_redraws_and_links(visit: Visit, key: str, folded_in: str | None) -> None:
