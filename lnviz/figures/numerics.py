@@ -73,9 +73,15 @@ def heatmap_figure(s: Sweep, k: int = 0) -> go.Figure:
     )
     title = f"Output error at offset {float(s.offsets[k]):,.0f}"
     if not finite.all():  # NaN or ∞: grey cells, apart from the scale's worst colour
+        # its labels on its own cells only: Plotly writes a label on an empty (NaN) cell
+        # too, over the first trace's, in another colour (a doubled, blurred "6e−16")
+        own = [
+            [t if not f else "" for t, f in zip(row, ok, strict=True)]
+            for row, ok in zip(text, finite, strict=True)
+        ]
         fig.add_heatmap(
             z=np.where(finite, np.nan, 0.0),  # (P, A)
-            x=names, y=list(s.precisions), text=text, texttemplate="%{text}",
+            x=names, y=list(s.precisions), text=own, texttemplate="%{text}",
             colorscale=[[0, GRAY], [1, GRAY]], showscale=False, hovertemplate=hover,
         )  # fmt: skip
         title += " (grey: no finite output)"

@@ -52,3 +52,15 @@ def test_a_heatmap_without_bad_cells_has_one_trace() -> None:
     assert np.isfinite(s.rel_error[:, :, k]).all()
     fig = figs.heatmap_figure(s, k)
     assert len(fig.data) == 1 and "grey" not in fig.layout.title.text
+
+
+def test_the_grey_trace_labels_only_its_own_cells() -> None:
+    """Plotly writes a heatmap's label on its empty (NaN) cells too: the grey trace's labels
+    on the finite cells doubled the first trace's, in another colour."""
+    s = _sweep()
+    k = int(np.argmax(~np.isfinite(s.rel_error).all(axis=(0, 1))))  # an offset with a NaN
+    finite = np.isfinite(s.rel_error[:, :, k].T)  # (P, A)
+    scale, grey = figs.heatmap_figure(s, k).data
+    assert all(t for t in np.asarray(scale.text).ravel())  # every cell's value, as before
+    labels = np.asarray(grey.text)
+    assert (labels[finite] == "").all() and (labels[~finite] != "").all()
