@@ -218,7 +218,8 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
         assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
     # The dark picture last: on the 3-D page, Debian's Chromium 156.0.8078.114 with
     # software WebGL often stopped answering input after a switch to dark and back
-    # (a key press that never returned; 2 of 4 runs of this test on 2026-12-04).
+    # (a key press that never returned; 2 of 4 runs of this test on 2026-12-04). Rarer
+    # so, not gone: under the full suite's load the key press still hung once.
     page.emulate_media(color_scheme="dark")
     wait_theme(page, dark=True)
     saved += screenshot(page, f"{case.id}-dark")
