@@ -6,6 +6,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import pickle
 import threading
@@ -22,8 +23,6 @@ from lnviz.app.chrome import presenting
 from lnviz.figures._margins import planned as planned_margins
 from lnviz.figures._presentation import enlarged
 from lnviz.figures._spec import Chart, json_data
-
-_LOCK = threading.Lock()
 
 
 def download_name(key: str) -> str:
@@ -80,22 +79,13 @@ def _builder_name(build: Callable[..., Any]) -> str:
     Worked out once per code object (a page's lambdas are made anew on every run, from
     the same code).
     """
-    code = build.__code__
-    known = _NAMES.get((code, build.__module__, build.__qualname__))
-    if known is not None:
-        return known
+    return _code_name(build.__code__, build.__module__, build.__qualname__)
+
+
+@functools.lru_cache(maxsize=4096)  # far more than the app's figure functions
+def _code_name(code: CodeType, module: str, qualname: str) -> str:
     body = hashlib.blake2b(_code_bytes(code), digest_size=8).hexdigest()
-    where = f"{code.co_filename}:{code.co_firstlineno}"
-    name = f"{build.__module__}.{build.__qualname__} in {where} {body}"
-    with _LOCK:
-        if len(_NAMES) >= _MAX_NAMES:
-            _NAMES.clear()
-        _NAMES[(code, build.__module__, build.__qualname__)] = name
-    return name
-
-
-_NAMES: dict[tuple[CodeType, str, str], str] = {}  # see _builder_name
-_MAX_NAMES = 4096  # far more than the app's figure functions; a bound all the same
+    return f"{module}.{qualname} in {code.co_filename}:{code.co_firstlineno} {body}"
 
 
 def _code_bytes(code: CodeType) -> bytes:

@@ -167,7 +167,18 @@ def offset_sweep(
     ((3, 4, 2), True)
     """
     e = check_eps(eps)
-    m = sweep_moments(base, offsets, summation) if parts is None else parts
+    if parts is None:
+        m = sweep_moments(base, offsets, summation)
+    elif not (
+        parts.summation == summation
+        and np.array_equal(parts.offsets, np.ravel(offsets))
+        and np.array_equal(parts.base, base)
+    ):
+        raise LnvizError(
+            "parts", parts.summation, "the moments of this base, offsets and summation"
+        )
+    else:
+        m = parts
     x, c = m.rows, m.offsets  # (K, n), (K,)
     shape = (len(ALGORITHMS), len(PRECISIONS), c.size)
     var, neg, rel, vrel = (np.empty(shape) for _ in range(4))  # (A, P, K) each

@@ -417,3 +417,14 @@ def test_a_sweep_from_shared_moments_is_the_sweep_normalize_gives(summation: str
         assert (got.eps, got.clamp, got.summation) == (eps, clamp, summation)
     with pytest.raises(ValueError, match="read-only"):
         parts.moments[0].variance[0] = 0.0  # shared between visitors: nobody may write it
+    other = "pairwise" if summation == "sequential" else "sequential"
+    for wrong in (  # moments of another sweep are refused, never used silently
+        dict(base=base, offsets=offsets[:3], summation=summation),
+        dict(base=base + 1.0, offsets=offsets, summation=summation),
+        dict(base=base, offsets=offsets, summation=other),
+    ):
+        with pytest.raises(LnvizError) as info:
+            sw.offset_sweep(
+                wrong["base"], wrong["offsets"], 1e-5, summation=wrong["summation"], parts=parts
+            )
+        assert info.value.name == "parts"
