@@ -7,8 +7,10 @@ is one row. Screenshots land in artifacts/screenshots/ (git-ignored) for a perso
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -215,16 +217,44 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
         f"{page.url} scrolls sideways at 1280 px (scrollWidth, clientWidth): {overflow}"
     )
     if case.slider_key:
-        assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
-    # The dark picture last: on the 3-D page, Debian's Chromium 156.0.8078.114 with
-    # software WebGL often stopped answering input after a switch to dark and back
-    # (a key press that never returned; 2 of 4 runs of this test on 2026-12-04). Rarer
-    # so, not gone: under the full suite's load the key press still hung once.
+        try:
+            assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
+        except KeyPressStalled as stalled:
+            # Debian's Chromium 156.0.8078.114 drawing WebGL in software sometimes stops
+            # answering input on the 3-D page (reduction axes) with both cores busy: a key
+            # press that never returned, in 1 of 5 runs of this test alone beside two busy
+            # loops (2026-12-04), renderer inside Plotly's gl3d redraw. A bounded press
+            # turns that into this exception; the check is made once more in a fresh
+            # context, and the stall is reported as a warning, not hidden.
+            warnings.warn(f"{stalled}; checked again in a fresh browser context", stacklevel=1)
+            visit = open_page(case.url_path)
+            page = visit.page
+            wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
+            assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
+    # The dark picture last (a switch to dark and back made the stall above more likely).
     page.emulate_media(color_scheme="dark")
     wait_theme(page, dark=True)
     saved += screenshot(page, f"{case.id}-dark")
     for path in saved:
         assert path.stat().st_size > 5_000, f"{path} looks empty"
+
+
+KEY_PRESS_TIMEOUT_MS = 20_000  # a key press takes well under a second, even on a busy machine
+
+
+class KeyPressStalled(AssertionError):
+    """The browser did not take a key press within KEY_PRESS_TIMEOUT_MS."""
+
+
+def bounded_press(thumb: Any, keyname: str) -> None:
+    """Focus `thumb` and press `keyname`, within KEY_PRESS_TIMEOUT_MS (Playwright's
+    page.keyboard.press has no timeout: a stalled renderer held it until the test's)."""
+    try:
+        thumb.press(keyname, timeout=KEY_PRESS_TIMEOUT_MS)
+    except PlaywrightTimeout as err:
+        raise KeyPressStalled(
+            f"{keyname} on a slider was not taken within {KEY_PRESS_TIMEOUT_MS} ms"
+        ) from err
 
 
 def assert_slider_redraws_and_links(visit: Visit, key: str, folded_in: str | None) -> None:
@@ -239,10 +269,9 @@ def assert_slider_redraws_and_links(visit: Visit, key: str, folded_in: str | Non
     before_data = all_chart_data(page)
 
     thumb = slider_input(page, key)
-    thumb.focus()
-    interact(page, lambda: page.keyboard.press("ArrowRight"))
+    interact(page, lambda: bounded_press(thumb, "ArrowRight"))
     if slider_value(page, key) == before_value:  # already at its maximum
-        interact(page, lambda: page.keyboard.press("ArrowLeft"))
+        interact(page, lambda: bounded_press(thumb, "ArrowLeft"))
     after_value = slider_value(page, key)
     assert after_value != before_value, f"the {key} slider did not move ({before_value})"
 
