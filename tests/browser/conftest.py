@@ -37,18 +37,52 @@ def _require_browser_tools() -> None:
     require_module("playwright")
 
 
+class BrowserPool:
+    """The session's Chromium, replaceable.
+
+    Debian's Chromium drawing WebGL in software sometimes stalls in its GPU process, which
+    every context of that browser shares: a page with a 3-D chart then never finishes a
+    draw, even in a fresh context. `replace()` closes that browser and launches another
+    for the rest of the session.
+    """
+
+    def __init__(self, launch: Callable[[], Browser]) -> None:
+        self._launch = launch
+        self.current = launch()
+        self.replaced = 0
+
+    def replace(self) -> Browser:
+        with contextlib.suppress(Exception):
+            self.current.close()
+        self.current = self._launch()
+        self.replaced += 1
+        return self.current
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.current.close()
+
+
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's Chromium, headless, driven by Playwright's sync API."""
+def browser_pool() -> Iterator[BrowserPool]:
+    """Debian's Chromium, headless, driven by Playwright's sync API (see BrowserPool)."""
     _require_browser_tools()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
+        pool = BrowserPool(
+            lambda: pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
+        )
         try:
-            yield chromium
+            yield pool
         finally:
-            chromium.close()
+            pool.close()
+
+
+@pytest.fixture
+def browser(browser_pool: BrowserPool) -> Browser:
+    """The session's Chromium as it stands now (a new one after a GPU stall)."""
+    return browser_pool.current
 
 
 @pytest.fixture(scope="session")
@@ -63,14 +97,14 @@ def start_server(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str], An
 
 
 @pytest.fixture(scope="session")
-def server(browser: Browser, start_server: Callable[[str], Any]) -> Iterator[AppServer]:
+def server(browser_pool: BrowserPool, start_server: Callable[[str], Any]) -> Iterator[AppServer]:
     """The app, served once for the whole session on a free port of 127.0.0.1.
 
     Before any test, one visitor opens the home page, as after a deploy: that runs the
     router (app.py) once and loads the app's modules, so no test depends on being first.
     """
     with start_server("app") as srv:
-        context = browser.new_context(base_url=srv.url)
+        context = browser_pool.current.new_context(base_url=srv.url)
         try:
             context.add_init_script(RUN_COUNTER_JS)
             goto(Visit(context.new_page(), srv), "")
@@ -80,7 +114,7 @@ def server(browser: Browser, start_server: Callable[[str], Any]) -> Iterator[App
 
 
 @pytest.fixture
-def open_page(browser: Browser, server: AppServer) -> Iterator[Callable[..., Visit]]:
+def open_page(browser_pool: BrowserPool, server: AppServer) -> Iterator[Callable[..., Visit]]:
     """Open a page of the app in a new browser context (closed after the test).
 
     open_page("epsilon", {"eps": "4/3"}, viewport=PHONE, color_scheme="dark")
@@ -96,7 +130,7 @@ def open_page(browser: Browser, server: AppServer) -> Iterator[Callable[..., Vis
         app: AppServer | None = None,
     ) -> Visit:
         srv = app or server
-        context = browser.new_context(
+        context = browser_pool.current.new_context(
             base_url=srv.url,
             viewport=viewport or DESKTOP,
             color_scheme=color_scheme,  # type: ignore[arg-type]
