@@ -79,15 +79,43 @@ def render_template(text: str, values: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(lambda m: values[m.group(1)], text)
 
 
-def upstream_servers(addresses: list[str]) -> str:
-    """The `server` lines of the upstream block, with their failure limits.
+def upstream_servers(addresses: list[str], *, backup_from: int | None = None) -> str:
+    """The `server` lines of an upstream block, with their failure limits; with
+    `backup_from=i`, replica i first and the others as backups.
 
     >>> print(upstream_servers(["127.0.0.1:9001", "127.0.0.1:9002"]))
         server 127.0.0.1:9001 max_fails=1 fail_timeout=10s;
         server 127.0.0.1:9002 max_fails=1 fail_timeout=10s;
+    >>> print(upstream_servers(["127.0.0.1:9001", "127.0.0.1:9002"], backup_from=1))
+        server 127.0.0.1:9002 max_fails=1 fail_timeout=10s;
+        server 127.0.0.1:9001 max_fails=1 fail_timeout=10s backup;
     """
+    order = list(range(len(addresses)))
+    if backup_from is not None:
+        order.remove(backup_from)
+        order.insert(0, backup_from)
     return "\n".join(
-        f"    server {a} max_fails={MAX_FAILS} fail_timeout={FAIL_TIMEOUT_S}s;" for a in addresses
+        f"    server {addresses[i]} max_fails={MAX_FAILS} fail_timeout={FAIL_TIMEOUT_S}s"
+        + (" backup;" if backup_from is not None and i != backup_from else ";")
+        for i in order
+    )
+
+
+def route(index: int) -> str:
+    """The route cookie's value for replica `index` (its upstream is lnviz_<route>)."""
+    return f"r{index}"
+
+
+def route_upstreams(addresses: list[str]) -> str:
+    """One upstream per replica for the visitors pinned to it: it first, the others as
+    backups, with the newcomers' keepalive settings."""
+    return "\n".join(
+        f"upstream lnviz_{route(i)} {{\n"
+        f"{upstream_servers(addresses, backup_from=i)}\n"
+        "    keepalive 16;\n"
+        "    keepalive_timeout 4s;\n"
+        "}"
+        for i in range(len(addresses))
     )
 
 
@@ -96,11 +124,18 @@ def render_site(
 ) -> str:
     """The http-level lnviz config for these replicas (the rendered template)."""
     debug = f"add_header {UPSTREAM_HEADER} $upstream_addr always;" if upstream_header else ""
+    routes = [route(i) for i in range(len(addresses))]
     return render_template(
         TEMPLATE.read_text(),
         {
             "LNVIZ_LISTEN": listen,
             "LNVIZ_UPSTREAM_SERVERS": upstream_servers(addresses),
+            "LNVIZ_ROUTE_UPSTREAMS": route_upstreams(addresses),
+            "LNVIZ_ROUTES": "\n".join(f"    {r} lnviz_{r};" for r in routes),
+            "LNVIZ_ANSWERED": "\n".join(
+                f'    "~(^|, ){re.escape(a)}$" {r};' for a, r in zip(addresses, routes, strict=True)
+            ),
+            "LNVIZ_KEPT_ROUTES": "\n".join(f'    "{r}:{r}" "";' for r in routes),
             "LNVIZ_ACCESS_LOG": access_log,
             "LNVIZ_DEBUG_HEADERS": debug,
         },

@@ -389,9 +389,10 @@ def test_template_fills_every_placeholder_and_nothing_else() -> None:
         replicas.render_template("${LNVIZ_LISTEN}", {"LNVIZ_LISTEN": "1", "LNVIZ_EXTRA": "2"})
 
 
-def test_upstream_hashes_the_affinity_key_over_every_replica(site: list[Any]) -> None:
+def test_newcomers_take_every_replica_in_turn(site: list[Any]) -> None:
     upstream = one_block(site, "upstream", "lnviz")
-    assert values(upstream, "hash") == [["$lnviz_affinity", "consistent"]]
+    assert not values(upstream, "hash"), "round robin: a class arriving at once splits evenly"
+    assert values(upstream, "zone"), "the turn is shared by nginx's workers"
     servers = values(upstream, "server")
     assert [s[0] for s in servers] == SERVERS
     for s in servers:
@@ -399,25 +400,61 @@ def test_upstream_hashes_the_affinity_key_over_every_replica(site: list[Any]) ->
         assert int(options["max_fails"]) >= 1 and options["fail_timeout"].endswith("s")
 
 
+def test_each_route_prefers_its_replica_and_backs_up_on_the_others(site: list[Any]) -> None:
+    for i, address in enumerate(SERVERS):
+        upstream = one_block(site, "upstream", f"lnviz_{replicas.route(i)}")
+        servers = values(upstream, "server")
+        assert servers[0][0] == address and "backup" not in servers[0]
+        assert sorted(s[0] for s in servers[1:]) == sorted(set(SERVERS) - {address})
+        assert all(s[-1] == "backup" for s in servers[1:])
+
+
 def test_idle_upstream_connections_close_before_the_replica_closes_them(
     site: list[Any],
 ) -> None:
     import uvicorn
 
-    upstream = one_block(site, "upstream", "lnviz")
-    [[timeout]] = values(upstream, "keepalive_timeout")
     replica_idle_s = uvicorn.Config(app="x").timeout_keep_alive  # what Streamlit runs with
-    assert timeout.endswith("s") and int(timeout[:-1]) < replica_idle_s
+    names = ["lnviz"] + [f"lnviz_{replicas.route(i)}" for i in range(len(SERVERS))]
+    for name in names:
+        [[timeout]] = values(one_block(site, "upstream", name), "keepalive_timeout")
+        assert timeout.endswith("s") and int(timeout[:-1]) < replica_idle_s, name
 
 
-def test_affinity_key_is_a_cookie_that_nginx_sets_once(site: list[Any]) -> None:
-    key = one_block(site, "map", "$cookie_lnviz_replica", "$lnviz_affinity")
-    assert ['"~^[0-9a-f]{32}$"', "$cookie_lnviz_replica"] in key
-    assert ["default", "$request_id"] in key
-    cookie = one_block(site, "map", "$cookie_lnviz_replica", "$lnviz_set_cookie")
-    assert ['"~^[0-9a-f]{32}$"', '""'] in cookie
-    [[_, set_cookie]] = [n for n in cookie if n[0] == "default"]
-    assert set_cookie == '"lnviz_replica=$lnviz_affinity; Path=/; HttpOnly; SameSite=Lax"'
+def map_entries(site: list[Any], source: str, target: str) -> dict[str, str]:
+    return {k.strip('"'): v.strip('"') for k, v in one_block(site, "map", source, target)}
+
+
+def test_the_route_cookie_picks_an_upstream_and_nothing_else(site: list[Any]) -> None:
+    routes = map_entries(site, "$cookie_lnviz_replica", "$lnviz_upstream")
+    assert routes == {"default": "lnviz"} | {
+        replicas.route(i): f"lnviz_{replicas.route(i)}" for i in range(len(SERVERS))
+    }
+    server = one_block(site, "server")
+    for location in ("/_stcore/stream", "/"):
+        assert values(one_block(server, "location", location), "proxy_pass") == [
+            ["http://$lnviz_upstream"]
+        ]
+
+
+def test_the_cookie_is_set_to_the_replica_that_answered_when_it_names_another(
+    site: list[Any],
+) -> None:
+    answered = map_entries(site, "$upstream_addr", "$lnviz_answered")
+    assert answered.pop("default") == ""
+
+    def route_of(upstream_addr: str) -> str:  # as nginx's map: the first regex that matches
+        hits = [r for pattern, r in answered.items() if re.search(pattern[1:], upstream_addr)]
+        return hits[0] if hits else ""
+
+    assert [route_of(a) for a in SERVERS] == [replicas.route(i) for i in range(len(SERVERS))]
+    assert route_of(f"{SERVERS[0]}, {SERVERS[2]}") == replicas.route(2), "the last one tried"
+    assert route_of(SERVERS[0] + "1") == "" and route_of("10.0.0.1:9101") == ""
+
+    cookie = map_entries(site, '"$cookie_lnviz_replica:$lnviz_answered"', "$lnviz_set_cookie")
+    assert cookie.pop("default") == "lnviz_replica=$lnviz_answered; Path=/; HttpOnly; SameSite=Lax"
+    assert cookie.pop("~:$") == "", "no replica answered: no cookie"
+    assert cookie == {f"{r}:{r}": "" for r in map(replicas.route, range(len(SERVERS)))}
     server = one_block(site, "server")
     assert ["Set-Cookie", "$lnviz_set_cookie", "always"] in values(server, "add_header")
     for _, children in (n for n in find(server, "location") if isinstance(n, tuple)):
@@ -437,11 +474,9 @@ def test_websocket_upgrade_and_long_timeouts(site: list[Any]) -> None:
     assert values(server, "proxy_http_version") == [["1.1"]]
     assert values(server, "proxy_next_upstream") == [["error", "timeout"]]
     stream = one_block(server, "location", "/_stcore/stream")
-    assert values(stream, "proxy_pass") == [["http://lnviz"]]
     assert values(stream, "proxy_buffering") == [["off"]]
     assert values(stream, "proxy_read_timeout") == [["1h"]]
     assert values(stream, "proxy_send_timeout") == [["1h"]]
-    assert values(one_block(server, "location", "/"), "proxy_pass") == [["http://lnviz"]]
 
 
 def test_upstream_header_only_when_asked() -> None:
