@@ -36,6 +36,7 @@ SIZE_BOXES = (  # the stream's length, the batch's shape (B, F) and the seed of 
 # Pure results cached per state (streams: 0.25-6.4 MB each, all within maxCacheDataSize).
 stream_runs = ui.cached(model.stream_runs)
 batch_sizes = ui.cached(max_entries=16)(model.batch_sizes)
+stream_companions = ui.cached(model.stream_companions)
 
 
 def shift_step_frames_of(s: StreamSettings, feat: int) -> list[dict]:
@@ -353,15 +354,15 @@ def size_section(f: int, seed: int, feat: int) -> None:
 
 
 @st.fragment
-def companion_section(stream: Stream) -> None:
+def companion_section(s: StreamSettings) -> None:
     st.subheader("Same example, new companions")
     with st.columns([1, 2])[0]:
         sets = ui.int_input("batches (companion sets)", 2, 8, 5, key="sets")
-    cs = model.companion_summary(stream, sets, TORCH_EPS)
+    cs = stream_companions(s, sets)
     comp = cs.comp
     st.markdown(
         f"Example 1 of step 0 replaces the first row of the batch at steps "
-        f"{', '.join(map(str, comp.steps))}; the other {stream.x.shape[1] - 1} rows are its "
+        f"{', '.join(map(str, comp.steps))}; the other {s.batch - 1} rows are its "
         f"companions. Both norms use PyTorch's ε = {text.eps_label(TORCH_EPS)}."
     )
     left, right = st.columns(2)
@@ -390,5 +391,5 @@ if runs is not None:
     gap_section(stream, runs)
 size_section(f, seed, feat)
 if runs is not None:
-    companion_section(stream)
+    companion_section(settings)
 ui.page_end()

@@ -50,6 +50,7 @@ __all__ = [
     "companion_summary",
     "conventions",
     "gaps",
+    "stream_companions",
     "stream_runs",
 ]
 
@@ -259,6 +260,22 @@ class CompanionSummary:
     bn_spread: float  # largest spread of the example's batch-norm output
     ln_spread: float  # the same for layer norm (0 up to rounding)
     most_after_shift: bool  # the batch-norm output moves most with post-shift companions
+
+
+def stream_companions(s: StreamSettings, sets: int) -> CompanionSummary:
+    """companion_summary() of the stream of `s` with PyTorch's ε: keyed by the settings, a
+    few numbers, rather than by the stream's arrays (a cache lookup hashes its key).
+
+    >>> s = StreamSettings(50, 4, 3, 0, 25, 3.0, 1.0, 0.1, 0.99)
+    >>> a, b = stream_companions(s, 3), companion_summary(stream_runs(s).stream, 3, TORCH_EPS)
+    >>> (a.bn_spread, a.ln_spread, a.comp.steps.tolist()) == (b.bn_spread, b.ln_spread, [0, 24, 49])
+    True
+    """
+    stream = sample_stream(
+        s.steps, s.batch, s.features, seed=s.seed, shift_step=s.at, shift=s.shift,
+        spread=s.spread,
+    )  # fmt: skip
+    return companion_summary(stream, sets, TORCH_EPS)
 
 
 def companion_summary(stream: Stream, sets: int, eps: float) -> CompanionSummary:

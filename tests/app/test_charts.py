@@ -182,3 +182,53 @@ def test_the_spec_cache_stays_within_its_bytes() -> None:
         charts._build_spec = real
     assert len(cache) == 2 and cache._bytes <= 3000
     assert set(cache._specs) == {("f", "8"), ("f", "9")}
+
+
+_ALT_CALLS: list[int] = []
+
+
+def _counted_alt(n: int) -> str:
+    _ALT_CALLS.append(n)
+    return f"{n} bars"
+
+
+def test_alt_texts_are_worked_out_once_per_figure_and_told_apart_by_closure() -> None:
+    from lnviz.app.charts import _AltCache
+
+    cache = _AltCache(max_entries=3)
+    _ALT_CALLS.clear()
+    for n in (1, 1, 2, 1):
+        assert cache("f", str(n), _counted_alt, (n,)) == f"{n} bars"
+    assert _ALT_CALLS == [1, 2]
+    # two lambdas of one code, told apart only by what they close over
+    texts = [cache("f", "1", (lambda n, w=w: f"{w}: {n}"), (1,)) for w in ("left", "right")]
+    assert texts == ["left: 1", "right: 1"]
+    # least recently used out: "f 2" is the oldest of four keys
+    assert len(cache) == 3 and ("f", "2") not in {k[:2] for k in cache._texts}
+
+
+def _alt_script() -> None:
+    import streamlit as st
+
+    from lnviz.app import ui
+    from lnviz.figures._spec import Chart, FigureSpec
+
+    n = st.slider("n", 1, 20, 3, key="n", bind="query-params")
+    pair = Chart(
+        lambda k: FigureSpec().add_trace("bar", y=list(range(k))).figure(),
+        lambda k: f"A bar chart of {k} bars.",
+    )
+    ui.chart(pair, n, key="bars")
+
+
+def test_a_charts_alt_text_follows_its_arguments_through_the_cache() -> None:
+    at = AppTest.from_function(_alt_script, default_timeout=30).run()
+    assert not at.exception, [e.message for e in at.exception]
+    (chart,) = at.get("plotly_chart")
+    assert "3 bars" in chart.proto.alt
+    at.slider(key="n").set_value(7).run()
+    (chart,) = at.get("plotly_chart")
+    assert "7 bars" in chart.proto.alt
+    at.slider(key="n").set_value(3).run()
+    (chart,) = at.get("plotly_chart")
+    assert "3 bars" in chart.proto.alt
