@@ -50,6 +50,7 @@ __all__ = [
     "companion_summary",
     "conventions",
     "gaps",
+    "settings_stream",
     "stream_companions",
     "stream_runs",
 ]
@@ -85,6 +86,14 @@ class StreamRuns:
     runs: tuple[Running, Running] | None
 
 
+def settings_stream(s: StreamSettings) -> Stream:
+    """The stream the settings describe (x: steps × B × F)."""
+    return sample_stream(
+        s.steps, s.batch, s.features, seed=s.seed, shift_step=s.at, shift=s.shift,
+        spread=s.spread,
+    )  # fmt: skip
+
+
 def stream_runs(s: StreamSettings) -> StreamRuns:
     """Sample the stream and run PyTorch's and Keras's running statistics over it, each
     with its framework's default ε.
@@ -93,10 +102,7 @@ def stream_runs(s: StreamSettings) -> StreamRuns:
     >>> r.stream.x.shape, [run.convention for run in r.runs]
     ((20, 4, 2), ['pytorch', 'keras'])
     """
-    stream = sample_stream(
-        s.steps, s.batch, s.features, seed=s.seed, shift_step=s.at, shift=s.shift,
-        spread=s.spread,
-    )  # fmt: skip
+    stream = settings_stream(s)
     if s.batch < 2:
         return StreamRuns(stream, None)
     runs = (
@@ -267,15 +273,12 @@ def stream_companions(s: StreamSettings, sets: int) -> CompanionSummary:
     few numbers, rather than by the stream's arrays (a cache lookup hashes its key).
 
     >>> s = StreamSettings(50, 4, 3, 0, 25, 3.0, 1.0, 0.1, 0.99)
-    >>> a, b = stream_companions(s, 3), companion_summary(stream_runs(s).stream, 3, TORCH_EPS)
+    >>> a = stream_companions(s, 3)
+    >>> b = companion_summary(stream_runs(s).stream, 3, TORCH_EPS)
     >>> (a.bn_spread, a.ln_spread, a.comp.steps.tolist()) == (b.bn_spread, b.ln_spread, [0, 24, 49])
     True
     """
-    stream = sample_stream(
-        s.steps, s.batch, s.features, seed=s.seed, shift_step=s.at, shift=s.shift,
-        spread=s.spread,
-    )  # fmt: skip
-    return companion_summary(stream, sets, TORCH_EPS)
+    return companion_summary(settings_stream(s), sets, TORCH_EPS)
 
 
 def companion_summary(stream: Stream, sets: int, eps: float) -> CompanionSummary:
