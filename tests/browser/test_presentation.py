@@ -191,6 +191,22 @@ def _step(visit: Visit, action: Callable[[], object], expected: str) -> None:
     wait_ready(visit.page)
 
 
+def _slide_label(page: Any, start: str, timeout: float = 10_000) -> str:
+    """The slide's label once the stage's script has written it in full ("Section 2 of 6:
+    title"). The server draws "Section 2"; the script rewrites it after each of the page's
+    redraws, so a read right after the run can still catch the server's text."""
+    with contextlib.suppress(PlaywrightTimeout):  # the assertion below names what it says
+        page.wait_for_function(
+            "(start) => (document.querySelector('.st-key-slide-label p')?.textContent ?? '')"
+            ".startsWith(start)",
+            arg=start,
+            timeout=timeout,
+        )
+    label = page.locator(".st-key-slide-label").inner_text()
+    assert label.startswith(start), label
+    return label
+
+
 def test_slides_step_one_section_per_screen_by_buttons_and_arrow_keys(
     open_page: Callable[..., Visit],
 ) -> None:
@@ -203,8 +219,8 @@ def test_slides_step_one_section_per_screen_by_buttons_and_arrow_keys(
     assert page.locator(".st-key-eps").is_visible()
     _step(visit, lambda: page.keyboard.press("ArrowRight"), "2")
     assert _shown_headings(visit) == sections[:1]
-    label = page.locator(".st-key-slide-label").inner_text()
-    assert label.startswith(f"Section 2 of {len(sections) + 1}") and sections[0] in label
+    label = _slide_label(page, f"Section 2 of {len(sections) + 1}")
+    assert sections[0] in label
     _step(visit, page.locator(".st-key-slide-next button").first.click, "3")
     assert _shown_headings(visit) == sections[1:2]
     charts_shown = (
