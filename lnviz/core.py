@@ -133,7 +133,7 @@ def affine_stages(
 ) -> AffineStages:
     """y = gamma * u_eps(z) + beta for one vector z, with mean and variance at each stage.
 
-    The seed's eps = 0 toy: z = (1, 2, 3), gains (1, 2, 1), biases (0, 1, 0) give an
+    The untitled note's eps = 0 toy: z = (1, 2, 3), gains (1, 2, 1), biases (0, 1, 0) give an
     output with mean 1/3 and population variance 11/9.
 
     >>> r = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)

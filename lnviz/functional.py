@@ -39,7 +39,7 @@ def layer_norm(
     """y = (x - mu) / sqrt(var + eps) * weight + bias over the trailing dimensions.
 
     mu and var = mean((x - mu)^2) are taken over the last len(normalized_shape) axes;
-    weight and bias have shape normalized_shape. The seed's toy, z = (1, 2, 3) with
+    weight and bias have shape normalized_shape. The untitled note's toy, z = (1, 2, 3) with
     eps = 1/3, gives the core (-1, 0, 1):
 
     >>> layer_norm([1.0, 2.0, 3.0], 3, eps=1 / 3).round(12).tolist()

@@ -89,7 +89,7 @@ def _complement(d: int, used: list[np.ndarray]) -> np.ndarray:
 
 
 def jacobian_spectrum(z: ArrayLike, eps: float, gamma: ArrayLike | None = None) -> Spectrum:
-    """Eigen-decomposition of Du_eps(z) with the eigenspaces labelled by the seed's formulas.
+    """Eigen-decomposition of Du_eps(z), the eigenspaces labelled by the untitled note's formulas.
 
     >>> import math
     >>> s = jacobian_spectrum([1.0, 2.0, 3.0], 1 / 3)

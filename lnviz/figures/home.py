@@ -41,7 +41,7 @@ def epsilon_thumb(fams: list[Family]) -> go.Figure:
 
 
 def affine_thumb(stages: AffineStages) -> go.Figure:
-    """Input, core and output of the seed's toy as grouped bars."""
+    """Input, core and output of the untitled note's toy as grouped bars."""
     fig = FigureSpec()
     for stage, color in zip(stages.stages, (GRAY, BLUE, ORANGE), strict=True):
         fig.add_bar(y=r(stage.values, 4), marker_color=color)

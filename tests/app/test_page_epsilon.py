@@ -14,7 +14,7 @@ def test_default_state_shows_seed_core_and_six_charts() -> None:
     ah.assert_clean(at)
     assert len(ah.figures(at)) == 6  # h, h′, variance, scaling, J, eigenvalues
     assert ah.metric(at, "ε") == "1/3"
-    assert "(−1, 0, 1)" in ah.texts(at)  # the seed's core at eps = 1/3
+    assert "(−1, 0, 1)" in ah.texts(at)  # the untitled note's core at eps = 1/3
     assert ah.metric(at, "bound attained?") == "no"
 
 

@@ -1,4 +1,4 @@
-"""AppTest of the gain-and-bias page: the seed's toy, presets, controls and URL state."""
+"""AppTest of the gain-and-bias page: the untitled note's toy, presets, controls and URL state."""
 
 from __future__ import annotations
 
@@ -119,7 +119,8 @@ def test_eps_slider_changes_core_and_bound() -> None:
     at.select_slider(key="eps").set_value(4 / 3).run()
     ah.assert_clean(at)
     s = 1 / math.sqrt(2)
-    assert bar_values(at, 1) == pytest.approx([-s, 0.0, s], abs=1e-6)  # the seed's (−1,0,1)/√2
+    # the untitled note's (−1, 0, 1)/√2
+    assert bar_values(at, 1) == pytest.approx([-s, 0.0, s], abs=1e-6)
     ah.assert_metrics(at, {"core variance": "0.333333", "core bound ε^(−1/2)": "0.866025"})
 
 

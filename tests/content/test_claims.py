@@ -367,7 +367,8 @@ def test_C12_population_variance_not_unbiased() -> None:
     r = lnviz.analyze_core(z, 0.0)
     assert math.isclose(float(r.q), float(np.var(z, ddof=0)), rel_tol=1e-15)
     assert not math.isclose(float(r.q), float(np.var(z, ddof=1)), rel_tol=1e-3)
-    # the seed's toy: q = 2/3 gives (-1, 0, 1) at eps = 1/3; ddof = 1 would give (-1,0,1)/sqrt(4/3)
+    # the untitled note's toy: q = 2/3 gives (-1, 0, 1) at eps = 1/3;
+    # ddof = 1 would give (-1, 0, 1)/sqrt(4/3)
     out = lnviz.layer_norm([1.0, 2.0, 3.0], 3, eps=1 / 3)
     np.testing.assert_allclose(out, [-1.0, 0.0, 1.0], atol=1e-15)
     unbiased = (np.array([1.0, 2.0, 3.0]) - 2.0) / math.sqrt(

@@ -34,7 +34,7 @@ def test_jacobian_cases() -> None:
     # z = (0, 2), eps = 1: q = 1, s = 2, v v^T = 2P, so Du = (P - 2P / 4) / sqrt 2 = P / (2 sqrt 2)
     expected = lnviz.centering_matrix(2) / (2 * math.sqrt(2))
     np.testing.assert_allclose(lnviz.jacobian([0.0, 2.0], 1.0), expected, atol=1e-15)
-    # the seed's toy: z = (1, 2, 3), eps = 1/3, s = 1: Du = P - v v^T / 3
+    # the untitled note's toy: z = (1, 2, 3), eps = 1/3, s = 1: Du = P - v v^T / 3
     v = np.array([-1.0, 0.0, 1.0])
     expected3 = lnviz.centering_matrix(3) - np.outer(v, v) / 3
     np.testing.assert_allclose(lnviz.jacobian([1.0, 2.0, 3.0], 1 / 3), expected3, atol=1e-15)

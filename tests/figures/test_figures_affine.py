@@ -11,7 +11,7 @@ from lnviz import affine_stages
 from lnviz.content import text
 from lnviz.figures import affine as figs
 
-TOY = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)  # the seed's eps = 0 toy
+TOY = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)  # the untitled note's eps = 0 toy
 
 
 def bars(fig) -> dict:
