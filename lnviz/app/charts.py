@@ -47,15 +47,12 @@ def chart(
     from the cache (about 0.5 ms), and it reaches st.plotly_chart as a _BuiltFigure: no
     second validation.
     """
-    if isinstance(pair, Chart):
-        build = pair.figure
-        name, digest = cache_key(build, args)
-        alt = _alt_text(name, digest, pair.alt, args)
-    elif alt is None:
+    if not isinstance(pair, Chart) and alt is None:
         raise TypeError("a bare figure function needs its alt text")
-    else:
-        build = pair
-        name, digest = cache_key(build, args)
+    build = pair.figure if isinstance(pair, Chart) else pair
+    name, digest = cache_key(build, args)
+    if isinstance(pair, Chart):
+        alt = _alt_text(name, digest, pair.alt, args)
     spec = _figure_spec(name, digest, build, args)  # a fresh copy
     if presenting() and not static:  # charts large and legible from the back of a room
         enlarged(spec)
@@ -129,9 +126,46 @@ def _args_digest(args: tuple[Any, ...]) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-class _SpecCache:
+class _Lru:
+    """Values by key, least recently used out past `max_entries` or, with `max_bytes`,
+    past that many bytes of values (bytes or str: their len); safe across threads."""
+
+    def __init__(self, max_entries: int, max_bytes: int | None = None) -> None:
+        self.max_entries, self.max_bytes = max_entries, max_bytes
+        self.values: OrderedDict[tuple[str, ...], bytes | str] = OrderedDict()
+        self.size = 0  # len() of the values kept
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, ...]) -> bytes | str | None:
+        with self._lock:
+            value = self.values.get(key)
+            if value is not None:
+                self.values.move_to_end(key)
+            return value
+
+    def put(self, key: tuple[str, ...], value: bytes | str) -> None:
+        with self._lock:
+            old = self.values.pop(key, None)
+            self.size += len(value) - (0 if old is None else len(old))
+            self.values[key] = value
+            while len(self.values) > self.max_entries or (
+                self.max_bytes is not None and self.size > self.max_bytes
+            ):
+                self.size -= len(self.values.popitem(last=False)[1])
+
+    def clear(self) -> None:
+        with self._lock:
+            self.values.clear()
+            self.size = 0
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+
+class _SpecCache(_Lru):
     """Built figures' JSON data by (which function, which arguments), least recently used
-    out past `max_entries`: each kept pickled, and each hit unpickled into a fresh dict.
+    out past `max_entries` or `max_bytes`: each kept pickled, and each hit unpickled into a
+    fresh dict.
 
     Why not st.cache_data, which keeps results the same way: on every hit it also hashes
     its arguments with its own hasher and wraps the lookup in its bookkeeping, about half
@@ -143,57 +177,29 @@ class _SpecCache:
     changed by its caller (presentation mode enlarges it).
     """
 
-    def __init__(self, max_entries: int, max_bytes: int) -> None:
-        self.max_entries, self.max_bytes = max_entries, max_bytes
-        self._specs: OrderedDict[tuple[str, str], bytes] = OrderedDict()
-        self._bytes = 0
-        self._lock = threading.Lock()
-
     def __call__(
         self, name: str, digest: str, build: Callable[..., go.Figure], args: tuple[Any, ...]
     ) -> dict:
-        key = (name, digest)
-        with self._lock:
-            kept = self._specs.get(key)
-            if kept is not None:
-                self._specs.move_to_end(key)
-        if kept is not None:
-            return pickle.loads(kept)
-        spec = _build_spec(build, args)  # outside the lock: two visitors may build one
-        kept = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
-        with self._lock:
-            self._bytes += len(kept) - len(self._specs.pop(key, b""))
-            self._specs[key] = kept
-            while len(self._specs) > self.max_entries or self._bytes > self.max_bytes:
-                self._bytes -= len(self._specs.popitem(last=False)[1])
-        return pickle.loads(kept)  # not `spec`: the caller may change its copy
-
-    def clear(self) -> None:
-        with self._lock:
-            self._specs.clear()
-            self._bytes = 0
-
-    def __len__(self) -> int:
-        return len(self._specs)
+        kept = self.get((name, digest))
+        if kept is None:
+            spec = _build_spec(build, args)  # outside the lock: two visitors may build one
+            kept = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
+            self.put((name, digest), kept)
+        return pickle.loads(kept)  # a fresh copy: the caller may change it
 
 
 _figure_spec = _SpecCache(max_entries=512, max_bytes=32 * 2**20)  # specs: 5-150 kB
 
 
-class _AltCache:
+class _AltCache(_Lru):
     """Charts' alt texts by their figure's key, least recently used out past `max_entries`.
 
     A Chart's alt text is a function of the figure's arguments, worked out in Python on
     every run (batch statistics' spread chart: quantiles of 200 batches per size, 4 % of a
     page-wide move) although the figure came from _figure_spec. The key is the figure's
-    (builder, arguments) and the alt function, with what it closes over.
-    Strings are kept as they are (the garbage collector does not track them).
+    (builder, arguments) and the alt function, with what it closes over. Strings are kept
+    as they are (the garbage collector does not track them).
     """
-
-    def __init__(self, max_entries: int) -> None:
-        self.max_entries = max_entries
-        self._texts: OrderedDict[tuple[str, str, str], str] = OrderedDict()
-        self._lock = threading.Lock()
 
     def __call__(
         self, name: str, digest: str, alt: Callable[..., str], args: tuple[Any, ...]
@@ -201,24 +207,11 @@ class _AltCache:
         bound = _bound_values(alt)  # a lambda's closure or defaults are part of the text
         extra = "" if bound == (None, None, ()) else _args_digest(bound)
         key = (name, digest, _builder_name(alt) + extra)
-        with self._lock:
-            text = self._texts.get(key)
-            if text is not None:
-                self._texts.move_to_end(key)
-                return text
-        text = alt(*args)
-        with self._lock:
-            self._texts[key] = text
-            while len(self._texts) > self.max_entries:
-                self._texts.popitem(last=False)
-        return text
-
-    def clear(self) -> None:
-        with self._lock:
-            self._texts.clear()
-
-    def __len__(self) -> int:
-        return len(self._texts)
+        text = self.get(key)
+        if text is None:
+            text = alt(*args)
+            self.put(key, text)
+        return str(text)
 
 
 _alt_text = _AltCache(max_entries=4096)  # alt texts: 0.1-1 kB

@@ -140,7 +140,7 @@ def test_the_spec_cache_keeps_one_entry_per_figure_and_hands_out_copies() -> Non
     for query in ({"n": "11"}, {"n": "11", "present": "true"}, {"n": "11"}):
         _specs(query)
     assert len(charts._figure_spec) == 1
-    (kept,) = charts._figure_spec._specs.values()
+    (kept,) = charts._figure_spec.values.values()
     assert isinstance(kept, bytes)
     again, _ = _specs({"n": "11"})
     assert again == first
@@ -180,8 +180,8 @@ def test_the_spec_cache_stays_within_its_bytes() -> None:
             cache("f", str(n), lambda n: {"x": "a" * 1000, "n": n}, (n,))  # ~1 kB each
     finally:
         charts._build_spec = real
-    assert len(cache) == 2 and cache._bytes <= 3000
-    assert set(cache._specs) == {("f", "8"), ("f", "9")}
+    assert len(cache) == 2 and cache.size <= 3000
+    assert set(cache.values) == {("f", "8"), ("f", "9")}
 
 
 _ALT_CALLS: list[int] = []
@@ -204,7 +204,7 @@ def test_alt_texts_are_worked_out_once_per_figure_and_told_apart_by_closure() ->
     texts = [cache("f", "1", (lambda n, w=w: f"{w}: {n}"), (1,)) for w in ("left", "right")]
     assert texts == ["left: 1", "right: 1"]
     # least recently used out: "f 2" is the oldest of four keys
-    assert len(cache) == 3 and ("f", "2") not in {k[:2] for k in cache._texts}
+    assert len(cache) == 3 and ("f", "2") not in {k[:2] for k in cache.values}
 
 
 def _alt_script() -> None:
