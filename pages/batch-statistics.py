@@ -138,53 +138,6 @@ ui.presets(
     key="bs-presets",
 )
 
-with st.container(border=True):
-    steps, b, f, seed = ui.int_row(*SIZE_BOXES)
-    c5, c6, c7 = st.expander(
-        "The distribution shift", icon=":material/moving:",
-        expanded=bool({"at", "shift", "spread"} & set(st.query_params)),
-    ).columns(3)  # fmt: skip
-    with c5:
-        at = ui.int_input(
-            "shift at step", 0, steps, min(100, steps), key="at",
-            help=f"The first step drawn from the shifted distribution; {steps} means no shift.",
-        )  # fmt: skip
-    with c6:
-        shift = ui.choice_slider(
-            "mean shift (in standard deviations)", SHIFTS, key="shift", default=3.0
-        )
-    with c7:
-        spread = ui.choice_slider(
-            "spread factor after the shift", SPREADS, key="spread", default=2.0,
-            help="Each feature's standard deviation is multiplied by this from the shift on.",
-        )  # fmt: skip
-    c8, c9, c10 = st.columns(3)
-    with c8:
-        mt = ui.choice_slider("PyTorch momentum (= w)", TORCH_M, key="mt", default=0.1)
-    with c9:
-        mk = ui.choice_slider(
-            "Keras momentum", KERAS_M, key="mk", default=0.99,
-            help="The weight Keras keeps for the old average: 1 − w.",
-        )  # fmt: skip
-    with c10:
-        feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
-
-quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
-
-settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
-sr = stream_runs(settings)
-stream, runs = sr.stream, sr.runs
-if runs is None:
-    st.error(
-        "Batch norm cannot train on a batch of **one** example. Each feature's batch mean is "
-        "then the example's own value, so x − μ = 0 and the batch variance is 0: every output "
-        "would be 0 whatever the input, and the unbiased variance PyTorch feeds to its running "
-        "average would divide by B − 1 = 0. PyTorch raises *Expected more than 1 value per "
-        "channel when training*; lnviz refuses it too. Choose B ≥ 2 for the stream charts; "
-        "the batch-size section below still works.",
-        icon=":material/block:",
-    )
-
 
 def running_section(
     stream: Stream, runs: tuple[Running, Running], feat: int, s: StreamSettings
@@ -386,10 +339,61 @@ def companion_section(s: StreamSettings) -> None:
     )
 
 
-if runs is not None:
-    running_section(stream, runs, feat, settings)
-    gap_section(stream, runs)
-size_section(f, seed, feat)
-if runs is not None:
-    companion_section(settings)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    with st.container(border=True):
+        steps, b, f, seed = ui.int_row(*SIZE_BOXES)
+        c5, c6, c7 = st.expander(
+            "The distribution shift", icon=":material/moving:",
+            expanded=bool({"at", "shift", "spread"} & set(st.query_params)),
+        ).columns(3)  # fmt: skip
+        with c5:
+            at = ui.int_input(
+                "shift at step", 0, steps, min(100, steps), key="at",
+                help=f"The first step drawn from the shifted distribution; {steps} means no shift.",
+            )  # fmt: skip
+        with c6:
+            shift = ui.choice_slider(
+                "mean shift (in standard deviations)", SHIFTS, key="shift", default=3.0
+            )
+        with c7:
+            spread = ui.choice_slider(
+                "spread factor after the shift", SPREADS, key="spread", default=2.0,
+                help="Each feature's standard deviation is multiplied by this from the shift on.",
+            )  # fmt: skip
+        c8, c9, c10 = st.columns(3)
+        with c8:
+            mt = ui.choice_slider("PyTorch momentum (= w)", TORCH_M, key="mt", default=0.1)
+        with c9:
+            mk = ui.choice_slider(
+                "Keras momentum", KERAS_M, key="mk", default=0.99,
+                help="The weight Keras keeps for the old average: 1 − w.",
+            )  # fmt: skip
+        with c10:
+            feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
+    quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
+    settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
+    sr = stream_runs(settings)
+    stream, runs = sr.stream, sr.runs
+    if runs is None:
+        st.error(
+            "Batch norm cannot train on a batch of **one** example. Each feature's batch mean is "
+            "then the example's own value, so x − μ = 0 and the batch variance is 0: every output "
+            "would be 0 whatever the input, and the unbiased variance PyTorch feeds to its running "
+            "average would divide by B − 1 = 0. PyTorch raises *Expected more than 1 value per "
+            "channel when training*; lnviz refuses it too. Choose B ≥ 2 for the stream charts; "
+            "the batch-size section below still works.",
+            icon=":material/block:",
+        )
+    else:
+        running_section(stream, runs, feat, settings)
+        gap_section(stream, runs)
+    size_section(f, seed, feat)
+    if runs is not None:
+        companion_section(settings)
+
+
+page_body()
 ui.page_end()

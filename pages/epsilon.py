@@ -37,19 +37,6 @@ ui.presets(
     },
     key="eps-presets",
 )
-c1, c2 = st.columns([3, 2])
-with c1:
-    eps = ui.eps_slider(
-        help="Log scale from 10⁻⁶ to 10. With z = (1, 2, 3), ε = 1/3 and 4/3 give cores with "
-        "closed forms."
-    )
-with c2:
-    z = ui.vector_input(
-        "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-    )
-quiz.ask(exercises.questions(z, eps), page="epsilon")
-
-core = lnviz.analyze_core(z, eps)
 
 
 def core_numbers(core: lnviz.Core, eps: float) -> None:
@@ -144,23 +131,44 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     ui.notice(notes.jacobian_notes(spec))
 
 
-live.live_control(  # one ε: dragging moves the charts below, releasing sets the page's ε
-    "Drag ε: the charts below follow",
-    key="eps-live",
-    param="eps",
-    options=ui.EPS_GRID,
-    value=eps,
-    charts=live.frames(
-        lambda z, n_others: epsilon_frames(epsilon_grid(z, ui.EPS_GRID), n_others, z.size),
-        z,
-        len(explorers.compare_families(eps, COMPARE_EPS)),
-    ),
-    fmt=ui.eps_label,
-    symbol="ε",
-)
-family_section(eps)
-core_numbers(core, eps)
-variance_section(core)
-scaling_section(z, eps)
-jacobian_section(z, eps)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    c1, c2 = st.columns([3, 2])
+    with c1:
+        eps = ui.eps_slider(
+            help="Log scale from 10⁻⁶ to 10. With z = (1, 2, 3), ε = 1/3 and 4/3 give cores with "
+            "closed forms."
+        )
+    with c2:
+        z = ui.vector_input(
+            "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
+        )
+    quiz.ask(exercises.questions(z, eps), page="epsilon")
+
+    core = lnviz.analyze_core(z, eps)
+
+    live.live_control(  # one ε: dragging moves the charts below, releasing sets the page's ε
+        "Drag ε: the charts below follow",
+        key="eps-live",
+        param="eps",
+        options=ui.EPS_GRID,
+        value=eps,
+        charts=live.frames(
+            lambda z, n_others: epsilon_frames(epsilon_grid(z, ui.EPS_GRID), n_others, z.size),
+            z,
+            len(explorers.compare_families(eps, COMPARE_EPS)),
+        ),
+        fmt=ui.eps_label,
+        symbol="ε",
+    )
+    family_section(eps)
+    core_numbers(core, eps)
+    variance_section(core)
+    scaling_section(z, eps)
+    jacobian_section(z, eps)
+
+
+page_body()
 ui.page_end()

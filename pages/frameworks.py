@@ -47,74 +47,6 @@ often disagrees in the third digit: here is how far, with each framework's defau
 
 ui.presets(words.PRESETS | words.PRESETS_MORE, key="fw-presets")  # one row: two lines on a phone
 
-with st.container(border=True):
-    c1, c2 = st.columns(2)
-    with c1:
-        scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", labels=SCHEME_LABELS)
-    with c2:
-        lay = ui.choice("Layout", list(LAYOUT_LABELS), key="layout", labels=LAYOUT_LABELS)
-    image = lay != "btf"
-    n, h, w, c = ui.int_row(
-        ui.Whole("batch N", 1, 4, 2, "n"),
-        ui.Whole("tokens T / height H", 1, 16, 4, "h"),
-        ui.Whole("width W", 1, 6, 3, "w", help="Used by the image layouts only."),
-        ui.Whole("features F / channels C", 1, 32, 8, "c"),
-    )
-    shape = {"btf": (n, h, c), "nchw": (n, c, h, w), "nhwc": (n, h, w, c)}[lay]
-    c1, c2 = st.columns(2)
-    with c1:
-        loc = ui.choice_slider("input mean", LOCS, key="loc", default=0.0)
-    with c2:
-        sd = ui.choice_slider("input spread (sd)", SPREADS, key="sd", default=1.0)
-    more = st.expander(
-        "Groups, Keras backend, ε fix, random seed", icon=":material/tune:",
-        expanded=scheme == "group" or bool({"g", "seed", "backend", "match"} & {*st.query_params}),
-    )  # fmt: skip
-    with more:
-        g = ui.int_choice("groups G (group norm)", divisors(c), key="g",
-                          default=2 if c % 2 == 0 else 1)  # fmt: skip
-    c1, c2, c3 = more.columns([1, 2, 2])
-    with c1:
-        seed = ui.SEED.draw()
-    with c2:
-        backend = ui.choice(
-            "Keras backend", KERAS_BACKENDS, key="backend", default=DEFAULT_BACKEND,
-            labels=KERAS_BACKEND_NAMES,
-            help="Keras's numbers depend on its backend: JAX and TensorFlow compute a two-pass "
-            "variance, torch and NumPy E[x²] − E[x]²; on torch, layer norm is PyTorch's own "
-            "kernel. TensorFlow was read in the source, not run.",
-        )  # fmt: skip
-    with c3:
-        match = ui.toggle(
-            "Write Keras and Flax with PyTorch's ε",
-            key="match",
-            help="The port's fix: explicit epsilon (and momentum), and for Flax the two-pass "
-            "variance. On the NumPy and torch backends Keras's E[x²] − E[x]² has no switch; on "
-            "JAX and TensorFlow Keras is two-pass already.",
-        )
-    st.caption(
-        f"Input: float32, {LAYOUT_NAMES[lay]} ({', '.join(LAYOUT_AXES[lay])}) = {shape}, "
-        "drawn as mean + spread · N(0, 1). "
-        f"**{SCHEME_LABELS[scheme].capitalize()} norm** pools each "
-        + ("mean square" if scheme == "rms" else "mean and variance")
-        + f" over {reduced_axes(scheme, lay)}."
-        + ("" if image or w == 3 else " W is ignored here.")
-        + ("" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here.")
-    )
-
-if scheme == "batch" and values_per_channel(shape, lay) < 2:
-    st.error(
-        "Batch norm needs more than one value per channel (N × positions ≥ 2). Showing layer "
-        "norm instead; raise batch N or T/H.",
-        icon=":material/error:",
-    )
-    scheme = "layer"
-
-setup = fd.Setup(shape, lay, scheme, g, loc, sd, seed, match, backend)
-quiz.ask(exercises.questions(setup), page="frameworks")
-result = analysis(setup)
-codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
-
 
 @st.fragment
 def difference_section(result: fd.Analysis) -> None:
@@ -213,8 +145,84 @@ def batch_section(comp: fd.Comparison) -> None:
     ui.notice(list(words.batch_notes(stats, steps, k)))
 
 
-difference_section(result)
-code_section(codes, scheme, lay, shape, backend)
-diagnosis_section(result)
-batch_section(result.comparison)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    with st.container(border=True):
+        c1, c2 = st.columns(2)
+        with c1:
+            scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", labels=SCHEME_LABELS)
+        with c2:
+            lay = ui.choice("Layout", list(LAYOUT_LABELS), key="layout", labels=LAYOUT_LABELS)
+        image = lay != "btf"
+        n, h, w, c = ui.int_row(
+            ui.Whole("batch N", 1, 4, 2, "n"),
+            ui.Whole("tokens T / height H", 1, 16, 4, "h"),
+            ui.Whole("width W", 1, 6, 3, "w", help="Used by the image layouts only."),
+            ui.Whole("features F / channels C", 1, 32, 8, "c"),
+        )
+        shape = {"btf": (n, h, c), "nchw": (n, c, h, w), "nhwc": (n, h, w, c)}[lay]
+        c1, c2 = st.columns(2)
+        with c1:
+            loc = ui.choice_slider("input mean", LOCS, key="loc", default=0.0)
+        with c2:
+            sd = ui.choice_slider("input spread (sd)", SPREADS, key="sd", default=1.0)
+        more = st.expander(
+            "Groups, Keras backend, ε fix, random seed", icon=":material/tune:",
+            expanded=scheme == "group"
+            or bool({"g", "seed", "backend", "match"} & {*st.query_params}),
+        )  # fmt: skip
+        with more:
+            g = ui.int_choice("groups G (group norm)", divisors(c), key="g",
+                              default=2 if c % 2 == 0 else 1)  # fmt: skip
+        c1, c2, c3 = more.columns([1, 2, 2])
+        with c1:
+            seed = ui.SEED.draw()
+        with c2:
+            backend = ui.choice(
+                "Keras backend", KERAS_BACKENDS, key="backend", default=DEFAULT_BACKEND,
+                labels=KERAS_BACKEND_NAMES,
+                help="Keras's numbers depend on its backend: JAX and TensorFlow compute a two-pass "
+                "variance, torch and NumPy E[x²] − E[x]²; on torch, layer norm is PyTorch's own "
+                "kernel. TensorFlow was read in the source, not run.",
+            )  # fmt: skip
+        with c3:
+            match = ui.toggle(
+                "Write Keras and Flax with PyTorch's ε",
+                key="match",
+                help="The port's fix: explicit epsilon (and momentum), and for Flax the two-pass "
+                "variance. On the NumPy and torch backends Keras's E[x²] − E[x]² has no switch; on "
+                "JAX and TensorFlow Keras is two-pass already.",
+            )
+        st.caption(
+            f"Input: float32, {LAYOUT_NAMES[lay]} ({', '.join(LAYOUT_AXES[lay])}) = {shape}, "
+            "drawn as mean + spread · N(0, 1). "
+            f"**{SCHEME_LABELS[scheme].capitalize()} norm** pools each "
+            + ("mean square" if scheme == "rms" else "mean and variance")
+            + f" over {reduced_axes(scheme, lay)}."
+            + ("" if image or w == 3 else " W is ignored here.")
+            + ("" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here.")
+        )
+
+    if scheme == "batch" and values_per_channel(shape, lay) < 2:
+        st.error(
+            "Batch norm needs more than one value per channel (N × positions ≥ 2). Showing layer "
+            "norm instead; raise batch N or T/H.",
+            icon=":material/error:",
+        )
+        scheme = "layer"
+
+    setup = fd.Setup(shape, lay, scheme, g, loc, sd, seed, match, backend)
+    quiz.ask(exercises.questions(setup), page="frameworks")
+    result = analysis(setup)
+    codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
+
+    difference_section(result)
+    code_section(codes, scheme, lay, shape, backend)
+    diagnosis_section(result)
+    batch_section(result.comparison)
+
+
+page_body()
 ui.page_end()

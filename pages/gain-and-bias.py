@@ -121,95 +121,108 @@ ui.presets(
     },
     key="gb-presets",
 )
-z, gamma_raw, beta_raw = ui.side_by_side(
-    lambda: ui.vector_input("z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000),
-    lambda: ui.vector_input("γ (gain)", GAMMA_DEFAULT, key="gamma", lo=-100, hi=100),
-    lambda: ui.vector_input("β (bias)", BETA_DEFAULT, key="beta", lo=-100, hi=100),
-)
-eps = ui.eps_slider(
-    default=0.0,
-    allow_zero=True,
-    help="0 or a log scale from 10⁻⁶ to 10. The worked example uses ε = 0 so its numbers have "
-    "closed forms; real implementations use ε > 0 (PyTorch's layer norm: 10⁻⁵ by default).",
-)
-gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
-beta = matched(beta_raw, "β", z.size, "β = 0")
-quiz.ask(exercises.questions(z, gamma, beta, eps), page="gain-and-bias")
 
-res = lnviz.affine_stages(z, gamma, beta, eps)
-check = explorers.affine_check(res)
 
-st.subheader("Three stages: input → core → output")
-if not res.defined:
-    st.warning(
-        "**Undefined at ε = 0 for a constant input.** Every coordinate of z is equal, so the "
-        "centred vector is 0 and its variance q is 0: the core would be 0/0. Any ε > 0 fixes "
-        "this: the core becomes exactly 0 and the output equals β.",
-        icon=":material/block:",
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    z, gamma_raw, beta_raw = ui.side_by_side(
+        lambda: ui.vector_input(
+            "z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000
+        ),
+        lambda: ui.vector_input("γ (gain)", GAMMA_DEFAULT, key="gamma", lo=-100, hi=100),
+        lambda: ui.vector_input("β (bias)", BETA_DEFAULT, key="beta", lo=-100, hi=100),
     )
-for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
-    with col:
-        ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
-st.caption(
-    "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
-)
-if res.defined:  # under the charts, as a scrubber: on a phone the first chart comes first
-    live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
-    ui.table(asdict(notes.stage_table(res)))
-    st.markdown(notes.stage_lines(res))
-if res.constant_input and res.defined:
-    st.success(
-        f"Constant input: the centred vector is 0, so the core is 0 and the output is exactly "
-        f"β = {ui.fmt_vec(res.output.values, 6)}.",
-        icon=":material/check_circle:",
+    eps = ui.eps_slider(
+        default=0.0,
+        allow_zero=True,
+        help="0 or a log scale from 10⁻⁶ to 10. The worked example uses ε = 0 so its numbers have "
+        "closed forms; real implementations use ε > 0 (PyTorch's layer norm: 10⁻⁵ by default).",
     )
-ui.notice(notes.stage_notes(res, check))
+    gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
+    beta = matched(beta_raw, "β", z.size, "β = 0")
+    quiz.ask(exercises.questions(z, gamma, beta, eps), page="gain-and-bias")
 
-st.subheader("“Normalized” does not mean mean 0 and variance 1")
-ui.prose(
-    r"""The core always has mean 0. Its variance is $q/(q+\varepsilon)$: exactly 1 only at
+    res = lnviz.affine_stages(z, gamma, beta, eps)
+    check = explorers.affine_check(res)
+
+    st.subheader("Three stages: input → core → output")
+    if not res.defined:
+        st.warning(
+            "**Undefined at ε = 0 for a constant input.** Every coordinate of z is equal, so the "
+            "centred vector is 0 and its variance q is 0: the core would be 0/0. Any ε > 0 fixes "
+            "this: the core becomes exactly 0 and the output equals β.",
+            icon=":material/block:",
+        )
+    for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
+        with col:
+            ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
+    st.caption(
+        "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
+    )
+    if res.defined:  # under the charts, as a scrubber: on a phone the first chart comes first
+        live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
+        ui.table(asdict(notes.stage_table(res)))
+        st.markdown(notes.stage_lines(res))
+    if res.constant_input and res.defined:
+        st.success(
+            f"Constant input: the centred vector is 0, so the core is 0 and the output is exactly "
+            f"β = {ui.fmt_vec(res.output.values, 6)}.",
+            icon=":material/check_circle:",
+        )
+    ui.notice(notes.stage_notes(res, check))
+
+    st.subheader("“Normalized” does not mean mean 0 and variance 1")
+    ui.prose(
+        r"""The core always has mean 0. Its variance is $q/(q+\varepsilon)$: exactly 1 only at
 $\varepsilon=0$, and below 1 otherwise. The affine step then changes both moments, because
 $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates unequally."""
-)
-if res.defined:
-    ui.chart(figs.MOMENTS, res, key="moments")
-    row = ui.row()
-    out = res.output
-    row.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
-    row.metric("output variance", ui.fmt(out.var, 6), help=notes.exact_help(out.var))
-    row.metric("core variance", ui.fmt(res.core.var, 6), help="measured from the core's values")
-    row.metric("q/(q+ε)", ui.fmt(check.core_var, 6), help="the formula for the core's variance")
-else:
-    st.info(
-        "Nothing to measure yet: at ε = 0 a constant input has no core. Pick ε > 0 or make "
-        "the coordinates of z differ.",
-        icon=":material/info:",
     )
-ui.notice(notes.moment_notes(res, check))
+    if res.defined:
+        ui.chart(figs.MOMENTS, res, key="moments")
+        row = ui.row()
+        out = res.output
+        row.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
+        row.metric("output variance", ui.fmt(out.var, 6), help=notes.exact_help(out.var))
+        row.metric("core variance", ui.fmt(res.core.var, 6), help="measured from the core's values")
+        row.metric("q/(q+ε)", ui.fmt(check.core_var, 6), help="the formula for the core's variance")
+    else:
+        st.info(
+            "Nothing to measure yet: at ε = 0 a constant input has no core. Pick ε > 0 or make "
+            "the coordinates of z differ.",
+            icon=":material/info:",
+        )
+    ui.notice(notes.moment_notes(res, check))
 
-st.subheader("How sensitive is the output to z?")
-ui.prose(
-    r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$, a
+    st.subheader("How sensitive is the output to z?")
+    ui.prose(
+        r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$, a
 Lipschitz bound; the gain multiplies it by its largest entry in absolute value. So for any two
 inputs"""
-)
-st.latex(r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 .")
-row = ui.row()
-row.metric(
-    "core bound ε^(−1/2)",
-    ui.fmt(res.core_lipschitz, 6),
-    help=notes.exact_help(res.core_lipschitz),
-)
-row.metric(
-    "output bound max|γᵢ|·ε^(−1/2)",
-    ui.fmt(res.output_lipschitz, 6),
-    help=notes.exact_help(res.output_lipschitz),
-)
-if eps == 0:
-    st.info(
-        "At ε = 0 there is no finite bound (∞): near a constant input the core can jump "
-        "between far-apart values for an arbitrarily small change of z.",
-        icon=":material/all_inclusive:",
     )
-ui.notice(notes.sensitivity_notes())
+    st.latex(
+        r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 ."
+    )
+    row = ui.row()
+    row.metric(
+        "core bound ε^(−1/2)",
+        ui.fmt(res.core_lipschitz, 6),
+        help=notes.exact_help(res.core_lipschitz),
+    )
+    row.metric(
+        "output bound max|γᵢ|·ε^(−1/2)",
+        ui.fmt(res.output_lipschitz, 6),
+        help=notes.exact_help(res.output_lipschitz),
+    )
+    if eps == 0:
+        st.info(
+            "At ε = 0 there is no finite bound (∞): near a constant input the core can jump "
+            "between far-apart values for an arbitrarily small change of z.",
+            icon=":material/all_inclusive:",
+        )
+    ui.notice(notes.sensitivity_notes())
+
+
+page_body()
 ui.page_end()

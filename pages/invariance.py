@@ -98,18 +98,6 @@ ui.presets(
     },
     key="inv-presets",
 )
-c1, c2 = st.columns([2, 3])
-with c1:
-    z = ui.vector_input(
-        "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-    )
-with c2:
-    eps = ui.eps_slider(
-        allow_zero=True,
-        help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
-    )
-defined = lnviz.analyze_core(z, eps).finite
-quiz.ask(questions(z, eps), page="invariance")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
@@ -155,7 +143,7 @@ the first part and keeps the second, so only a shift with all entries equal is i
     sym = symmetry.unequal_shift(z, s, eps)
     split = symmetry.split_shift(s)
     if not sym.ln_defined:
-        undefined_note("z" if not defined else "z + s")
+        undefined_note("z + s" if lnviz.analyze_core(z, eps).finite else "z")
         return
     ui.chart(figs.PAIR, sym, key="unequal")
     row = ui.row()
@@ -277,9 +265,29 @@ without any effect on the normalized output, for **every** input $x$:"""
     ui.notice(notes.redundancy_notes(check))
 
 
-if defined:
-    shift_scale_sections(z, eps)
-else:
-    undefined_note("z")
-redundancy_section(eps)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    c1, c2 = st.columns([2, 3])
+    with c1:
+        z = ui.vector_input(
+            "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
+        )
+    with c2:
+        eps = ui.eps_slider(
+            allow_zero=True,
+            help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
+        )
+    defined = lnviz.analyze_core(z, eps).finite
+    quiz.ask(questions(z, eps), page="invariance")
+
+    if defined:
+        shift_scale_sections(z, eps)
+    else:
+        undefined_note("z")
+    redundancy_section(eps)
+
+
+page_body()
 ui.page_end()

@@ -72,70 +72,6 @@ with st.expander("Three ways to compute the variance", icon=":material/functions
 
 ui.presets(words.PRESETS, key="num-presets")
 
-with st.container(border=True):
-    offset = ui.choice_slider(
-        "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
-        fmt=offset_label, help="The sample is x = c + base; the base has mean about 0.",
-    )  # fmt: skip
-    c1, c2, c3 = st.columns([2, 1, 1])
-    with c1:
-        kind = ui.choice(
-            "base sample", sw.SAMPLES, key="data",
-            help="noise: n standard normal values. grid: 16 values spaced 10⁻³, from +0.007 "
-            "down to −0.008.",
-        )  # fmt: skip
-    if kind == "noise":
-        with c2:
-            n = ui.int_input("n (sample size)", 4, MAX_N, 1000, key="n")
-        with c3:
-            seed = ui.SEED.draw()
-    else:
-        n, seed = 16, 0
-    more = st.expander(
-        "ε, summation order and clamping", icon=":material/tune:",
-        expanded=bool({"eps", "sum", "clamp"} & {*st.query_params}),
-    )  # fmt: skip
-    with more:
-        eps = ui.eps_slider(
-            default=1e-5,
-            help="Defaults: 1e-5 PyTorch, 1e-6 Flax's LayerNorm (its BatchNorm: 1e-5), "
-            "1e-3 Keras's LayerNormalization.",
-        )
-    c1, c2 = more.columns(2)
-    with c1:
-        summation = ui.choice(
-            "summation order", SUMMATIONS, key="sum",
-            help="sequential: a plain loop, left to right. pairwise: a balanced tree of sums.",
-        )  # fmt: skip
-    with c2:
-        clamp = ui.toggle(
-            "clamp negative variances at 0 (as Flax does by default)", key="clamp", default=True
-        )
-
-sample = sw.SampleSpec(kind, n, seed)
-swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
-k = swept.index(offset)
-quiz.ask(questions(sample, offset, eps, summation, clamp, swept.at(k)), page="numerics")
-
-st.subheader("One sample, three algorithms, four formats")
-left, right = st.columns([1, 1])
-with left:
-    ui.chart(figs.HEATMAP, swept, k, key="heat")
-with right:
-    st.markdown(words.sample_summary(swept, k, kind))
-    st.caption(words.variance_caption(swept, k))
-    ui.table(words.variance_columns(swept, k))
-ui.notice(list(words.error_notes(swept, k)))
-
-st.subheader("Error against the offset")
-ui.chart(figs.SWEEP, swept, offset, key="sweep")
-st.caption(
-    "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input in "
-    "that format with everything else exact — a line lying on it loses nothing to the "
-    "algorithm. Crosses at the top: no finite output. Errors below 10⁻¹⁷ are drawn at 10⁻¹⁷."
-)
-ui.notice(list(words.sweep_notes(summation)))
-
 
 @st.fragment
 def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str) -> None:
@@ -165,15 +101,86 @@ def placement_section(eps: float) -> None:
     ui.notice(list(words.placement_notes(p)))
 
 
-clamping_section(sample, offset, eps, summation)
-placement_section(eps)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    with st.container(border=True):
+        offset = ui.choice_slider(
+            "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
+            fmt=offset_label, help="The sample is x = c + base; the base has mean about 0.",
+        )  # fmt: skip
+        c1, c2, c3 = st.columns([2, 1, 1])
+        with c1:
+            kind = ui.choice(
+                "base sample", sw.SAMPLES, key="data",
+                help="noise: n standard normal values. grid: 16 values spaced 10⁻³, from +0.007 "
+                "down to −0.008.",
+            )  # fmt: skip
+        if kind == "noise":
+            with c2:
+                n = ui.int_input("n (sample size)", 4, MAX_N, 1000, key="n")
+            with c3:
+                seed = ui.SEED.draw()
+        else:
+            n, seed = 16, 0
+        more = st.expander(
+            "ε, summation order and clamping", icon=":material/tune:",
+            expanded=bool({"eps", "sum", "clamp"} & {*st.query_params}),
+        )  # fmt: skip
+        with more:
+            eps = ui.eps_slider(
+                default=1e-5,
+                help="Defaults: 1e-5 PyTorch, 1e-6 Flax's LayerNorm (its BatchNorm: 1e-5), "
+                "1e-3 Keras's LayerNormalization.",
+            )
+        c1, c2 = more.columns(2)
+        with c1:
+            summation = ui.choice(
+                "summation order", SUMMATIONS, key="sum",
+                help="sequential: a plain loop, left to right. pairwise: a balanced tree of sums.",
+            )  # fmt: skip
+        with c2:
+            clamp = ui.toggle(
+                "clamp negative variances at 0 (as Flax does by default)", key="clamp", default=True
+            )
 
-st.subheader("What each framework computes")
-runs = recipes(sample, offset)
-ui.table(words.recipe_columns(runs))
-with st.expander("How each framework computes its row", icon=":material/functions:"):
-    st.markdown(words.RECIPES_TEXT)
-with st.expander("Source files read for each row", icon=":material/fact_check:"):
-    st.markdown(words.recipe_sources())
-ui.notice(list(words.recipe_notes(runs, offset, offset == OFFSETS[-1])))
+    sample = sw.SampleSpec(kind, n, seed)
+    swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
+    k = swept.index(offset)
+    quiz.ask(questions(sample, offset, eps, summation, clamp, swept.at(k)), page="numerics")
+
+    st.subheader("One sample, three algorithms, four formats")
+    left, right = st.columns([1, 1])
+    with left:
+        ui.chart(figs.HEATMAP, swept, k, key="heat")
+    with right:
+        st.markdown(words.sample_summary(swept, k, kind))
+        st.caption(words.variance_caption(swept, k))
+        ui.table(words.variance_columns(swept, k))
+    ui.notice(list(words.error_notes(swept, k)))
+
+    st.subheader("Error against the offset")
+    ui.chart(figs.SWEEP, swept, offset, key="sweep")
+    st.caption(
+        "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input in "
+        "that format with everything else exact — a line lying on it loses nothing to the "
+        "algorithm. Crosses at the top: no finite output. Errors below 10⁻¹⁷ are drawn at 10⁻¹⁷."
+    )
+    ui.notice(list(words.sweep_notes(summation)))
+
+    clamping_section(sample, offset, eps, summation)
+    placement_section(eps)
+
+    st.subheader("What each framework computes")
+    runs = recipes(sample, offset)
+    ui.table(words.recipe_columns(runs))
+    with st.expander("How each framework computes its row", icon=":material/functions:"):
+        st.markdown(words.RECIPES_TEXT)
+    with st.expander("Source files read for each row", icon=":material/fact_check:"):
+        st.markdown(words.recipe_sources())
+    ui.notice(list(words.recipe_notes(runs, offset, offset == OFFSETS[-1])))
+
+
+page_body()
 ui.page_end()

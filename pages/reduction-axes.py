@@ -72,50 +72,6 @@ ui.presets(
     key="axes-presets",
 )
 
-with st.container(border=True):
-    bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
-    scheme = ui.choice(
-        "Scheme", list(SCHEME_LABELS), key="scheme", default="layer", labels=axes_text.SCHEME_SHORT
-    )
-    shown = scheme if has_statistics(scheme, (bsz, tsz, fsz)) else "layer"
-    groups = ui.int_choice(
-        "feature groups G (group norm)",
-        divisors(fsz),
-        key="groups",
-        default=2 if fsz % 2 == 0 else 1,
-        help="Group norm splits the features into G groups; G must divide F.",
-    )
-    more = st.expander(
-        "ε and edited entries", icon=":material/edit:",
-        expanded=bool({"eps", "edits"} & set(st.query_params)),
-    )  # fmt: skip
-    with more:
-        eps = ui.eps_slider(
-            axes_text.eps_label_text(shown), default=1e-5, help=axes_text.eps_help(shown)
-        )
-        edits = ui.text_field(
-            "Edit entries (b,t,f=value; …)",
-            "",
-            lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
-            key="edits",
-            fallback=(),
-            instead="The edits are ignored.",
-            help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
-        )
-
-if shown != scheme:
-    st.error(
-        "Batch norm needs more than one entry per feature (B × T ≥ 2): with a single value "
-        "its variance is meaningless. Showing token-wise layer norm instead.",
-        icon=":material/error:",
-    )
-quiz.ask(exercises.questions((bsz, tsz, fsz), shown, groups), page="reduction-axes")
-
-results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
-red = results[shown]
-if not red.finite:
-    st.warning(axes_text.nonfinite_warning(red))
-
 
 @st.fragment
 def cube_section(red: lnviz.Reduction) -> None:
@@ -155,53 +111,105 @@ def cube_section(red: lnviz.Reduction) -> None:
         )
 
 
-cube_section(red)
-ui.notice(list(axes_text.scheme_notes(red)))
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    with st.container(border=True):
+        bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
+        scheme = ui.choice(
+            "Scheme",
+            list(SCHEME_LABELS),
+            key="scheme",
+            default="layer",
+            labels=axes_text.SCHEME_SHORT,
+        )
+        shown = scheme if has_statistics(scheme, (bsz, tsz, fsz)) else "layer"
+        groups = ui.int_choice(
+            "feature groups G (group norm)",
+            divisors(fsz),
+            key="groups",
+            default=2 if fsz % 2 == 0 else 1,
+            help="Group norm splits the features into G groups; G must divide F.",
+        )
+        more = st.expander(
+            "ε and edited entries", icon=":material/edit:",
+            expanded=bool({"eps", "edits"} & set(st.query_params)),
+        )  # fmt: skip
+        with more:
+            eps = ui.eps_slider(
+                axes_text.eps_label_text(shown), default=1e-5, help=axes_text.eps_help(shown)
+            )
+            edits = ui.text_field(
+                "Edit entries (b,t,f=value; …)",
+                "",
+                lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
+                key="edits",
+                fallback=(),
+                instead="The edits are ignored.",
+                help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
+            )
 
-st.subheader("Unfolded: rows are (batch, token), columns are features")
-with ui.row():
-    for which in ("labels", "input", "output"):
-        ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
+    if shown != scheme:
+        st.error(
+            "Batch norm needs more than one entry per feature (B × T ≥ 2): with a single value "
+            "its variance is meaningless. Showing token-wise layer norm instead.",
+            icon=":material/error:",
+        )
+    quiz.ask(exercises.questions((bsz, tsz, fsz), shown, groups), page="reduction-axes")
 
-st.subheader("Per-group statistics")
-table = axes_tables.group_table(red)
-ui.table(
-    axes_text.display_columns(table.columns()),
-    height=min(400, 40 + 35 * red.group_count),
-)
-left, right = st.columns(2)
-left.download_button(
-    "Download the tensor (every entry) as CSV",
-    lambda: axes_tables.csv_text(axes_tables.entry_table(red).columns()),  # made on the click
-    file_name=f"lnviz-tensor-{shown}.csv",
-    mime="text/csv",
-    icon=":material/download:",
-    on_click="ignore",  # the page does not rerun on the click
-)
-right.download_button(
-    "Download groups as CSV",
-    axes_tables.csv_text(table.columns()),
-    file_name=f"lnviz-groups-{shown}.csv",
-    mime="text/csv",
-    icon=":material/download:",
-    on_click="ignore",  # the page does not rerun on the click
-)
+    results = reductions((bsz, tsz, fsz), seed, edits, groups, eps)
+    red = results[shown]
+    if not red.finite:
+        st.warning(axes_text.nonfinite_warning(red))
 
-st.subheader("Every scheme on the same tensor")
-ui.chart(figs.SCHEMES, results, key="schemes")
-ui.table(axes_tables.scheme_table(results).columns())
+    cube_section(red)
+    ui.notice(list(axes_text.scheme_notes(red)))
 
-st.subheader("Statistics and parameters are separate choices")
-agree = statistics_agree(
-    results["layer_all"],
-    lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
-)
-row = ui.row()
-row.metric("same statistic groups", "yes" if agree.same_groups else "no")
-row.metric("largest gap in means", short(agree.max_mean_gap))
-row.metric("same γ shape", "yes" if agree.same_param_shape else "no")
-ui.prose(
-    f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
+    st.subheader("Unfolded: rows are (batch, token), columns are features")
+    with ui.row():
+        for which in ("labels", "input", "output"):
+            ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
+
+    st.subheader("Per-group statistics")
+    table = axes_tables.group_table(red)
+    ui.table(
+        axes_text.display_columns(table.columns()),
+        height=min(400, 40 + 35 * red.group_count),
+    )
+    left, right = st.columns(2)
+    left.download_button(
+        "Download the tensor (every entry) as CSV",
+        lambda: axes_tables.csv_text(axes_tables.entry_table(red).columns()),  # made on the click
+        file_name=f"lnviz-tensor-{shown}.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",  # the page does not rerun on the click
+    )
+    right.download_button(
+        "Download groups as CSV",
+        axes_tables.csv_text(table.columns()),
+        file_name=f"lnviz-groups-{shown}.csv",
+        mime="text/csv",
+        icon=":material/download:",
+        on_click="ignore",  # the page does not rerun on the click
+    )
+
+    st.subheader("Every scheme on the same tensor")
+    ui.chart(figs.SCHEMES, results, key="schemes")
+    ui.table(axes_tables.scheme_table(results).columns())
+
+    st.subheader("Statistics and parameters are separate choices")
+    agree = statistics_agree(
+        results["layer_all"],
+        lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
+    )
+    row = ui.row()
+    row.metric("same statistic groups", "yes" if agree.same_groups else "no")
+    row.metric("largest gap in means", short(agree.max_mean_gap))
+    row.metric("same γ shape", "yes" if agree.same_param_shape else "no")
+    ui.prose(
+        f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
 same entries — one group per example — so their means and variances agree. Their learned
 parameters do not: layer norm keeps one γ and β per normalized element, shape
 {results["layer_all"].param_shape}, while group norm keeps one per channel (here the feature),
@@ -212,5 +220,8 @@ The axes are a design choice, not a law. Keras's `LayerNormalization` normalizes
 by default (`axis=-1`) and gives its parameters the shape of the normalized axes; image models
 usually pool spatial positions (height × width) as well — they play the role the token axis
 plays here. Read the actual tensor layout before carrying a recipe from one model to another."""
-)
+    )
+
+
+page_body()
 ui.page_end()

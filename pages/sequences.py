@@ -67,52 +67,6 @@ ui.presets(
     },
     key="seq-presets",
 )
-with st.container(border=True):
-    bsz, tsz, seed, win = ui.int_row(
-        ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
-        ui.Whole("tokens T", MIN_TOKENS, MAX_TOKENS, 32, "t", help="Days per series."),
-        ui.SEED,
-        ui.Whole("window w", 2, MAX_WINDOW, 5, "w", help="Rolling-window length."),
-    )
-    c5, c6 = st.columns(2)  # the toggle's label whole at 1280 px
-    with c5:
-        leak = ui.toggle(
-            "include the leaky feature (tomorrow's return)",
-            key="leak",
-            default=True,
-            help="r(t+1) as a feature: look-ahead bias (using at t what is known only later), "
-            "as a shifted join makes.",
-        )
-    with c6:
-        eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
-
-quiz.ask(questions(tsz, bsz, leak, seed, win, eps), page="sequences")
-
-settings = Settings(bsz, tsz, seed, win, leak, eps)
-a = analyse(settings)
-
-st.subheader("The data")
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(figs.PRICES, a.market, key="prices")
-with right:
-    ui.prose("Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:")
-    ft = model.feature_table(win, leak)
-    ui.table(
-        {"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads},
-    )
-ui.notice(
-    [
-        "Every honest feature is point-in-time: it reads returns up to t only. "
-        + (
-            "The last one reads r(t+1), as a misaligned join would: look-ahead bias."
-            if leak
-            else "Nothing here has look-ahead bias."
-        ),
-        f"The features' spreads differ (std {ui.fmt_vec(a.market.spread, 2)}): token-wise "
-        "statistics pool them, so the widest sets each token's scale. Units still matter.",
-    ]
-)
 
 
 @st.fragment
@@ -337,19 +291,72 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
     )
 
 
-dependence_section(a, leak)
-leak_section(a, settings)
-shock_section(settings)
-inference_section(settings, a.market.names)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    with st.container(border=True):
+        bsz, tsz, seed, win = ui.int_row(
+            ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
+            ui.Whole("tokens T", MIN_TOKENS, MAX_TOKENS, 32, "t", help="Days per series."),
+            ui.SEED,
+            ui.Whole("window w", 2, MAX_WINDOW, 5, "w", help="Rolling-window length."),
+        )
+        c5, c6 = st.columns(2)  # the toggle's label whole at 1280 px
+        with c5:
+            leak = ui.toggle(
+                "include the leaky feature (tomorrow's return)",
+                key="leak",
+                default=True,
+                help="r(t+1) as a feature: look-ahead bias (using at t what is known only later), "
+                "as a shifted join makes.",
+            )
+        with c6:
+            eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
 
-st.subheader("What normalization does not replace")
-ui.prose(
-    "Token-wise statistics close one route for the future to reach the past: the "
-    "normalization itself. Every other route stays open, and each needs its own remedy."
-)
-with st.expander("The other routes and their remedies"):
+    quiz.ask(questions(tsz, bsz, leak, seed, win, eps), page="sequences")
+
+    settings = Settings(bsz, tsz, seed, win, leak, eps)
+    a = analyse(settings)
+
+    st.subheader("The data")
+    left, right = st.columns([3, 2])
+    with left:
+        ui.chart(figs.PRICES, a.market, key="prices")
+    with right:
+        ui.prose(
+            "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
+        )
+        ft = model.feature_table(win, leak)
+        ui.table(
+            {"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads},
+        )
+    ui.notice(
+        [
+            "Every honest feature is point-in-time: it reads returns up to t only. "
+            + (
+                "The last one reads r(t+1), as a misaligned join would: look-ahead bias."
+                if leak
+                else "Nothing here has look-ahead bias."
+            ),
+            f"The features' spreads differ (std {ui.fmt_vec(a.market.spread, 2)}): token-wise "
+            "statistics pool them, so the widest sets each token's scale. Units still matter.",
+        ]
+    )
+
+    dependence_section(a, leak)
+    leak_section(a, settings)
+    shock_section(settings)
+    inference_section(settings, a.market.names)
+
+    st.subheader("What normalization does not replace")
     ui.prose(
-        """- **Causal masks.** Attention, convolutions and recurrences still mix tokens. A
+        "Token-wise statistics close one route for the future to reach the past: the "
+        "normalization itself. Every other route stays open, and each needs its own remedy."
+    )
+    with st.expander("The other routes and their remedies"):
+        ui.prose(
+            """- **Causal masks.** Attention, convolutions and recurrences still mix tokens. A
   forecaster needs a mask that stops token t from attending to later tokens; normalization
   is no mask.
 - **Point-in-time inputs.** A feature built with data published later (a revised figure, a
@@ -363,7 +370,10 @@ with st.expander("The other routes and their remedies"):
 - **Placement.** Whether the normalization sits inside the branch of a residual connection
   (pre-norm) or after the sum (post-norm) is a design decision, to be judged by how training
   behaves and how held-out data scores ($\\mathcal F$: attention or an MLP):"""
-    )
-    st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+\mathcal{F}\bigl(\mathrm{LN}(h_l)\bigr)")
-    st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")
+        )
+        st.latex(r"\text{pre-norm:}\quad h_{l+1}=h_l+\mathcal{F}\bigl(\mathrm{LN}(h_l)\bigr)")
+        st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")
+
+
+page_body()
 ui.page_end()

@@ -63,115 +63,12 @@ def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
         return wt.weighted_centering(A3_FALLBACK, x)
 
 
-# --- n = 2 -----------------------------------------------------------------------------------
-st.subheader("Two coordinates: one line, two ways to reach it")
-ui.prose(
-    r"""With two coordinates take $a=(w,\,1-w)$. The points with weighted mean 0 form the
-line $\ker a^{\mathsf T}$ through the origin, perpendicular to $a$. $P_a$ reaches it by
-sliding $x$ along the diagonal direction $\mathbf 1=(1,1)$; the Euclidean projection
-meets it at a right angle instead."""
-)
-c1, c2 = st.columns(2)
-with c1:
-    w = ui.number_slider(
-        "w (weight of the first coordinate)",
-        0.0,
-        1.0,
-        0.25,
-        key="w",
-        step=0.01,
-        help="a = (w, 1 − w). The worked example uses w = 0.25; w = 0.5 is ordinary centering.",
-    )
-with c2:
-    x = ui.vector_input("x (a point in the plane)", "4, 2", key="x", length=2, lo=-100, hi=100)
-
-r2 = wt.weighted_centering(wt.two_weights(w), x)
-view2 = wt.projection_view(r2)
-
-
 def set_x(point: tuple[float, float], text: str) -> None:
     """The released point becomes the x box's text (and so the link's x)."""
     st.session_state["x"] = text
 
 
-quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
-
-lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
-left, right = st.columns([3, 2])
-with left:  # the live controls sit right below the picture they move
-    ui.chart(figs.PLANE, r2, view2, key="plane")
-    live.live_control(  # drag w: the plane and the fit follow, the release sets w
-        "Drag w: the plane above and the fit below follow",
-        key="w-live",
-        param="w",
-        options=W_OPTIONS,
-        value=w,
-        charts=live.frames(lambda x: weight_frames(weight_grid(x, W_OPTIONS)), x),
-        fmt=lambda v: f"{v:g}",
-        symbol="w",
-    )
-    live.live_point(  # drag the point x on the plane: both projections follow
-        "Or drag the orange point x on the plane above",
-        key="x-live",
-        chart="plane",
-        trace=4,
-        xs=lattice.xs,
-        ys=lattice.ys,
-        value=x,
-        charts=live.frames(lambda lattice: [point_frames(lattice)], lattice),
-        symbol="x",
-        apply=set_x,
-    )
-with right:
-    st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
-
-ui.prose(
-    r"""The output always has weighted mean 0, yet its plain average is usually not 0.
-In pictures, $P_a$ drops $x$ onto the hyperplane $\ker a^{\mathsf T}=\{y: a^{\mathsf T}y=0\}$,
-but it travels there along the all-ones direction $\mathbf 1$, not along the shortest
-path. Unless the weights are equal, that is an oblique projection: it leans."""
-)
-
-ui.prose(
-    r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with the
-D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$. In that geometry the step
-$x-P_ax=(a^{\mathsf T}x)\mathbf 1$ meets the line at exactly 90°, because
-$\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. With the ordinary dot product the
-same two vectors are at another angle whenever the weights differ."""
-)
-angle_table(r2)
-zeros2 = wt.projection_checks(r2.a).zero_weights
-if r2.degenerate:
-    degenerate_warning(zeros2)
-ui.notice(wtext.plane_notes(r2))
-
-# --- weighted least squares -------------------------------------------------------------------
-st.subheader("The same map as a least-squares fit")
-ui.prose(
-    r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
-weight $a_i$. Setting the derivative to zero gives the weighted mean:"""
-)
-ui.latex_row(
-    r"f(c)=\sum_i a_i(x_i-c)^2",
-    r"f'(c)=-2\sum_i a_i(x_i-c)",
-    r"f'(c)=0\iff c=a^{\mathsf T}x",
-)
-ui.prose(
-    r"""What the fit leaves over, the residual $x-\hat c\,\mathbf 1$ at the minimiser
-$\hat c=a^{\mathsf T}x$, is exactly $P_ax$: weighted centering is the residual map of an
-intercept-only weighted least-squares fit. The fitted $\hat c$ below comes from a
-least-squares solver that is not told the formula."""
-)
-fit = wt.constant_fit(r2)
-left, right = st.columns([3, 2])
-with left:
-    ui.chart(figs.OBJECTIVE, fit, key="objective")
-with right:
-    st.markdown(wtext.number_table(wtext.fit_rows(fit, r2)))
-ui.notice(wtext.fit_notes(fit, r2, zeros2))
-
-
-# --- n = 3 and the matrix ---------------------------------------------------------------------
+# --- n = 3 and the matrix -------------------------------------------------------------------------
 @st.fragment
 def space_and_matrix(r2: wt.WeightedCentering) -> None:
     st.subheader("Three coordinates: a plane in space")
@@ -239,5 +136,113 @@ the view to look along the plane's edge."""
     ui.notice(wtext.matrix_notes(checks))
 
 
-space_and_matrix(r2)
+@st.fragment
+def page_body() -> None:
+    """The page's controls and every section they feed, as one fragment: a move reruns
+    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+    # --- n = 2 ------------------------------------------------------------------------------------
+    st.subheader("Two coordinates: one line, two ways to reach it")
+    ui.prose(
+        r"""With two coordinates take $a=(w,\,1-w)$. The points with weighted mean 0 form the
+line $\ker a^{\mathsf T}$ through the origin, perpendicular to $a$. $P_a$ reaches it by
+sliding $x$ along the diagonal direction $\mathbf 1=(1,1)$; the Euclidean projection
+meets it at a right angle instead."""
+    )
+    c1, c2 = st.columns(2)
+    with c1:
+        w = ui.number_slider(
+            "w (weight of the first coordinate)",
+            0.0,
+            1.0,
+            0.25,
+            key="w",
+            step=0.01,
+            help="a = (w, 1 − w). The worked example uses w = 0.25; w = 0.5 is ordinary centering.",
+        )
+    with c2:
+        x = ui.vector_input("x (a point in the plane)", "4, 2", key="x", length=2, lo=-100, hi=100)
+
+    r2 = wt.weighted_centering(wt.two_weights(w), x)
+    view2 = wt.projection_view(r2)
+
+    quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
+
+    lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
+    left, right = st.columns([3, 2])
+    with left:  # the live controls sit right below the picture they move
+        ui.chart(figs.PLANE, r2, view2, key="plane")
+        live.live_control(  # drag w: the plane and the fit follow, the release sets w
+            "Drag w: the plane above and the fit below follow",
+            key="w-live",
+            param="w",
+            options=W_OPTIONS,
+            value=w,
+            charts=live.frames(lambda x: weight_frames(weight_grid(x, W_OPTIONS)), x),
+            fmt=lambda v: f"{v:g}",
+            symbol="w",
+        )
+        live.live_point(  # drag the point x on the plane: both projections follow
+            "Or drag the orange point x on the plane above",
+            key="x-live",
+            chart="plane",
+            trace=4,
+            xs=lattice.xs,
+            ys=lattice.ys,
+            value=x,
+            charts=live.frames(lambda lattice: [point_frames(lattice)], lattice),
+            symbol="x",
+            apply=set_x,
+        )
+    with right:
+        st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
+
+    ui.prose(
+        r"""The output always has weighted mean 0, yet its plain average is usually not 0.
+In pictures, $P_a$ drops $x$ onto the hyperplane $\ker a^{\mathsf T}=\{y: a^{\mathsf T}y=0\}$,
+but it travels there along the all-ones direction $\mathbf 1$, not along the shortest
+path. Unless the weights are equal, that is an oblique projection: it leans."""
+    )
+
+    ui.prose(
+        r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with the
+D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$. In that geometry the step
+$x-P_ax=(a^{\mathsf T}x)\mathbf 1$ meets the line at exactly 90°, because
+$\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. With the ordinary dot product the
+same two vectors are at another angle whenever the weights differ."""
+    )
+    angle_table(r2)
+    zeros2 = wt.projection_checks(r2.a).zero_weights
+    if r2.degenerate:
+        degenerate_warning(zeros2)
+    ui.notice(wtext.plane_notes(r2))
+
+    # --- weighted least squares -------------------------------------------------------------------
+    st.subheader("The same map as a least-squares fit")
+    ui.prose(
+        r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
+weight $a_i$. Setting the derivative to zero gives the weighted mean:"""
+    )
+    ui.latex_row(
+        r"f(c)=\sum_i a_i(x_i-c)^2",
+        r"f'(c)=-2\sum_i a_i(x_i-c)",
+        r"f'(c)=0\iff c=a^{\mathsf T}x",
+    )
+    ui.prose(
+        r"""What the fit leaves over, the residual $x-\hat c\,\mathbf 1$ at the minimiser
+$\hat c=a^{\mathsf T}x$, is exactly $P_ax$: weighted centering is the residual map of an
+intercept-only weighted least-squares fit. The fitted $\hat c$ below comes from a
+least-squares solver that is not told the formula."""
+    )
+    fit = wt.constant_fit(r2)
+    left, right = st.columns([3, 2])
+    with left:
+        ui.chart(figs.OBJECTIVE, fit, key="objective")
+    with right:
+        st.markdown(wtext.number_table(wtext.fit_rows(fit, r2)))
+    ui.notice(wtext.fit_notes(fit, r2, zeros2))
+
+    space_and_matrix(r2)
+
+
+page_body()
 ui.page_end()
