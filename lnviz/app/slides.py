@@ -3,7 +3,8 @@
 A section is what a page already delimits: everything from one section heading
 (st.header / st.subheader) to the next; the first section is the page's opening (title,
 lead, controls). No page declares its sections: the browser groups the main pane's
-top-level blocks at each heading and shows one group. The section number is in the link
+top-level blocks at each heading (looking through a fragment that holds headings, such as
+a page's body) and shows one group. The section number is in the link
 (`slide=k`, 1-based; absent = the whole page), so the QR code of a slide opens that slide.
 
 The stage (a `st.components.v2` component without a frame of its own, hidden) also takes
@@ -67,11 +68,20 @@ export default function (component) {
     const main = document.querySelector(
       '[data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]');
     if (!main) return;
-    const blocks = [...main.children];
+    // A fragment is a block of its own (a layout wrapper around a vertical block); one that
+    // holds section headings (a page's body: its controls and every section) is looked
+    // through, so its children are cut at the headings like the main pane's.
+    const HEADINGS = '[data-testid="stHeading"] h2, [data-testid="stHeading"] h3';
+    const flat = (parent) => [...parent.children].flatMap((b) => {
+      const inner = b.getAttribute("data-testid") === "stLayoutWrapper" ? b.firstElementChild : null;
+      const through = inner && inner.getAttribute("data-testid") === "stVerticalBlock"
+        && !inner.className.includes("st-key-") && b.querySelector(HEADINGS);
+      return through ? flat(inner) : [b];
+    });
+    const blocks = flat(main);
     let section = 1;
     const marks = blocks.map((b) => {
-      const heading = b.querySelector(
-        '[data-testid="stHeading"] h2, [data-testid="stHeading"] h3');
+      const heading = b.querySelector(HEADINGS);
       if (heading && !b.querySelector(".st-key-lnviz-present-bar")) section += 1;
       return section;
     });

@@ -14,6 +14,7 @@ from urllib.parse import parse_qs, unquote, urlparse
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from lnviz.content import registry
 from tests.qr_reading import assert_encodes
 
 from .helpers import Visit, exception_report, interact, wait_for_rerun, wait_ready
@@ -315,3 +316,42 @@ def test_an_embedded_view_links_to_the_same_state_in_the_full_app(
     assert target.path == "/epsilon"
     assert parse_qs(target.query) == {"eps": ["4/3"], "z": ["1,2,4"]}  # no embed=true
     assert link.get_attribute("target") == "_blank"
+
+
+_SLIDE_JS = """() => {
+  const main = document.querySelector('[data-testid=stMain]');
+  const top = (el) => !el.closest('[data-testid=stExpander], [data-testid=stPopoverBody]');
+  const headings = [...main.querySelectorAll('[data-testid=stHeading]')]
+    .filter((h) => top(h) && h.querySelector('h2, h3'));
+  const first = headings[0];
+  const before = [...main.querySelectorAll('[data-testid=stSlider]')].filter((s) => first
+    && (s.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+  return {
+    shown: headings.filter((h) => h.offsetParent).map((h) => h.innerText.trim()),
+    all: headings.map((h) => h.innerText.trim()),
+    before: before.length,
+    beforeShown: before.filter((s) => s.offsetParent).length,
+    sections: Number(document.body.dataset.lnvizSections),
+  };
+}"""
+
+
+@pytest.mark.parametrize("url_path", [p.url_path for p in registry.COURSE])
+def test_every_course_page_opens_with_what_precedes_its_first_section(
+    open_page: Callable[..., Visit], url_path: str
+) -> None:
+    """Slide 1 is the page's opening (its controls too, also where they and the sections
+    run as one fragment); slide 2 its first section alone; one slide per section heading."""
+    visit = open_page(url_path, {"present": "true", "slide": "1"}, viewport=PROJECTOR)
+    page = visit.page
+    page.wait_for_function("() => document.body.dataset.lnvizSlide === '1'")
+    opening = page.evaluate(_SLIDE_JS)
+    assert opening["all"], "a course page has sections"
+    assert opening["shown"] == []
+    assert opening["beforeShown"] == opening["before"]
+    assert opening["sections"] == len(opening["all"]) + 1
+    _step(visit, lambda: page.keyboard.press("ArrowRight"), "2")
+    first = page.evaluate(_SLIDE_JS)
+    assert first["shown"] == opening["all"][:1]
+    assert first["beforeShown"] == 0
+    assert not exception_report(visit)
