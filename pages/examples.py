@@ -130,11 +130,16 @@ for n, example in enumerate(worked_examples.EXAMPLES):
             icon=":material/arrow_forward:",
         )
 
-asked = any(k in st.query_params for k in ("section", "fails"))  # a link to a checks state
-with st.expander(
-    "Checks: every claim of the sources, verified live", expanded=asked,
-    icon=":material/fact_check:",
-):  # fmt: skip
-    checks_body()
+# Open for a link to a checks state, and kept open once open: the expander's identity
+# includes `expanded`, so it must not change when a preset drops `section` from the link.
+asked = any(k in st.query_params for k in ("section", "fails"))
+checks = st.expander(
+    "Checks: every claim of the sources, verified live",
+    expanded=asked or bool(st.session_state.get("checks-open")),
+    icon=":material/fact_check:", key="checks-open", on_change="rerun",
+)  # fmt: skip
+if checks.open:  # drawn only when open: the cards are two thirds of the page's elements
+    with checks:
+        checks_body()
 
 ui.page_end()

@@ -180,20 +180,25 @@ def bound_widgets(at: AppTest) -> dict[str, tuple[str, str]]:
     return found
 
 
+UNFOLDED = {"examples": {"section": "All"}}  # the checks' panel is drawn only when open
+
+
 @functools.cache
 def controls(name: str) -> dict[str, Control]:
     """The page's URL keys with their widget and a state that shows them.
 
-    Keys missing from the default state are looked for in each preset's state.
+    Keys missing from the default state are looked for in each preset's state. A page whose
+    controls sit in a folded, lazily drawn panel is opened with a link that unfolds it (any
+    value of those keys does).
     """
-    at = open_page(name)
+    at = open_page(name, UNFOLDED.get(name, {}))
     seen = {k: Control(k, kind, label) for k, (kind, label) in bound_widgets(at).items()}
     missing = set(url_keys(name)) - set(seen)
     presets = [b.key for b in at.button if b.key and re.search(r"presets.*-\d+$", b.key)]
     for preset in presets:
         if not missing - {"term"}:
             break
-        at = open_page(name)
+        at = open_page(name, UNFOLDED.get(name, {}))
         at.button(key=preset).click().run()
         context = {k: v for k, v in at.query_params.items() if isinstance(v, str)}
         for key, (kind, label) in bound_widgets(at).items():

@@ -18,6 +18,7 @@ N_CHECKS = sum(len(c.checks) for c in claims.CATALOG)
 N_CLAIMS = len(claims.CATALOG)
 N_STATED = sum(len(c.stated_checks) for c in claims.CATALOG)
 LINKS = {(t.page, t.query): t for c in claims.CATALOG for t in c.links}
+OPEN = {"section": "All"}  # a link to the checks (folded, and not drawn, by default)
 
 # What each claim's first link must show on its page: the state is the claim's state.
 SHOWN = {
@@ -55,7 +56,7 @@ def card_titles(at) -> list[str]:
 
 
 def test_default_shows_every_card_agreeing() -> None:
-    at = via_router("examples")
+    at = via_router("examples", OPEN)
     assert_clean(at)
     assert metric(at, "checks that agree") == f"{N_CHECKS} of {N_CHECKS}"
     assert metric(at, "claims that agree") == f"{N_CLAIMS} of {N_CLAIMS}"
@@ -72,7 +73,7 @@ def test_default_shows_every_card_agreeing() -> None:
 
 def test_the_sources_are_credited_only_with_their_own_numbers() -> None:
     """A number a source never writes is shown as the app's own check, with its route."""
-    page_text = texts(via_router("examples"))
+    page_text = texts(via_router("examples", OPEN))
     assert page_text.count(" writes: ") == N_STATED
     assert "“Layer normalisation”" in page_text and "the note by Codex" in page_text
     # h′(1) = 1/3 is the app's number: a closed form and a finite-difference route
@@ -84,7 +85,7 @@ def test_the_sources_are_credited_only_with_their_own_numbers() -> None:
 
 
 def test_no_private_labels_or_claim_ids_on_the_page() -> None:
-    page_text = texts(via_router("examples"))
+    page_text = texts(via_router("examples", OPEN))
     for label in ("the notes", "(seed)", "Seed toy", "seed's", "seeds'", "the seed"):
         assert label.lower() not in page_text.lower(), label
     ids = {c.id.split(" ")[0] for c in claims.CATALOG}
@@ -92,7 +93,7 @@ def test_no_private_labels_or_claim_ids_on_the_page() -> None:
 
 
 def test_links_on_the_cards_carry_each_claims_state() -> None:
-    at = via_router("examples")
+    at = via_router("examples", OPEN)
     shown = {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
     for target in LINKS.values():
         assert (target.page, target.query) in shown, target
@@ -101,7 +102,7 @@ def test_links_on_the_cards_carry_each_claims_state() -> None:
 def test_a_broken_engine_shows_failure_marks(monkeypatch: pytest.MonkeyPatch) -> None:
     real = lnviz.normalized_core
     monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: real(z, eps) + 0.01)
-    at = via_router("examples")
+    at = via_router("examples", OPEN)
     assert_clean(at)
     broken = [r for r in claims.evaluate_all() if not r.agrees]
     failed_checks = sum(not c.agrees for r in broken for c in r.checks)
@@ -154,7 +155,7 @@ def test_section_choice_from_the_url_and_the_radio(page: str, label: str) -> Non
 
 @pytest.mark.parametrize(("index", "cards"), [(0, N_CLAIMS), (1, 7), (2, 0)])
 def test_presets(index: int, cards: int) -> None:
-    at = via_router("examples")
+    at = via_router("examples", OPEN)
     at.button(key=f"ex-presets-{index}").click().run()
     assert_clean(at)
     assert len(card_titles(at)) == cards
@@ -224,7 +225,13 @@ def test_examples_are_worked_first_and_the_checks_are_folded() -> None:
     assert titles == [f"##### {e.title}" for e in ex.EXAMPLES]
     checks = [e for e in at.expander if e.label.startswith("Checks")]
     assert len(checks) == 1 and not checks[0].proto.expanded  # closed by default
+    assert not checks[0].metric and not checks[0].header  # and not drawn while closed
+    assert not card_titles(at)
+    at.session_state["checks-open"] = True  # what opening it in the browser sets
+    at.run()
+    checks = [e for e in at.expander if e.label.startswith("Checks")]
     assert checks[0].metric and checks[0].header  # the verification lives inside it
+    assert card_titles(at) == [f"#### {c.title}" for c in claims.CATALOG]
     worked = ex.worked(ex.EXAMPLES[0])
     first = next(m.value for m in at.markdown if m.value.startswith("1. **input z**"))
     assert all(step.value in first for step in worked.steps)
