@@ -73,7 +73,8 @@ export default function (component) {
     // through, so its children are cut at the headings like the main pane's.
     const HEADINGS = '[data-testid="stHeading"] h2, [data-testid="stHeading"] h3';
     const flat = (parent) => [...parent.children].flatMap((b) => {
-      const inner = b.getAttribute("data-testid") === "stLayoutWrapper" ? b.firstElementChild : null;
+      const wrapper = b.getAttribute("data-testid") === "stLayoutWrapper";
+      const inner = wrapper ? b.firstElementChild : null;
       const through = inner && inner.getAttribute("data-testid") === "stVerticalBlock"
         && !inner.className.includes("st-key-") && b.querySelector(HEADINGS);
       return through ? flat(inner) : [b];
