@@ -9,6 +9,7 @@ from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
+from lnviz.app.live import WANTED_SUFFIX
 from lnviz.app.quiz import tab_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,6 +128,7 @@ def trace(fig: dict[str, Any], name_start: str) -> dict[str, Any]:
 def assert_live_data_under_1_mb(at: AppTest) -> None:
     """The page's chart specs and its live controls' data (the frames, which must travel
     with the control: over 100 kB) weigh at most 1 MB together."""
+    at = want_frames(at)
     charts = sum(len(c.proto.spec.encode()) for c in at.get("plotly_chart"))
     live = sum(sent_bytes(e) for e in at.get("bidi_component"))
     assert live > 100_000  # the frames travel with the control
@@ -248,9 +250,14 @@ def assert_right_answer_explained(
 
 def live_data(at: AppTest, key: str) -> tuple[Any, dict[str, Any]]:
     """The live control `key` (lnviz.app.live) and its data, with its frames (sent as an
-    element of their own, key + "--frames") under "charts"."""
+    element of their own, key + "--frames") under "charts". Frames are sent on demand
+    (lnviz.app.live): when the page has not sent them yet, this asks for them as the
+    browser does when the visitor reaches for the control, and runs the page again."""
+    if not _frames_elements(at, key):
+        at.session_state[f"{key}{WANTED_SUFFIX}"] = True  # what the "wanted" trigger sets
+        at.run()
     (element,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(key)]
-    (frames,) = [e for e in at.get("bidi_component") if e.proto.id.endswith(f"{key}--frames")]
+    (frames,) = _frames_elements(at, key)
     assert element.proto.component_name == frames.proto.component_name == "lnviz.live"
     data = json.loads(element.proto.json)
     assert frames.proto.WhichOneof("data") == "bytes"  # passed on as they are (live.Frames)
@@ -258,6 +265,24 @@ def live_data(at: AppTest, key: str) -> tuple[Any, dict[str, Any]]:
     sent = json.loads(frames.proto.bytes)
     assert sent["mode"] == "frames" and sent["frames_id"] == data["frames_id"]
     return element, {**data, "charts": sent["charts"]}
+
+
+def want_frames(at: AppTest) -> AppTest:
+    """`at` with every live control's frames: asked for as the browser asks when the
+    visitor reaches for a control (frames on demand, lnviz.app.live), then run again."""
+    keys = [
+        e.proto.id.split("-", 2)[2]  # "$$ID-<hash>-<key>"
+        for e in at.get("bidi_component")
+        if e.proto.component_name == "lnviz.live" and not e.proto.id.endswith("--frames")
+    ]
+    missing = [k for k in keys if not _frames_elements(at, k)]
+    for key in missing:
+        at.session_state[f"{key}{WANTED_SUFFIX}"] = True
+    return at.run() if missing else at
+
+
+def _frames_elements(at: AppTest, key: str) -> list[Any]:
+    return [e for e in at.get("bidi_component") if e.proto.id.endswith(f"{key}--frames")]
 
 
 def sent_bytes(element: Any) -> int:

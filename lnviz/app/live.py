@@ -27,6 +27,13 @@ Design (issue 18):
   chart bundle): one plotly.js on the page, no CDN, no copy in the repository, and none of
   the 4.8 MB of the plotly package's own bundle sent again. A second plotly.js could not
   safely update figures that the first one drew.
+- **Frames on demand.** Frames are built and sent only to a visitor who shows they are about
+  to use the control: the pointer enters it (or the chart a point control drags), it gets
+  the keyboard focus, or a finger presses it. The browser then sends one trigger
+  ("wanted"), the control's fragment reruns once with its frames, and from then on this
+  visitor's runs carry them for every new state. A class that only moves the ordinary
+  sliders never pays for them (8-31 % of a move on the pages with live controls,
+  docs/benchmarks.md). Until they arrive a drag works as the fallback below.
 - **Fallback.** The ordinary slider stays on the page and stays the page's state: where the
   live control cannot run (no window.Plotly, a browser without the component), it says
   the charts update on release, and the slider works as before.
@@ -42,7 +49,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -64,28 +71,42 @@ HINT_STATIC = "The charts update when you release."
 
 @dataclass(frozen=True)
 class Frames:
-    """A live control's frames (lnviz.figures.live payloads, one per chart it drives) as
-    the frames element sends them, and a digest of the frames.
+    """A live control's frames (lnviz.figures.live payloads, one per chart it drives), named
+    by `id` and built only when `payload` is read (frames on demand: module docstring).
 
-    `payload` is the UTF-8 JSON object {"frames_id": id, "mode": "frames", "charts": [...]},
-    made once per state and sent as bytes, which Streamlit passes on as they are (the
-    browser gets a Uint8Array; frames_id comes first, so live.js reads it without parsing
-    a set it already holds). Sent as a dict holding the frames as text, every rerun
-    encoded 30-200 kB of JSON twice (once to send it, once for an element identity that a
-    keyed component does not use): 8-13 % of a rerun on the pages with live controls.
+    `id` is known without building them: a digest of the builder's name and of its
+    arguments (lnviz.app.charts.cache_key), so equal states share one id. `payload` is the
+    UTF-8 JSON object {"frames_id": id, "mode": "frames", "charts": [...]}, made once per
+    state and sent as bytes, which Streamlit passes on as they are (the browser gets a
+    Uint8Array; frames_id comes first, so live.js reads it without parsing a set it
+    already holds). Sent as a dict holding the frames as text, every rerun encoded 30-200
+    kB of JSON twice (once to send it, once for an element identity that a keyed component
+    does not use): 8-13 % of a rerun on the pages with live controls.
     """
 
-    payload: bytes
     id: str
+    name: str
+    digest: str
+    build: Callable[..., list[dict[str, Any]]] = field(compare=False, repr=False)
+    args: tuple[Any, ...] = field(compare=False, repr=False)
+
+    @property
+    def payload(self) -> bytes:
+        # by keyword: Streamlit looks up each positional argument's name with inspect.signature
+        return _frames(
+            name=self.name, digest=self.digest, frames_id=self.id, _build=self.build,
+            _args=self.args,
+        )  # fmt: skip
 
 
 def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
-    """The frames `build(*args)` returns, built once per state (any visitor's) and kept as
-    JSON text: built on every rerun, they cost more than the rest of the page (weighted
-    centering's rerun took 310-326 ms with them, 100-119 ms without, on a slow day)."""
+    """The frames `build(*args)` returns, as a handle: built (once per state, for any
+    visitor, and kept as JSON text) when a visitor who uses the control needs them. Built
+    on every rerun, they cost more than the rest of the page (weighted centering's rerun
+    took 310-326 ms with them, 100-119 ms without, on a slow day)."""
     name, digest = cache_key(build, args)
-    # by keyword: Streamlit looks up each positional argument's name with inspect.signature
-    return _frames(name=name, digest=digest, _build=build, _args=args)
+    frames_id = hashlib.blake2b(f"{name}\0{digest}".encode(), digest_size=12).hexdigest()
+    return Frames(frames_id, name, digest, build, args)
 
 
 # Shared by every page's live controls: 32 entries were evicted under a class of 30 (each
@@ -93,25 +114,43 @@ def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
 # entry is 30-90 kB of JSON, so 128 hold about 10 MB.
 @st.cache_data(max_entries=128, show_spinner=False)
 def _frames(
-    name: str, digest: str, _build: Callable[..., list[dict[str, Any]]], _args: tuple[Any, ...]
-) -> Frames:
-    """build(*args) as Frames, cached by `name` and `digest` (lnviz.app.charts.cache_key)."""
+    name: str,
+    digest: str,
+    frames_id: str,
+    _build: Callable[..., list[dict[str, Any]]],
+    _args: tuple[Any, ...],
+) -> bytes:
+    """build(*args) as the frames element's payload, cached by `name` and `digest`
+    (lnviz.app.charts.cache_key)."""
     text = json.dumps(_build(*_args), separators=(",", ":"), sort_keys=True)
-    frames_id = hashlib.blake2b(text.encode(), digest_size=12).hexdigest()
-    payload = f'{{"frames_id":"{frames_id}","mode":"frames","charts":{text}}}'
-    return Frames(payload.encode(), frames_id)
+    return f'{{"frames_id":"{frames_id}","mode":"frames","charts":{text}}}'.encode()
 
 
 FRAMES_SUFFIX = "--frames"  # the frames element's key: the control's key and this
 FRAMES_RULE = f'[class*="{FRAMES_SUFFIX}"] {{ display: none; }}'  # (lnviz.app.layout's style)
 
 
+WANTED_SUFFIX = "--wanted"  # session key (control key + this): the visitor asked for frames
+
+
+def wanted(key: str) -> bool:
+    """Whether this visitor has asked for the frames of the live control `key`."""
+    return bool(st.session_state.get(f"{key}{WANTED_SUFFIX}"))
+
+
+def _want(key: str) -> None:
+    """The trigger's callback: from now on this visitor's runs carry the control's frames."""
+    st.session_state[f"{key}{WANTED_SUFFIX}"] = True
+
+
 def _send_frames(key: str, charts: Frames) -> None:
     """The frames, as an element of their own (hidden: lnviz.app.layout), before the
-    control `key`. Its content changes only with the frames, so a rerun that moves the
-    control's value does not send them again (Streamlit sends an element that the
-    browser has already received as a reference to it)."""
-    _LIVE(key=f"{key}{FRAMES_SUFFIX}", data=charts.payload, height="content")
+    control `key`, once the visitor has asked for them (frames on demand). Its content
+    changes only with the frames, so a rerun that moves the control's value does not send
+    them again (Streamlit sends an element that the browser has already received as a
+    reference to it)."""
+    if wanted(key):
+        _LIVE(key=f"{key}{FRAMES_SUFFIX}", data=charts.payload, height="content")
 
 
 def released_value(key: str) -> int | None:
@@ -164,6 +203,7 @@ def live_control(
             "hint_static": HINT_STATIC,
         },
         on_released_change=on_release,
+        on_wanted_change=lambda: _want(key),
         height="content",
     )
 
@@ -226,5 +266,6 @@ def live_point(
             "hint_static": HINT_POINT_STATIC,
         },
         on_released_change=on_release,
+        on_wanted_change=lambda: _want(key),
         height="content",
     )

@@ -3,12 +3,20 @@ frame per slider value for charts the page draws, and follows the page's slider.
 
 from __future__ import annotations
 
+import json
+import re
 from typing import Any
 
 from streamlit.testing.v1 import AppTest
 
 from lnviz.app.controls import EPS_GRID
-from tests.apptest_helpers import assert_clean, assert_live_data_under_1_mb, live_data, page
+from tests.apptest_helpers import (
+    assert_clean,
+    assert_live_data_under_1_mb,
+    live_data,
+    page,
+    want_frames,
+)
 
 
 def _live(at: AppTest, key: str) -> dict[str, Any]:
@@ -48,7 +56,7 @@ def _sent(at: AppTest, key: str) -> bytes:
 def test_moving_the_value_leaves_the_frames_element_as_it_was() -> None:
     """A move changes the control's small element only: the frames' element is the same,
     so Streamlit sends the browser a reference to it instead of its 100s of kB again."""
-    at = page("epsilon")
+    at = want_frames(page("epsilon"))
     control, frames = _sent(at, "eps-live"), _sent(at, "eps-live--frames")
     assert len(frames) > 100_000 > 20 * len(control)
     at.select_slider(key="eps").set_value(EPS_GRID[24]).run()  # (no faint curve's ε)
@@ -69,3 +77,25 @@ def test_invariance_live_control_drives_the_scaling_chart_at_the_pages_a() -> No
     assert len(data["labels"]) == 7
     assert [c["key"] for c in data["charts"]] == ["scale"]
     assert "scale" in _chart_keys(at)
+
+
+def test_frames_are_sent_only_once_the_visitor_asks_and_then_for_every_new_state() -> None:
+    """Frames on demand: a visitor who never reaches for the live control is not sent its
+    frames (nor are they built for them); the "wanted" trigger's callback sets the session's
+    flag, and from then on every run carries the frames of its state."""
+    at = page("epsilon")
+    assert not [e for e in at.get("bidi_component") if e.proto.id.endswith("eps-live--frames")]
+    (control,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("eps-live")]
+    first_id = json.loads(control.proto.json)["frames_id"]
+    assert re.fullmatch(r"[0-9a-f]{24}", first_id)  # named before they are built
+    at.session_state["eps-live--wanted"] = True  # what the trigger's callback sets
+    at.run()
+    assert _sent(at, "eps-live--frames").startswith(b'{"frames_id":"' + first_id.encode())
+    at.text_input(key="z").set_value("1, 2, 4").run()  # a new state: its frames come along
+    (control,) = [e for e in at.get("bidi_component") if e.proto.id.endswith("eps-live")]
+    new_id = json.loads(control.proto.json)["frames_id"]
+    assert new_id != first_id
+    assert _sent(at, "eps-live--frames").startswith(b'{"frames_id":"' + new_id.encode())
+    fresh = page("epsilon", {"z": "1, 2, 4"})  # another visitor, same state: same name
+    (other,) = [e for e in fresh.get("bidi_component") if e.proto.id.endswith("eps-live")]
+    assert json.loads(other.proto.json)["frames_id"] == new_id

@@ -159,7 +159,7 @@ def test_a_constant_input_at_eps_zero_has_no_live_control() -> None:
 
 def test_chart_data_with_the_live_control_stays_under_1_mb() -> None:
     for query in ({}, {"drag": "z₁"}, {"z": "1, 2, 3, 4, 5, 6, 7, 8", "drag": "z₈"}):
-        at = ah.page(PAGE, query)
+        at = ah.want_frames(ah.page(PAGE, query))
         charts = sum(len(c.proto.spec.encode()) for c in at.get("plotly_chart"))
         frames = sum(ah.sent_bytes(e) for e in at.get("bidi_component"))
         assert frames > 20_000  # the frames travel with the control

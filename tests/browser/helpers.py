@@ -201,6 +201,18 @@ def script_runs(page: Page) -> int:
     return int(page.evaluate("() => (window.__lnviz ? window.__lnviz.runs : 0)"))
 
 
+def arm_live(page: Page, key: str, timeout: float = READY_TIMEOUT_MS) -> None:
+    """Reach for the live control `key` as a visitor does (the pointer over it), so that the
+    server sends its frames (frames on demand, lnviz.app.live), and wait until the control
+    holds them and the run that brought them has finished."""
+    control = page.locator(f".st-key-{key} .live")
+    control.scroll_into_view_if_needed()
+    control.hover()
+    # (the control lives in its component's shadow root: Playwright's selectors reach it)
+    page.locator(f".st-key-{key} .live[data-ready='1']").wait_for(timeout=timeout)
+    wait_ready(page)
+
+
 def wait_ready(page: Page, min_runs: int = 1, timeout: float = READY_TIMEOUT_MS) -> None:
     """Wait until the app has run its script at least `min_runs` times and is idle."""
     try:

@@ -17,6 +17,7 @@ from .helpers import (
     RUN_COUNTER_JS,
     SCREENSHOTS,
     Visit,
+    arm_live,
     exception_report,
     goto,
     metric_value,
@@ -79,6 +80,7 @@ def wait_live(page: Any, key: str, charts: tuple[str, ...]) -> None:
     for chart in charts:
         page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
     page.wait_for_function("() => !!window.Plotly")
+    arm_live(page, key)  # the frames come when the visitor reaches for the control
 
 
 def open_live(
@@ -289,3 +291,31 @@ def test_while_the_pointer_moves_lines_are_redrawn_without_plotly_and_plotly_fol
     y2 = page.evaluate(DRAWN_JS, i)[1]
     assert y2 != y0  # Plotly has the state shown now
     page.mouse.up()
+
+
+def test_frames_come_when_the_visitor_reaches_for_the_control_and_then_with_every_state(
+    watched: Callable[..., Watched],
+) -> None:
+    """Frames on demand: none before the pointer comes over the control; one ask when it
+    does, then the frames of each new state arrive with its run, without another ask."""
+    w = watched("epsilon", {"eps": "1e-06"})
+    page = w.page
+    control = live(page, "eps-live")
+    control.locator("input").wait_for()
+    page.wait_for_timeout(500)
+    assert control.get_attribute("data-ready") == "0"
+    assert page.locator(".st-key-eps-live--frames").count() == 0  # not sent, not built
+    arm_live(page, "eps-live")
+    assert control.get_attribute("data-asked") == "1"
+    assert page.locator(".st-key-eps-live--frames").count() == 1
+    z = page.locator(".st-key-z input")
+    finished = w.visit.finished_runs
+    z.fill("1, 2, 4")
+    z.press("Enter")  # a new state: new frames, sent with its run
+    wait_for_rerun(w.visit, finished, 30_000)
+    page.locator(".st-key-eps-live .live[data-ready='1']").wait_for()
+    assert control.get_attribute("data-asked") == "1"  # not asked again
+    drag(page, "eps-live", [0.3, 0.6])
+    assert int(control.get_attribute("data-frames") or 0) >= 1  # live at once
+    release_and_wait(w)
+    assert_no_errors(w)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import SCREENSHOTS, exception_report, wait_for_rerun
+from .helpers import SCREENSHOTS, arm_live, exception_report, wait_for_rerun
 from .test_live import Watched, drag, live, query, release_and_wait, wait_live, watched
 
 pytestmark = pytest.mark.browser
@@ -53,6 +53,7 @@ def open_plane(watched: Callable[..., Watched], q: dict[str, str] | None = None)
     w = watched("weighted-centering", q or {})
     wait_live(w.page, "w-live", ("plane", "objective"))
     w.page.locator(".st-key-x-live .live-pad").wait_for()
+    arm_live(w.page, "x-live")  # the point's frames too (frames on demand)
     w.page.evaluate(  # the plane at the top of the window, the live controls below it
         """() => {
           const el = document.querySelector('.st-key-plane');

@@ -17,7 +17,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from lnviz.content import registry
 from tests.qr_reading import assert_encodes
 
-from .helpers import Visit, exception_report, interact, wait_for_rerun, wait_ready
+from .helpers import Visit, arm_live, exception_report, interact, wait_for_rerun, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -291,6 +291,7 @@ def test_the_qr_code_opened_after_a_live_move_holds_the_moved_value(
     opened, still holds the moved value."""
     visit = open_page("epsilon", {"present": "true", "eps": "4/3"}, viewport=PROJECTOR)
     page = visit.page
+    arm_live(page, "eps-live")  # its frames: the focus below then asks for nothing
     rail = page.locator(".st-key-eps-live .live input")
     rail.scroll_into_view_if_needed()
     finished = visit.finished_runs

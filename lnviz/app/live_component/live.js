@@ -26,15 +26,38 @@ function framesArrived(bytes) {
 }
 
 // Give ctl the frames of ctl.data (prepared for Plotly), or an empty set until they arrive.
+// data-ready on the control says which (tests wait for it).
 function attachFrames(ctl) {
   const raw = SHARED.frames.get(ctl.data.frames_id);
   if (!raw) {
     ctl.charts = [];
     SHARED.waiting.add(ctl);
+    ctl.wrap.dataset.ready = "0";
     return;
   }
   SHARED.waiting.delete(ctl);
   ctl.charts = raw.map((c) => prepare(c, ctl.states));
+  ctl.wrap.dataset.ready = "1";
+}
+
+// Frames on demand (lnviz/app/live.py): the server sends a control's frames once this
+// visitor has asked for them. Asked when the visitor is about to use the control (pointer
+// over it, focus, a press), once per state whose frames have not arrived; after the first
+// ask the server sends the frames of every new state by itself.
+function wantFrames(ctl) {
+  if (!ctl.data || !ctl.ask) return;
+  const id = ctl.data.frames_id;
+  if (SHARED.frames.has(id) || ctl.asked === id) return;
+  ctl.asked = id;
+  ctl.wrap.dataset.asked = String(Number(ctl.wrap.dataset.asked || 0) + 1);
+  ctl.ask();
+}
+
+function askOnIntent(ctl, el) {
+  const want = () => wantFrames(ctl);
+  for (const type of ["pointerenter", "pointerdown", "focusin"]) {
+    el.addEventListener(type, want, { passive: true });
+  }
 }
 
 function decode(value) {
@@ -336,7 +359,8 @@ function create(root) {
   input.id = uid;
   wrap.querySelector("label").htmlFor = uid;
 
-  const ctl = controlState({ pointer: false });
+  const ctl = controlState({ pointer: false, wrap });
+  askOnIntent(ctl, wrap);
 
   ctl.label = (i) => ctl.data.labels[i];
 
@@ -443,7 +467,14 @@ function createPoint(root) {
   const ctl = controlState({
     drag: null, // { pointerId, dx, dy } while the point is held
     moved: false, // a lattice state was shown since the last commit
+    wrap,
   });
+  askOnIntent(ctl, wrap);
+  // the point is dragged on its chart: the pointer over that chart is an intent too
+  document.addEventListener("pointerover", (e) => {
+    const gd = ctl.data && chartElement(ctl.data.chart);
+    if (gd && e.target instanceof Node && gd.contains(e.target)) wantFrames(ctl);
+  }, { capture: true, passive: true });
   const plotly = () => window.Plotly;
   const nx = () => ctl.data.xs.length;
   const ny = () => ctl.data.ys.length;
@@ -622,5 +653,6 @@ export default function (component) {
     ctl = data.mode === "point" ? createPoint(parentElement) : create(parentElement);
     CONTROLLERS.set(parentElement, ctl);
   }
+  ctl.ask = () => setTriggerValue("wanted", true);
   ctl.update(data, (i) => setTriggerValue("released", i));
 }
