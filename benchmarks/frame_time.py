@@ -93,6 +93,9 @@ def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
                 page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
             page.wait_for_function("() => !!window.Plotly")
             page.locator(f".st-key-{key} .live input").scroll_into_view_if_needed()
+            # frames on demand (lnviz/app/live.py): the pointer over the control asks for them
+            page.locator(f".st-key-{key} .live").hover()
+            page.locator(f".st-key-{key} .live[data-ready='1']").wait_for()
             page.wait_for_timeout(1000)
             before = len(frames)
             page.evaluate(RAF_JS, key)
