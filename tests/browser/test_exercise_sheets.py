@@ -11,7 +11,7 @@ import pytest
 
 from lnviz.content.exercises import for_page
 
-from .helpers import Visit, exception_report
+from .helpers import Visit, exception_report, wait_for_rerun
 
 pytestmark = pytest.mark.browser
 
@@ -51,3 +51,26 @@ def test_the_checks_csv_downloaded_holds_every_check(open_page: Callable[..., Vi
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert lines[0].split(",") == list(claims.CSV_COLUMNS)
     assert len(lines) - 1 == sum(len(c.checks) for c in claims.CATALOG)
+
+
+def test_the_checks_are_drawn_when_their_panel_is_opened_and_stay_open(
+    open_page: Callable[..., Visit],
+) -> None:
+    """Worked examples' checks are drawn only when their panel is open (a lazy expander);
+    opening it runs the page once, and a preset that drops `section` keeps it open."""
+    from lnviz.content import claims
+
+    visit = open_page("examples")
+    page = visit.page
+    cards = page.locator("[class*=st-key-claim-]")
+    assert cards.count() == 0  # folded: not drawn
+    finished = visit.finished_runs
+    page.get_by_text("Checks: every claim of the sources").click()
+    wait_for_rerun(visit, finished, 30_000)
+    assert cards.count() == len(claims.CATALOG)
+    for preset, shown in ((1, 7), (0, len(claims.CATALOG))):  # only ε, then the whole lesson
+        finished = visit.finished_runs
+        page.locator(f".st-key-ex-presets-{preset} button").click()
+        wait_for_rerun(visit, finished, 30_000)
+        assert cards.count() == shown
+    assert not exception_report(visit)
