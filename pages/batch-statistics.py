@@ -339,10 +339,8 @@ def companion_section(s: StreamSettings) -> None:
     )
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     with st.container(border=True):
         steps, b, f, seed = ui.int_row(*SIZE_BOXES)
         c5, c6, c7 = st.expander(
@@ -395,5 +393,5 @@ def page_body() -> None:
         companion_section(settings)
 
 
-page_body()
+body()
 ui.page_end()

@@ -131,10 +131,8 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
     ui.notice(notes.jacobian_notes(spec))
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     c1, c2 = st.columns([3, 2])
     with c1:
         eps = ui.eps_slider(
@@ -170,5 +168,5 @@ def page_body() -> None:
     jacobian_section(z, eps)
 
 
-page_body()
+body()
 ui.page_end()

@@ -145,10 +145,8 @@ def batch_section(comp: fd.Comparison) -> None:
     ui.notice(list(words.batch_notes(stats, steps, k)))
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     with st.container(border=True):
         c1, c2 = st.columns(2)
         with c1:
@@ -224,5 +222,5 @@ def page_body() -> None:
     batch_section(result.comparison)
 
 
-page_body()
+body()
 ui.page_end()

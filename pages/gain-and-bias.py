@@ -123,10 +123,8 @@ ui.presets(
 )
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     z, gamma_raw, beta_raw = ui.side_by_side(
         lambda: ui.vector_input(
             "z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000
@@ -224,5 +222,5 @@ inputs"""
     ui.notice(notes.sensitivity_notes())
 
 
-page_body()
+body()
 ui.page_end()

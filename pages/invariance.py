@@ -265,10 +265,8 @@ without any effect on the normalized output, for **every** input $x$:"""
     ui.notice(notes.redundancy_notes(check))
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     c1, c2 = st.columns([2, 3])
     with c1:
         z = ui.vector_input(
@@ -289,5 +287,5 @@ def page_body() -> None:
     redundancy_section(eps)
 
 
-page_body()
+body()
 ui.page_end()

@@ -101,10 +101,8 @@ def placement_section(eps: float) -> None:
     ui.notice(list(words.placement_notes(p)))
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     with st.container(border=True):
         offset = ui.choice_slider(
             "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
@@ -182,5 +180,5 @@ def page_body() -> None:
     ui.notice(list(words.recipe_notes(runs, offset, offset == OFFSETS[-1])))
 
 
-page_body()
+body()
 ui.page_end()

@@ -111,10 +111,8 @@ def cube_section(red: lnviz.Reduction) -> None:
         )
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     with st.container(border=True):
         bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
         scheme = ui.choice(
@@ -223,5 +221,5 @@ plays here. Read the actual tensor layout before carrying a recipe from one mode
     )
 
 
-page_body()
+body()
 ui.page_end()

@@ -291,10 +291,8 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
     )
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     with st.container(border=True):
         bsz, tsz, seed, win = ui.int_row(
             ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
@@ -375,5 +373,5 @@ def page_body() -> None:
         st.latex(r"\text{post-norm:}\quad h_{l+1}=\mathrm{LN}\bigl(h_l+\mathcal{F}(h_l)\bigr)")
 
 
-page_body()
+body()
 ui.page_end()

@@ -136,10 +136,8 @@ the view to look along the plane's edge."""
     ui.notice(wtext.matrix_notes(checks))
 
 
-@st.fragment
-def page_body() -> None:
-    """The page's controls and every section they feed, as one fragment: a move reruns
-    this and not the page's title, formulas, presets and footer (docs/benchmarks.md)."""
+@ui.page_body
+def body() -> None:
     # --- n = 2 ------------------------------------------------------------------------------------
     st.subheader("Two coordinates: one line, two ways to reach it")
     ui.prose(
@@ -244,5 +242,5 @@ least-squares solver that is not told the formula."""
     space_and_matrix(r2)
 
 
-page_body()
+body()
 ui.page_end()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import streamlit as st
 
@@ -142,6 +142,15 @@ def page_intro(title: str, lead: str) -> None:
             st.markdown(linked(lead, depth=2))
     else:
         st.markdown(linked(lead, depth=2))
+
+
+def page_body(body: Callable[[], None]) -> Callable[[], None]:
+    """Decorator: `body` draws the page's controls and every section they feed, and runs as
+    one fragment, so a move of a page-wide control reruns it and not the router, the title
+    and lead, the formulas, the presets, the share box and the footer (about a fifth less
+    server work per move on the pages that use it, docs/benchmarks.md). Presentation mode's
+    slides look through it to the section headings inside (lnviz.app.slides)."""
+    return st.fragment(body)
 
 
 def page_end() -> None:
