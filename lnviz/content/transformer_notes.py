@@ -20,6 +20,7 @@ __all__ = [
     "across_blocks_text",
     "attention_notes",
     "backward_notes",
+    "gain_image_text",
     "placement_notes",
     "signed",
     "sphere_notes",
@@ -112,7 +113,7 @@ def across_blocks_text(f: PlacementFacts) -> str:
 
 
 def sphere_notes(view: SphereView) -> list[str]:
-    """How many cores ε pulls inside, the plane, and the gain's ellipse (d = 3)."""
+    """How many cores ε pulls inside, the plane, and what the gain makes of the circle (d = 3)."""
     d, n = view.z.shape[1], view.z.shape[0]
     radius = (
         f"radii from {number(float(view.radius.min()), 3)} to {number(float(view.radius.max()), 3)}"
@@ -127,21 +128,36 @@ def sphere_notes(view: SphereView) -> list[str]:
         "Whatever the input, the core's coordinates add up to 0: it lies in the plane ⟂ 𝟏.",
     ]
     if d == 3:
-        axes = view.semi_axes
-        notes.append(
-            f"The gain γ = {vector(view.gamma, 3)} maps the circle onto "
-            + (
-                f"a circle of radius {number(float(axes[0]), 3)}."
-                if float(axes.max()) == float(axes.min())
-                else f"an ellipse; the ellipsoid's semi-axes are √3·|γᵢ| = {vector(axes, 3)}."
-            )
-        )
+        notes.append(gain_image_text(view))
     else:
         notes.append(
-            f"In ℝ^{d} the plane orthogonal to 𝟏 has {d - 1} dimensions; the chart shows one "
-            "flat slice of it, so tokens appear at radius up to √d, not on it."
+            f"In ℝ^{d} the plane orthogonal to 𝟏 has {d - 1} dimensions; the chart projects "
+            "the tokens onto one 2-D plane inside it, so they appear at radius up to √d, not "
+            "on it."
         )
     return notes
+
+
+def gain_image_text(view: SphereView) -> str:
+    """What γ makes of the circle (d = 3): its semi-axes are √3 times the singular values of
+    diag(γ) on the plane ⟂ 𝟏, so a circle, an ellipse, a segment or a point."""
+    axes, rank = view.semi_axes, view.image_rank
+    where = f"The gain γ = {vector(view.gamma, 3)} maps the circle onto "
+    if rank == 0:
+        return where + f"a single point, β = {vector(view.beta, 3)}."
+    if rank == 1:
+        return where + (
+            f"a segment of half-length {number(float(axes[0]), 3)} centred at β: γ keeps only "
+            "one direction of the plane ⟂ 𝟏 and flattens the other."
+        )
+    if np.isclose(axes[0], axes[1], rtol=1e-9):
+        return where + f"a circle of radius {number(float(axes[0]), 3)}."
+    return where + (
+        f"an ellipse with semi-axes {number(float(axes[0]), 3)} and "
+        f"{number(float(axes[1]), 3)}: √3 times how much γ stretches the plane ⟂ 𝟏 in its "
+        "longest and shortest directions (that plane is tilted against the axes, so these are "
+        "not √3·|γᵢ|)."
+    )
 
 
 def attention_notes(raw: AttentionScan, normed: AttentionScan, sel: Selectability) -> list[str]:

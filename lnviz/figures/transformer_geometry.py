@@ -17,7 +17,8 @@ SCATTER_MAX = 4000  # points of the tanh scatter sent to the browser
 
 def sphere_figure(view: SphereView) -> go.Figure:
     """d = 3: inputs, centred inputs, cores on the circle of radius sqrt(3), outputs on the
-    gain's ellipse, in 3-D. d > 3: the same in the fixed 2-D plane of the basis."""
+    gain's image of the circle, in 3-D. d > 3: inputs and cores projected onto the fixed 2-D
+    plane of the basis."""
     d = view.z.shape[1]
     fig = FigureSpec()
     if d == 3:
@@ -34,7 +35,7 @@ def sphere_figure(view: SphereView) -> go.Figure:
             )  # fmt: skip
         for name, curve, color in (
             ("circle of radius √3 in 𝟏⊥", view.circle, BLUE),
-            ("the gain's ellipse", view.ellipse, ORANGE),
+            ("the circle's image under γ", view.ellipse, ORANGE),
         ):
             fig.add_scatter3d(
                 x=r(curve[:, 0]), y=r(curve[:, 1]), z=r(curve[:, 2]), mode="lines", name=name,
@@ -60,24 +61,39 @@ def sphere_figure(view: SphereView) -> go.Figure:
         x=r(circle[:, 0]), y=r(circle[:, 1]), mode="lines", name=f"radius √{d}",
         line={"color": BLUE, "width": 1.5, "dash": "dash"}, hoverinfo="skip",
     )  # fmt: skip
-    layout(fig, title=f"A 2-D slice of 𝟏⊥ in ℝ^{d}", x="along (1, −1, 0, …)/√2",
+    layout(fig, title=f"Tokens projected onto a plane of 𝟏⊥ in ℝ^{d}", x="along (1, −1, 0, …)/√2",
            y="along (1, 1, −2, 0, …)/√6")  # fmt: skip
     fig.update_yaxes(scaleanchor="x")
     return legend_below(fig).figure()
 
 
 def sphere_alt(view: SphereView) -> str:
+    """What the chart shows; the gain only at d = 3, the one width with a gain control."""
     d = view.z.shape[1]
     inside = int(view.pulled_in.sum())
-    where = "a 3-D view" if d == 3 else f"a 2-D slice of the plane orthogonal to 1 in ℝ^{d}"
-    return (
+    where = (
+        "a 3-D view"
+        if d == 3
+        else f"a projection onto one plane inside the plane orthogonal to 1 in ℝ^{d}"
+    )
+    text = (
         f"{where.capitalize()} of {view.z.shape[0]} tokens: after centring they lie in the "
         f"plane orthogonal to (1, …, 1); layer norm with ε = {num(view.eps)} puts their cores "
         f"at radius up to √{d} = {num(view.sphere_radius)} (from "
         f"{num(float(view.radius.min()))} to {num(float(view.radius.max()))}); {inside} "
-        f"tokens of small variance sit visibly inside. The gain γ stretches the circle into an "
-        f"ellipse with semi-axes {', '.join(num(float(a)) for a in view.semi_axes[:3])}."
+        "tokens of small variance sit visibly inside."
     )
+    if d != 3:
+        return text
+    axes, rank = view.semi_axes, view.image_rank
+    image = (
+        "a single point"
+        if rank == 0
+        else f"a segment of half-length {num(float(axes[0]))}"
+        if rank == 1
+        else f"an ellipse with semi-axes {num(float(axes[0]))} and {num(float(axes[1]))}"
+    )
+    return text + f" The gain γ maps the circle onto {image}."
 
 
 SPHERE = Chart(sphere_figure, sphere_alt)

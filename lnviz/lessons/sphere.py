@@ -1,6 +1,6 @@
 """Layer norm's geometry: centring projects onto the plane orthogonal to 1, scaling puts the
-result on a sphere of radius sqrt(d) inside it, and the gain stretches that into an
-ellipsoid.
+result on a sphere of radius sqrt(d) inside it, and the gain maps that sphere to an
+ellipsoid (possibly flattened).
 
 For a token z in R^d: v = z - mean(z) 1 is the orthogonal projection of z onto the
 hyperplane 1^perp = {x : sum(x) = 0}; q = |v|^2 / d; the core u = v / sqrt(q + eps) has
@@ -9,10 +9,13 @@ hyperplane 1^perp = {x : sum(x) = 0}; q = |v|^2 / d; the core u = v / sqrt(q + e
 
 so every core lies in 1^perp on or inside the sphere of radius sqrt(d): on it when eps = 0,
 and eps pulls tokens of small variance q inside (to half the squared radius at q = eps).
-The output y = gamma * u + beta maps that sphere onto the ellipsoid centred at beta with
-semi-axes sqrt(d) |gamma_i| along the coordinate axes (intersected with the image of the
-plane). For d = 3 the plane is 2-D and the sphere a circle; for larger d the figures show
-the coordinates in one fixed 2-D plane inside 1^perp (the first two Helmert directions).
+The output y = gamma * u + beta maps that sphere (d - 1 dimensions, inside 1^perp) onto an
+ellipsoid centred at beta whose semi-axes are sqrt(d) times the singular values of
+diag(gamma) restricted to 1^perp: d - 1 of them, not the d numbers sqrt(d) |gamma_i|, since
+1^perp is tilted against the coordinate axes. A zero singular value flattens it: for d = 3
+the circle becomes an ellipse, a segment (gamma = (3, 0, 0)) or the point beta (gamma = 0).
+For larger d the figures show the tokens projected onto one fixed 2-D plane inside 1^perp
+(the first two Helmert directions).
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from lnviz import analyze_core
 from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
 
-__all__ = ["SphereView", "plane_basis", "sample_tokens", "sphere_view"]
+__all__ = ["SphereView", "gain_semi_axes", "plane_basis", "sample_tokens", "sphere_view"]
 
 D_MIN, D_MAX, N_MAX = 3, 256, 2000
 
@@ -52,7 +55,12 @@ class SphereView:
     plane_output: np.ndarray  # (n, 2) y @ basis
     circle: np.ndarray  # (K, d) the radius-sqrt(d) circle in span(basis)
     ellipse: np.ndarray  # (K, d) gamma * circle + beta: where that circle's outputs land
-    semi_axes: np.ndarray  # (d,) sqrt(d) |gamma|: the gain ellipsoid's semi-axes about beta
+    semi_axes: np.ndarray  # (d - 1,) descending: the image ellipsoid's semi-axes about beta
+
+    @property
+    def image_rank(self) -> int:
+        """How many semi-axes are not 0: d - 1 for an ellipsoid, 1 a segment, 0 a point."""
+        return int((self.semi_axes > 1e-12 * max(1.0, float(self.semi_axes[0]))).sum())
 
     @property
     def pulled_in(self) -> np.ndarray:
@@ -72,6 +80,24 @@ def plane_basis(d: int) -> np.ndarray:
     basis[:2, 0] = (1.0, -1.0)
     basis[:3, 1] = (1.0, 1.0, -2.0)
     return basis / np.linalg.norm(basis, axis=0)
+
+
+def gain_semi_axes(gamma: np.ndarray) -> np.ndarray:
+    """sqrt(d) times the singular values of diag(gamma) on 1^perp, descending (d - 1 values):
+    the semi-axes of the image of the radius-sqrt(d) sphere under u -> gamma * u.
+
+    diag(gamma) P, with P = I - 11^T / d the projector onto 1^perp, has those d - 1 singular
+    values and one more 0 (the direction of 1, which P removes).
+
+    >>> [round(float(a), 4) for a in gain_semi_axes(np.array([3.0, 0.0, 0.0]))]  # a segment
+    [4.2426, 0.0]
+    >>> [round(float(a), 4) for a in gain_semi_axes(np.array([-2.0, 2.0, 2.0]))]  # a circle
+    [3.4641, 3.4641]
+    """
+    d = gamma.shape[0]
+    projector = np.eye(d) - 1.0 / d  # (d, d) P, onto 1^perp
+    values = np.linalg.svd(gamma[:, None] * projector, compute_uv=False)  # (d,) descending
+    return np.sqrt(d) * values[: d - 1]
 
 
 def sample_tokens(n: int = 60, d: int = 3, seed: int = 0) -> np.ndarray:
@@ -141,5 +167,5 @@ def sphere_view(
         plane_output=y @ basis,
         circle=circle,
         ellipse=gam * circle + bet,
-        semi_axes=np.sqrt(d) * np.abs(gam),
+        semi_axes=gain_semi_axes(gam),
     )

@@ -109,14 +109,57 @@ def test_layer_norm_outputs_lie_on_the_stated_sphere(z, eps) -> None:
         np.testing.assert_allclose(v.radius, np.sqrt(d), rtol=1e-9)
 
 
-def test_gain_turns_the_circle_into_an_ellipse_about_beta() -> None:
+def test_gain_maps_the_circle_into_the_axis_aligned_ellipsoid_about_beta() -> None:
     gamma, beta = np.array([2.0, 0.5, 1.0]), np.array([1.0, 0.0, -1.0])
     v = sphere_view(sample_tokens(30, 3, seed=2), 0.0, gamma, beta)
-    # every output satisfies sum(((y - beta) / gamma)^2) = d: the ellipsoid's equation
+    # every output satisfies sum(((y - beta) / gamma)^2) = d: it lies on that ellipsoid, whose
+    # cut by the tilted plane through beta is the image ellipse (other semi-axes)
     np.testing.assert_allclose((((v.output - beta) / gamma) ** 2).sum(axis=1), 3.0, rtol=1e-9)
     np.testing.assert_allclose((((v.ellipse - beta) / gamma) ** 2).sum(axis=1), 3.0, rtol=1e-9)
-    np.testing.assert_allclose(v.semi_axes, np.sqrt(3) * np.abs(gamma))
     np.testing.assert_allclose(np.linalg.norm(v.circle, axis=1), np.sqrt(3))
+    assert not np.allclose(v.semi_axes, np.sort(np.sqrt(3) * np.abs(gamma))[::-1][:2])
+
+
+@settings(max_examples=60, deadline=None)
+@given(gamma=arrays(np.float64, 3, elements=st.floats(-5, 5, allow_nan=False)))
+def test_image_semi_axes_are_the_farthest_and_nearest_points_of_the_drawn_curve(gamma) -> None:
+    """d = 3: the image of the circle is an ellipse (or segment, or point) about beta whose
+    semi-axes are its largest and smallest distances from beta."""
+    beta = np.array([0.5, -1.0, 2.0])
+    v = sphere_view(sample_tokens(5, 3, seed=0), 0.0, gamma, beta, n_circle=2001)
+    dist = np.linalg.norm(v.ellipse - beta, axis=1)  # (K,)
+    scale = 1e-6 + 1e-2 * float(np.abs(gamma).max())  # the curve is sampled, not exact
+    assert v.semi_axes.shape == (2,)
+    assert abs(dist.max() - v.semi_axes[0]) <= scale
+    assert abs(dist.min() - v.semi_axes[1]) <= scale
+    spread = np.linalg.matrix_rank(v.ellipse - beta, tol=1e-9 * (1 + dist.max()))
+    assert v.image_rank == spread  # 2: an ellipse, 1: a segment, 0: the point beta
+
+
+@pytest.mark.parametrize(
+    ("gamma", "rank", "axes"),
+    [
+        ((3.0, 0.0, 0.0), 1, (3 * np.sqrt(2), 0.0)),  # a segment, not an ellipse
+        ((0.0, 0.0, 0.0), 0, (0.0, 0.0)),  # the point beta
+        ((-2.0, 2.0, 2.0), 2, (2 * np.sqrt(3), 2 * np.sqrt(3))),  # |gamma_i| equal: a circle
+        ((1.0, 1.0, 0.0), 2, (np.sqrt(3), 1.0)),  # one zero entry can still leave an ellipse
+    ],
+)
+def test_degenerate_gains(gamma, rank, axes) -> None:
+    v = sphere_view(sample_tokens(5, 3, seed=0), 1e-5, gamma)
+    assert v.image_rank == rank
+    np.testing.assert_allclose(v.semi_axes, axes, atol=1e-12)
+
+
+@settings(max_examples=40, deadline=None)
+@given(d=st.integers(3, 40), seed=st.integers(0, 2**16))
+def test_semi_axes_squared_add_up_to_the_gain_on_the_plane(d, seed) -> None:
+    """(d - 1) semi-axes a_k with sum a_k^2 = d * trace(P diag(gamma^2)) = (d - 1) sum gamma_i^2."""
+    gamma = np.random.default_rng(seed).normal(size=d)  # (d,)
+    v = sphere_view(sample_tokens(4, d, seed=0), 1e-5, gamma)
+    assert v.semi_axes.shape == (d - 1,)
+    assert (np.diff(v.semi_axes) <= 1e-12).all()
+    np.testing.assert_allclose((v.semi_axes**2).sum(), (d - 1) * (gamma**2).sum(), rtol=1e-9)
 
 
 def test_projection_onto_the_plane_equals_centring() -> None:
