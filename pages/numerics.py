@@ -165,7 +165,7 @@ def body() -> None:
         "that format with everything else exact — a line lying on it loses nothing to the "
         "algorithm. Crosses at the top: no finite output. Errors below 10⁻¹⁷ are drawn at 10⁻¹⁷."
     )
-    ui.notice(list(words.sweep_notes(summation)))
+    ui.notice(list(words.sweep_notes(swept)))
 
     clamping_section(sample, offset, eps, summation)
     placement_section(eps)

@@ -10,10 +10,13 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from lnviz.content import text
 from lnviz.lessons.numerics import ulp
 from lnviz.lessons.numerics_recipes import PLACEMENTS, RECIPES, Placements, RecipeRun
 from lnviz.lessons.numerics_sweep import Clamping, SampleSpec, Sweep
+from lnviz.lessons.precision import get_format
 
 __all__ = [
     "ALGORITHM_NAMES",
@@ -47,7 +50,31 @@ PRESETS = {
     "(1, 0, 0, 0)": {"x": "1, 0, 0, 0", "eps": 1e-6},
     BFLOAT16_PRESET: {"data": "noise", "n": 1000, "seed": 0, "off": 10.0, "prec": "bfloat16"},
 }
-_FLOAT16_MAX = 65504.0
+_FLOAT16_MAX = get_format("float16").max_finite  # 65504
+
+
+def float16_overflow_offsets(n: int) -> tuple[float, float]:
+    """The offsets c above which float16's sums of n values near c overflow 65504: Σx² (the
+    one-pass variance) once n·c² does, c > √(65504/n); Σx (every mean) once n·c does.
+
+    >>> [round(c, 2) for c in float16_overflow_offsets(1000)]
+    [8.09, 65.5]
+    """
+    return math.sqrt(_FLOAT16_MAX / n), _FLOAT16_MAX / n
+
+
+def welford_against_two_pass(s: Sweep, precision: str = "float32") -> tuple[float, float]:
+    """The largest ratio of Welford's output error to two-pass's over the swept offsets (as
+    the sweep chart draws them), and its offset. Two-pass's error counts at least the error of
+    storing the input (a lucky near-exact result is no yardstick); only the slider's offsets
+    count, and not where Welford keeps no correct digit (error ≥ 1)."""
+    p = s.precisions.index(precision)
+    w = s.rel_error[s.algorithms.index("welford"), p]  # (K,)
+    t = np.maximum(s.rel_error[s.algorithms.index("two-pass"), p], s.input_error[p])  # (K,)
+    fair = np.isin(s.offsets, OFFSETS) & np.isfinite(w) & np.isfinite(t) & (w < 1) & (t > 0)
+    ratio = np.where(fair, w / np.where(fair, t, 1.0), 0.0)  # (K,)
+    k = int(np.argmax(ratio))
+    return float(ratio[k]), float(s.offsets[k])
 
 
 def at_preset(name: str, sample: SampleSpec, offset: float, precision: str) -> bool:
@@ -114,32 +141,45 @@ def error_notes(s: Sweep, k: int) -> tuple[str, ...]:
         return text.float_result(v) if field == "variance" else text.rel_error(v)
 
     n = s.base.size
+    squares, plain = float16_overflow_offsets(n)
     return (
         f"float32 one-pass: v = {f32('variance', 'one-pass')}, output error "
         f"{f32('rel_error', 'one-pass')}; two-pass: {f32('rel_error', 'two-pass')}; "
         f"Welford: {f32('rel_error', 'welford')}.",
         "The one-pass error grows with the offset; two-pass and Welford barely notice it.",
-        f"float16 stops at 65504: x² overflows once |x| exceeds 256, and a sum of these {n} "
-        f"values once n·|x| does (|x| above about {text.number(_FLOAT16_MAX / n, 0)}). NaN "
-        "means no usable output.",
+        f"float16 stops at 65504. The one-pass variance adds up x², which overflows once "
+        f"n·x² does: for these n = {n} values from |x| ≈ √(65504/n) = "
+        f"{text.number(squares, 1)}. Every mean adds up x, which overflows later, from "
+        f"|x| ≈ 65504/n = {text.number(plain, 1)} (the two-pass variance needs that mean); "
+        "Welford's running mean never forms the sum. NaN means no usable output.",
         "Errors also include storing x itself: a format cannot hold digits finer than its "
         "spacing at c (the dash-dotted lines below).",
     )
 
 
-def sweep_notes(summation: str) -> tuple[str, ...]:
+def sweep_notes(s: Sweep) -> tuple[str, ...]:
     """What to notice under the offset sweep, for the summation order shown."""
     order = (
         "Switch the summation order to pairwise: each sum's rounding error grows like log n "
         "instead of n, but the one-pass cancellation remains."
-        if summation == "sequential"
+        if s.summation == "sequential"
         else "These are pairwise sums, whose rounding error grows like log n instead of n; "
         "switch back to sequential to compare: the one-pass cancellation is there either way."
     )
+    ratio, at = welford_against_two_pass(s)
+    rounding = (
+        f"Two-pass and Welford avoid that cancellation, but they do not round alike: in "
+        f"float32 with {s.summation} sums, Welford's error reaches {text.number(ratio, 1)} "
+        f"times two-pass's on this sweep (at c = {text.offset_label(at)})."
+        if ratio > 2
+        else f"Two-pass and Welford avoid that cancellation; in float32 with {s.summation} "
+        "sums Welford's error stays within twice two-pass's on this sweep."
+    )
     return (
         "One-pass lines rise like c²: the cancelled digits grow with the square of the mean.",
-        "Two-pass and Welford follow the input-rounding floor of their format until the "
-        "format cannot hold the spread at all (error about 1).",
+        rounding,
+        "Far from zero both stay well below the one-pass lines, until the format cannot hold "
+        "the spread at all (error about 1).",
         order,
     )
 

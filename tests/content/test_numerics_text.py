@@ -21,15 +21,39 @@ def test_variance_columns_use_the_float_result_style() -> None:
             assert not re.search(r"\d\.\d{9,}", cell)  # no raw float noise
 
 
-def test_float16_note_gives_the_sum_overflow_for_this_n() -> None:
+def test_float16_note_names_the_sum_of_squares_and_its_threshold() -> None:
+    """The one-pass variance sums x², which overflows from √(65504/n), long before the plain
+    sum Σx (65504/n): 8.09 against 65.5 for n = 1000, 64 against 4094 for the 16-value grid."""
+    noise = sw.run_sweep(sw.SweepSetup(NOISE, (10.0,), 1e-5, True, "sequential"))
+    note = words.error_notes(noise, 0)[2]
+    assert "adds up x², which overflows" in note and "√(65504/n) = 8.1." in note
+    assert "65504/n = 65.5" in note
+    assert noise.cell("variance", "one-pass", "float16") == float("inf")  # at c = 10 > 8.09
+    assert 0 < noise.cell("variance", "two-pass", "float16") < 2  # its mean's sum still fits
     grid = sw.run_sweep(sw.SweepSetup(sw.SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
     note = words.error_notes(grid, 0)[2]
-    assert "these 16 values" in note and "4094" in note
+    assert "these n = 16 values" in note and "= 64" in note and "4094" in note
 
 
 def test_sweep_notes_follow_the_summation_order() -> None:
-    assert "Switch the summation order to pairwise" in words.sweep_notes("sequential")[2]
-    assert "switch back to sequential" in words.sweep_notes("pairwise")[2]
+    for summation, words_there in (
+        ("sequential", "Switch the summation order to pairwise"),
+        ("pairwise", "switch back to sequential"),
+    ):
+        s = sw.run_sweep(sw.SweepSetup(NOISE, (0.0, 20.0), 1e-5, True, summation))
+        assert words_there in words.sweep_notes(s)[-1]
+
+
+def test_sweep_notes_say_how_much_welford_and_two_pass_differ() -> None:
+    """Not "equally accurate": in float32 with sequential sums Welford's error is about ten
+    times two-pass's at c = 20 on the default sample (the chart shows it)."""
+    s = sw.run_sweep(sw.SweepSetup(NOISE, (1.0, 20.0, 2000.0), 1e-5, True, "sequential"))
+    ratio, at = words.welford_against_two_pass(s)
+    assert ratio > 5 and at == 20.0
+    note = words.sweep_notes(s)[1]
+    assert f"reaches {ratio:.1f} times two-pass's" in note and "c = 20" in note
+    w = s.cell("rel_error", "welford", "float32", 1)
+    assert w > 5 * s.cell("rel_error", "two-pass", "float32", 1)
 
 
 def test_clamping_notes_follow_the_bfloat16_preset() -> None:

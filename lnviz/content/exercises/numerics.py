@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 from lnviz.content.exercises._links import eps_param
-from lnviz.content.numerics_text import ALGORITHM_NAMES, OFFSETS
+from lnviz.content.numerics_text import ALGORITHM_NAMES, OFFSETS, float16_overflow_offsets
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import float_result, offset_label, rel_error
 from lnviz.lessons import numerics_sweep as sw
@@ -87,16 +87,10 @@ def _variance_error(swept: sw.Sweep, sample: sw.SampleSpec, query: dict[str, str
     )
 
 
-def overflow_offset(n: int) -> float:
-    """The mean offset c above which float16's sum of n values of about c² overflows:
-    n·c² > largest finite float16, so c > √(65504/n)."""
-    return math.sqrt(get_format("float16").max_finite / n)
-
-
 def _overflow(sample: sw.SampleSpec, eps: float, summation: str, query: dict[str, str]) -> Question:
     n = sample.draw().size
     top = get_format("float16").max_finite
-    answer = overflow_offset(n)
+    answer, _ = float16_overflow_offsets(n)  # Σx² of n values near c: c > √(65504/n)
     shown = next(c for c in OFFSETS if c >= 1.2 * answer)  # clearly past it, on the slider
     there = sw.run_clamping(sw.ClampSetup(sample, shown, "float16", eps, summation))
     return number(
