@@ -1,4 +1,4 @@
-"""Server time of one move on the transformer page at its largest sizes (depth 48, width 256).
+"""Server time of one move on the transformer page at its largest sizes (depth 96, width 256).
 
 What the page's placement section does on a move (depth, width, seed or placement) whose
 result is not cached yet: the three placements at the chosen depth (float32, hidden 2 d),
@@ -88,7 +88,7 @@ def timed(move: Callable[[int], None], runs: int = 7) -> tuple[float, float, flo
 if __name__ == "__main__":
     print("load average", " ".join(f"{v:.2f}" for v in os.getloadavg()))
     for name, move in (
-        ("placement section, L = 48, d = 256", placement_move),
+        (f"placement section, L = {DEPTH}, d = {WIDTH}", placement_move),
         ("sphere section, d = 64", sphere_move),
         ("attention section", attention_move),
         ("tanh section, half the tokens with outliers", tanh_move),

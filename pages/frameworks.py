@@ -74,7 +74,7 @@ def code_section(codes: dict, scheme: str, lay: str, shape: tuple[int, ...], bac
     st.subheader("The same layer in three frameworks")
     ui.prose(
         r"""Four conventions explain most of the gap: the default $\varepsilon$; how $\sigma^2$ is
-computed (two passes or Welford's running update, which are accurate, or the one-pass
+computed (two passes or Welford's running update, which avoid cancellation, or the one-pass
 $\mathrm E[x^2]-\mathrm E[x]^2$, which loses digits to cancellation when $|\mu|\gg\sigma$),
 and in Keras that depends on the backend; for batch norm, what *momentum* weights and
 whether the running variance is unbiased; and which axes carry $\gamma,\beta$ as opposed to

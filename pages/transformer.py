@@ -112,13 +112,22 @@ block's input, and once more at the top. A third variant divides that input by �
     row.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
     ui.notice(notes.placement_notes(facts))
 
-    with st.expander("What Xiong et al. (2020) prove"):
+    with st.expander("What Xiong et al. (2020) prove, and what is still argued"):
         ui.prose(
             """Xiong et al. (2020), *On Layer Normalization in the Transformer
-Architecture*, prove that at initialization the last layer's gradient does not depend on the
-depth in Post-LN but shrinks like 1/√L in Pre-LN; Post-LN's large gradients near the output
-are why it needs a learning-rate warm-up. Why: Post-LN keeps the stream at size √d; Pre-LN's
-stream grows with L, and its final layer norm divides the gradient by that size."""
+Architecture*, prove **bounds** at initialization, under their assumptions about the
+initialization and the sizes of the hidden vectors, and with high probability: the gradient
+of the last layer's weights is bounded independently of the depth L in Post-LN, and by a bound
+that shrinks like 1/√L in Pre-LN. Why the two differ: Post-LN keeps the stream at size √d;
+Pre-LN's stream grows with L, and its final layer norm divides the gradient by that size.""",
+            """Why Post-LN needs a learning-rate warm-up is a hypothesis with evidence, not a
+settled fact: Xiong et al. point to its large gradients near the output at the start; Liu et
+al. (2020) argue that each Post-LN layer leans so heavily on its residual branch that small
+changes of the weights are amplified.""",
+            """This page's loss is a fixed random projection of each token's output
+(r·y/T), so the same gradient enters the output at every depth. With another head the
+picture can change: with cross-entropy, for one, where a deep Post-LN stack's tokens can
+collapse onto one direction, its last-layer gradient can grow with depth.""",
         )
     ui.chart(figs.DEPTH, swept, depth, key="depth-sweep")
     with st.expander("What differs from the paper, and how the stack is built"):
@@ -135,8 +144,9 @@ r·y/T for a fixed random r, so the gradient arriving at the output is the same 
 placement and depth. The depth chart reads the last block's gradient of every depth up to
 L = {depth} off the stack above: block l's weights do not depend on L, so a shallower stack is
 the start of a deeper one. Computed in float32. The variant with 1/√l is the *LayerNorm scaling*
-of Sun et al. (2025); DeepNorm (Wang et al. 2022) instead scales the residual branch of
-Post-LN."""
+of Sun et al. (2025). DeepNorm (Wang et al. 2022) keeps Post-LN instead, up-weights the
+residual (identity) path by a constant α before the norm, x_l = LN(α·x_(l−1) + F_l(x_(l−1))),
+and scales the branches' initial weights down."""
         )
 
 
@@ -196,9 +206,10 @@ def attention_section() -> None:
     ui.prose(
         """Attention turns the scores q·k of a query against each key into weights with a
 softmax. Training can grow q and k (a scale s here) until one key takes all the weight and
-the entropy drops to 0 (Dehghani et al. 2023, training a 22-billion-parameter vision
-transformer). **QK-norm** normalizes q and k and multiplies by a learned τ: every score
-stays within τ√d."""
+the entropy drops to 0: Dehghani et al. (2023) saw it make training diverge in vision
+transformers of about 8 billion parameters, and trained their 22-billion-parameter model with
+**QK-norm**, which normalizes q and k and multiplies by a learned τ: every score stays within
+τ√d."""
     )
     c1, c2 = st.columns(2)
     with c1:
@@ -235,7 +246,9 @@ def tanh_section() -> None:
     st.subheader("Layer norm against a tanh")
     ui.prose(
         """Over many tokens, layer norm's output plotted against its input bends like an S.
-Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ·tanh(αx) + β."""
+Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ ⊙ tanh(αx) + β: α is one
+learned number for the whole layer (0.5 at the start by default), γ and β hold one number per
+channel. The fit below uses one γ and one β for every channel, to compare the shapes."""
     )
     with st.expander("The tokens"):
         st.markdown(

@@ -266,8 +266,11 @@ SOURCES = f"""- **PyTorch {VERSIONS["pytorch"]}** (installed with lnviz): the si
   `group_norm_kernel.cpp`, `batch_norm_kernel.cpp` with `moments_utils.h` (shipped with
   {VERSIONS["pytorch"]}). Layer norm takes Welford moments (blocks merged pairwise), group
   norm too for contiguous input, and E[x²] − E[x]² clamped at 0 for channels-last input;
-  batch and instance norm are two-pass with float64 sums. Welford and two-pass are equally
-  accurate; lnviz's PyTorch column is computed two-pass.
+  batch and instance norm are two-pass with float64 sums. Welford and two-pass both avoid
+  the one-pass cancellation but round differently: in float32, Welford's error can be
+  several times two-pass's (the numerics lab's sweep shows how much, for sums taken in order
+  and pairwise). lnviz's PyTorch column is computed two-pass, so its last bits can differ
+  from PyTorch's kernel.
 - **Keras {VERSIONS["keras"]}**: `keras/src/layers/normalization/` and `ops.moments` in
   `keras/src/backend/{{jax,tensorflow,torch,numpy}}/nn.py`. Per backend: **JAX**
   (`jnp.var`) and **TensorFlow** (`tf.nn.moments`) compute a two-pass variance; **torch**

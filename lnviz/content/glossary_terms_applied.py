@@ -65,10 +65,10 @@ MODEL_TERMS: tuple = (
         "pre-ln", "Pre-LN (pre-norm)", ("pre-norm", "pre-layer normalization"),
         r"""Layer norm placed on the way into each block: the block reads a normalized copy
         of the residual stream and adds its output to the stream, which stays unnormalized;
-        one last layer norm sits at the top. GPT-2 and most language models since use it. At
-        initialization the gradient of the last block's weights shrinks like $1/\sqrt L$ with
-        the depth $L$, and Xiong et al. (2020) show it can train without the learning-rate
-        warm-up that Post-LN needs.""",
+        one last layer norm sits at the top. GPT-2 and most language models since use it.
+        Xiong et al. (2020) bound the gradient of the last block's weights at initialization
+        by a quantity that shrinks like $1/\sqrt L$ with the depth $L$, and trained Pre-LN
+        transformers without the learning-rate warm-up that Post-LN usually needs.""",
         (r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})\bigr),\qquad y=\mathrm{LN}(x_L)",),
         (("transformer", "Pre-LN at depth 48", DEEP_PRE),),
         ("post-ln", "residual-stream", "learning-rate-warm-up"),
@@ -77,9 +77,9 @@ MODEL_TERMS: tuple = (
         "post-ln", "Post-LN (post-norm)", ("post-norm", "post-layer normalization"),
         r"""Layer norm placed after the residual addition, as in the original Transformer:
         each block's output is added to the stream and the sum is normalized, so the stream is
-        renormalized after every block. At initialization the gradient of the last block's
-        weights does not shrink with depth; these large gradients near the output are why
-        Post-LN usually needs a learning-rate warm-up (Xiong et al. 2020).""",
+        renormalized after every block. Xiong et al. (2020) bound the gradient of the last
+        block's weights at initialization independently of the depth. Post-LN usually needs a
+        learning-rate warm-up; why is still argued (see learning-rate warm-up).""",
         (r"x_l=\mathrm{LN}\bigl(x_{l-1}+F_l(x_{l-1})\bigr),\qquad y=x_L",),
         (("transformer", "Post-LN at depth 48", DEEP_POST),),
         ("pre-ln", "residual-stream", "learning-rate-warm-up"),
@@ -88,9 +88,11 @@ MODEL_TERMS: tuple = (
         "learning-rate-warm-up", "Learning-rate warm-up", ("warmup", "warm-up schedule"),
         r"""A start of training in which the learning rate rises from near 0 to its full
         value over the first steps (often a few thousand), instead of starting at full size.
-        Post-LN transformers usually diverge or train badly without it, because their
-        gradients near the output are large at initialization; Pre-LN ones can often do
-        without.""",
+        Post-LN transformers often diverge or train badly without it; Pre-LN ones can often
+        do without. Why is a matter of hypotheses with evidence, not settled fact: Xiong et
+        al. (2020) point to Post-LN's large gradients near the output at initialization, Liu
+        et al. (2020) to each layer leaning so heavily on its residual branch that small
+        changes of the weights are amplified.""",
         (r"\eta_t=\eta_{\max}\cdot\min\bigl(1,\ t/T_{\text{warm}}\bigr)",),
         (("transformer", "Post-LN's large gradients near the output", DEEP_POST),),
         ("post-ln", "pre-ln"),
@@ -110,8 +112,8 @@ MODEL_TERMS: tuple = (
         r"""How spread out a query's attention weights are: the entropy of its softmax
         weights, in nats. It is $\ln n$ when all $n$ keys get equal weight and 0 when one key
         takes all of it. Entropy falling toward 0 means attention has locked onto single
-        keys, the instability Dehghani et al. (2023) met when the attention scores grew
-        during training.""",
+        keys, the instability Dehghani et al. (2023) met in vision transformers of about 8
+        billion parameters, when the attention scores grew during training.""",
         (r"H=-\textstyle\sum_j w_j\ln w_j,\qquad 0\le H\le\ln n",),
         (("transformer", "Entropy with QK-norm at τ = 2", {"qk": "layer", "tau": "2"}),
          ("transformer", "Entropy with QK-norm at τ = 16", {"qk": "layer", "tau": "16"})),
@@ -133,8 +135,9 @@ MODEL_TERMS: tuple = (
     (
         "dynamic-tanh", "Dynamic Tanh (DyT)", ("DyT", "tanh instead of normalization"),
         r"""A replacement for layer norm proposed by Zhu et al. (2025): no statistics at all,
-        only an S-shaped squashing of each number, with a learned steepness α and the usual
-        gain and bias. It imitates what layer norm does in trained transformers, where most
+        only an S-shaped squashing of each number, with one learned steepness α for the whole
+        layer (0.5 at the start by default) and, as in layer norm, a gain γ and a bias β with
+        one entry per channel. It imitates what layer norm does in trained transformers, where most
         inputs are mapped almost linearly and a few large outliers are squashed; unlike layer
         norm it treats each number on its own, without its token's mean or spread.""",
         (r"\mathrm{DyT}(x)=\gamma\odot\tanh(\alpha x)+\beta",),
@@ -187,8 +190,9 @@ ENGINEERING_TERMS: tuple = (
         "welford", "Welford's algorithm", ("Welford", "online variance", "streaming variance"),
         r"""A way to compute the mean and the variance in a single sweep without the
         cancellation of the one-pass formula: after each new value it updates the mean so far
-        and the sum of squared deviations from it. It is about as accurate as two passes
-        while reading the data once, and partial results of blocks can be merged. PyTorch's
+        and the sum of squared deviations from it. It reads the data once and partial results
+        of blocks can be merged; it rounds differently from two passes, and in float32 with
+        the values added in order its error can be several times larger. PyTorch's
         layer-norm kernel on the CPU computes its statistics this way.""",
         (r"m_k=m_{k-1}+\dfrac{x_k-m_{k-1}}{k}",
          r"M_k=M_{k-1}+(x_k-m_{k-1})(x_k-m_k),\qquad v=M_n/n"),

@@ -64,14 +64,25 @@ REFERENCES: tuple[Reference, ...] = (
         "xiong2020", "Xiong et al. (2020)",
         "On Layer Normalization in the Transformer Architecture",
         "ICML 2020, arXiv:2002.04745", "https://arxiv.org/abs/2002.04745",
-        "Pre-LN against Post-LN at initialization: Post-LN's large gradients near the output "
-        "and the need for warm-up; Pre-LN's gradients shrink with depth.",
+        "Pre-LN against Post-LN at initialization, under the paper's assumptions: a bound on "
+        "the last layer's gradient that does not depend on the depth in Post-LN and shrinks "
+        "like 1/√L in Pre-LN, and the hypothesis that Post-LN's large gradients near the "
+        "output are why it needs a learning-rate warm-up.",
+        ("transformer",),
+    ),
+    Reference(
+        "liu2020", "Liu et al. (2020)", "Understanding the Difficulty of Training Transformers",
+        "EMNLP 2020, arXiv:2004.08249", "https://arxiv.org/abs/2004.08249",
+        "Another explanation of Post-LN's need for warm-up: each layer leans heavily on its "
+        "residual branch, which amplifies small changes of the parameters.",
         ("transformer",),
     ),
     Reference(
         "wang2022", "Wang et al. (2022)", "DeepNet: Scaling Transformers to 1,000 Layers",
         "arXiv:2203.00555", "https://arxiv.org/abs/2203.00555",
-        "DeepNorm: a scaled residual branch that keeps Post-LN stable at great depth.",
+        "DeepNorm: Post-LN with the residual (identity) path up-weighted by a constant α "
+        "before the norm and the branches' initial weights scaled down, stable up to 1,000 "
+        "layers.",
         ("transformer",),
     ),
     Reference(
@@ -93,15 +104,17 @@ REFERENCES: tuple[Reference, ...] = (
         "dehghani2023", "Dehghani et al. (2023)",
         "Scaling Vision Transformers to 22 Billion Parameters",
         "ICML 2023, arXiv:2302.05442", "https://arxiv.org/abs/2302.05442",
-        "QK-norm: layer norm on queries and keys keeps attention logits bounded and avoids "
-        "the collapse of attention entropy.",
+        "QK-norm: attention logits grew and training diverged in their models of about 8 "
+        "billion parameters; layer norm on queries and keys kept the logits bounded, and the "
+        "22-billion-parameter model was trained with it.",
         ("transformer",),
     ),
     Reference(
         "zhu2025", "Zhu et al. (2025)", "Transformers without Normalization",
         "CVPR 2025, arXiv:2503.10622", "https://arxiv.org/abs/2503.10622",
-        "Dynamic Tanh: γ·tanh(αx) + β in place of layer norm, because trained layer norms "
-        "map inputs to outputs along an S-curve.",
+        "Dynamic Tanh, γ ⊙ tanh(αx) + β with one learned scalar α (0.5 at the start by "
+        "default) and a γ and β per channel, in place of layer norm, because trained layer "
+        "norms map inputs to outputs along an S-curve.",
         ("transformer",),
     ),
     Reference(

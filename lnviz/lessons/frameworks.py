@@ -179,7 +179,8 @@ def arithmetic(framework: str, scheme: str, backend: str = DEFAULT_BACKEND) -> A
     """The variance algorithm and output form of `framework` for `scheme`.
 
     lnviz's emulation of PyTorch is two-pass and subtracts first; PyTorch's own kernels are
-    Welford (layer, group) or two-pass (batch, instance): equally accurate, other last bits.
+    Welford (layer, group) or two-pass (batch, instance): both free of the one-pass
+    cancellation, rounding differently (the numerics lab's sweep compares them).
 
     >>> arithmetic("keras", "layer", "numpy").fast_variance, arithmetic("keras", "layer").variance
     (True, 'two-pass (jnp.var)')

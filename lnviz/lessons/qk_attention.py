@@ -3,9 +3,9 @@
 Logit scale. Training grows the query and key weights, so q and k grow; here a scale s
 stands for that growth: q and k are both multiplied by sqrt(s), so without QK-norm the
 logits are s * q . k_j / sqrt(d) and grow without bound, and the softmax weights collapse
-onto one key (entropy -> 0; Dehghani et al. 2023, ViT-22B). With QK-norm, q and k are
-normalized first (layer norm or RMS norm, no gain), then multiplied by a learned logit
-scale tau:
+onto one key (entropy -> 0; Dehghani et al. 2023 saw it at about 8B parameters). With
+QK-norm, q and k are normalized first (layer norm or RMS norm, no gain), then multiplied
+by a learned logit scale tau:
 
     logit_j = tau * N(sqrt(s) q) . N(sqrt(s) k_j) / sqrt(d),
 

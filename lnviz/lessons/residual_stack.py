@@ -28,21 +28,25 @@ float32 and ~200-290 ms in float64; one placement in float32 ~65 ms; with hidden
 all three in float32 ~70 ms. Reading the weights dominates (four passes over 2 x 256 x 1024
 weights per block, plus unpacking the signs twice), so fewer tokens barely help.
 
-What it claims and what this stack shows. Xiong et al. 2020 ("On Layer Normalization in
-the Transformer Architecture", Theorem 1) bound the gradient of the last block's weights at
-initialization: in Post-LN it does not depend on the depth L, in Pre-LN it shrinks like
-1/sqrt(L). The reason, in our words: Post-LN normalizes every block's output again, so the
-last block sees a stream of norm sqrt(d) whatever came before; Pre-LN's stream grows like
-sqrt(L) (each block adds a roughly independent contribution) and the final layer norm
-divides every gradient by that norm. Large gradients near the output are why Post-LN needs
-a learning-rate warm-up. This MLP stack (no attention) reproduces both parts of Theorem 1:
-the Post-LN last-block gradient stays within a few per cent across depths 6..48, and the
-Pre-LN one times |x_L| stays constant (so it falls like 1/|x_L| ~ 1/sqrt(1 + c L)). Across
-blocks of one stack, Post-LN's gradients are flat here (the paper's Figure 3, with
-attention, shows them rising toward the output); Pre-LN's rise toward the input, by about
-|x_L| / |x_l| (the larger early-layer gradients NormFormer, Shleifer et al. 2021, reports).
-"scaled" damps the stream's growth (|x_L| grows like sqrt(log L)) and its block gradients
-fall with the block index like 1/sqrt(l). tests/lessons/test_transformer.py holds these.
+What it claims and what this stack shows. Xiong et al. 2020 ("On Layer Normalization in the
+Transformer Architecture", Theorem 1) bound the gradient of the last block's weights at
+initialization, under their assumptions and with high probability: in Post-LN the bound does
+not depend on the depth L, in Pre-LN it shrinks like 1/sqrt(L). The reason, in our words:
+Post-LN normalizes every block's output again, so the last block sees a stream of norm
+sqrt(d) whatever came before; Pre-LN's stream grows like sqrt(L) (each block adds a roughly
+independent contribution) and the final layer norm divides every gradient by that norm. The
+paper's hypothesis, not a theorem: large gradients near the output are why Post-LN needs a
+learning-rate warm-up. With this loss (a per-token projection) the gradient entering the
+output is the same at every depth; with another head, e.g. cross-entropy over tokens that
+collapse onto one direction, Post-LN's last-block gradient can grow with depth. This MLP
+stack (no attention) reproduces both parts of Theorem 1: the Post-LN last-block gradient
+stays within a few per cent across depths 6..48, and the Pre-LN one times |x_L| stays
+constant (so it falls like 1/|x_L| ~ 1/sqrt(1 + c L)). Across blocks of one stack, Post-LN's
+gradients are flat here (the paper's Figure 3, with attention, shows them rising toward the
+output); Pre-LN's rise toward the input, by about |x_L| / |x_l| (the larger early-layer
+gradients NormFormer, Shleifer et al. 2021, reports). "scaled" damps the stream's growth
+(|x_L| grows like sqrt(log L)) and its block gradients fall with the block index like
+1/sqrt(l). tests/lessons/test_transformer.py holds these.
 """
 
 from __future__ import annotations

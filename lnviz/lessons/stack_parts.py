@@ -25,7 +25,7 @@ __all__ = [
     "xavier_scale",
 ]
 
-DEPTH_MAX, WIDTH_MIN, WIDTH_MAX, TOKENS_MAX, HIDDEN_MAX = 64, 4, 256, 64, 1024
+DEPTH_MAX, WIDTH_MIN, WIDTH_MAX, TOKENS_MAX, HIDDEN_MAX = 96, 4, 256, 64, 1024
 _GELU_C = float(np.sqrt(2.0 / np.pi))
 
 

@@ -2,13 +2,14 @@
 
 Zhu et al. observe that in trained transformers the per-element map from a layer norm's
 input to its output, over many tokens, looks like a tanh S-curve, and replace layer norm by
-DyT(x) = gamma * tanh(alpha x) + beta. Here: tokens x_t = s_t z_t (z_t ~ N(0, I_d), a
-per-token scale s_t log-normal), some with outliers in a few fixed channels (as the
-"massive activations" of trained models). Each token is normalized on its own: y_t =
-(x_t - mu_t) / sigma_t. Plotting every element (x_ti, y_ti) gives one straight line of
-slope 1 / sigma_t per token; tokens with an outlier have a large sigma_t, so their ordinary
-elements are squashed toward 0 while the outlier itself lands near sqrt(d / k) (k outlier
-channels): together the cloud bends like an S.
+DyT(x) = gamma * tanh(alpha x) + beta, alpha one learned scalar (init 0.5 by default), gamma
+and beta per channel; the fit here uses one gamma and one beta for every channel. Here:
+tokens x_t = s_t z_t (z_t ~ N(0, I_d), a per-token scale s_t log-normal), some with outliers
+in a few fixed channels (as the "massive activations" of trained models). Each token is
+normalized on its own: y_t = (x_t - mu_t) / sigma_t. Plotting every element (x_ti, y_ti)
+gives one straight line of slope 1 / sigma_t per token; tokens with an outlier have a large
+sigma_t, so their ordinary elements are squashed toward 0 while the outlier itself lands
+near sqrt(d / k) (k outlier channels): together the cloud bends like an S.
 
 What differs: layer norm acts per token (it needs the token's mean and variance, and maps
 the same x to different y in different tokens), tanh acts per element (one fixed curve,
@@ -72,12 +73,13 @@ def sample_activations(
     outlier_scale: float = 20.0,
     seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Tokens x (T, d) = s_t z_t and the outlier mask (T, d): a fraction of the tokens
-    carries +-outlier_scale * s_t in channels 0 and 1 (or channel 0 only when d < 8).
+    """Tokens x (T, d) = s_t z_t and the outlier mask (T, d): round(outlier_fraction * T)
+    tokens, drawn at random, carry +-outlier_scale * s_t in channels 0 and 1 (or channel 0
+    only when d < 8).
 
     >>> x, mask = sample_activations(10, 8, 0.5, seed=1)
-    >>> x.shape, int(mask.any(axis=1).sum()) > 0
-    ((10, 8), True)
+    >>> x.shape, int(mask.any(axis=1).sum())
+    ((10, 8), 5)
     """
     T = chk.whole(tokens, "tokens", 1, TOKENS_MAX)
     d = chk.whole(width, "width", WIDTH_MIN, WIDTH_MAX)
@@ -87,7 +89,8 @@ def sample_activations(
     scale = np.exp(rng.normal(0.0, 0.5, size=(T, 1)))  # (T, 1)
     x = scale * rng.standard_normal((T, d))  # (T, d)
     mask = np.zeros((T, d), bool)
-    has = rng.random(T) < frac  # (T,)
+    has = np.zeros(T, bool)  # (T,) exactly round(frac T) tokens, so "10 %" shows 10 %
+    has[rng.permutation(T)[: round(frac * T)]] = True
     k = 2 if d >= 8 else 1
     mask[np.ix_(has, np.arange(k))] = True
     signs = rng.choice((-1.0, 1.0), size=(T, d))

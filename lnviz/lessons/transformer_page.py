@@ -43,11 +43,11 @@ __all__ = [
     "sweep_depths",
 ]
 
-DEPTHS = (6, 12, 24, 48)  # the page's depth choices
+DEPTHS = (6, 12, 24, 48, 96)  # the page's depth choices
 WIDTHS = (16, 32, 64, 128, 256)  # the page's width choices
 HIDDEN_RATIO = 2  # each block's MLP is d -> 2 d -> d on the page
 PRECISION = "float32"
-SWEEP_DEPTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48)  # the depth chart's points
+SWEEP_DEPTHS = (1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96)  # the depth chart's points
 FLAT = 1.25  # two gradients within this factor of each other count as "about the same"
 
 

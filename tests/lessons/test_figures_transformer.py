@@ -57,7 +57,7 @@ def test_sphere_figure_in_3d_and_as_a_plane() -> None:
     fig = figs.sphere_figure(view)
     core = next(t for t in fig.data if t.name.startswith("core"))
     np.testing.assert_allclose(np.c_[core.x, core.y, core.z], view.core, rtol=1e-5, atol=1e-6)
-    ellipse = next(t for t in fig.data if "ellipse" in t.name)
+    ellipse = next(t for t in fig.data if "image under γ" in t.name)
     np.testing.assert_allclose(ellipse.x, view.ellipse[:, 0], rtol=1e-5, atol=1e-6)
     assert all(t.type == "scatter3d" for t in fig.data)
     assert f"{int(view.pulled_in.sum())} tokens" in figs.sphere_alt(view)

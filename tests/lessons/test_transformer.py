@@ -196,7 +196,7 @@ def test_depth_sweep_matches_the_single_runs() -> None:
     ("call", "name"),
     [
         (lambda: residual_stack("pre", depth=0), "depth"),
-        (lambda: residual_stack("pre", depth=65), "depth"),
+        (lambda: residual_stack("pre", depth=97), "depth"),
         (lambda: residual_stack("pre", depth=2.0), "depth"),
         (lambda: residual_stack("pre", depth=True), "depth"),
         (lambda: residual_stack("pre", width=3), "width"),

@@ -74,7 +74,7 @@ def _pair(features: int, seed: int) -> Question:
         "Batch norm in training mode gets a batch of just **two** examples. What does it "
         "output for each feature?",
         (
-            "±1, whatever the two inputs are",
+            "about ±1, unless the two inputs are (nearly) equal",
             "each input's distance from the true mean, in true standard deviations",
             "0 for both examples",
         ),
@@ -82,6 +82,7 @@ def _pair(features: int, seed: int) -> Question:
         link("batch-statistics", "Show a batch of two", f=str(features), seed=str(seed)),
         hint="Two values sit at μ − d and μ + d. What is their variance?",
         explanation=f"The variance of the pair is d², so each value becomes ±d/√(d² + ε): "
-        f"with ε = {num(TORCH_EPS)} at most {short(off, 2)} off ±1. The outputs only say "
-        "which example is larger.",
+        f"with ε = {num(TORCH_EPS)} at most {short(off, 2)} off ±1 here. Only when the two "
+        "inputs are nearly equal (d not large next to √ε) does the output fall toward 0, and "
+        "two equal inputs give exactly 0. The outputs only say which example is larger.",
     )

@@ -50,8 +50,12 @@ def _depth(sweep: tp.LastBlockSweep) -> Question:
         explanation=f"From L = {lo} to L = {hi} the last block's gradient changes by "
         f"{changes}. {PLACEMENT_NAMES[best]} keeps it"
         + (
-            ": Post-LN renormalizes the stream after every block, so its last block always "
-            "sees a stream of size √d, however deep the stack."
+            ": Post-LN renormalizes the stream after every block, so in this stack its last "
+            f"block sees a stream of size √d at every depth up to {hi}. Xiong et al. (2020) "
+            "bound this gradient independently of the depth, at initialization and under "
+            "their assumptions; with another loss (cross-entropy, say) it can grow with "
+            "depth. A level gradient here does not make Post-LN easier to train: it is the "
+            "placement that usually needs a learning-rate warm-up."
             if best == "post"
             else "."
         ),
