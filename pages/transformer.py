@@ -122,12 +122,14 @@ that shrinks like 1/√L in Pre-LN. Why the two differ: Post-LN keeps the stream
 Pre-LN's stream grows with L, and its final layer norm divides the gradient by that size.""",
             """Why Post-LN needs a learning-rate warm-up is a hypothesis with evidence, not a
 settled fact: Xiong et al. point to its large gradients near the output at the start; Liu et
-al. (2020) argue that each Post-LN layer leans so heavily on its residual branch that small
-changes of the weights are amplified.""",
+al. (2020) argue that such gradients are not the root cause, and that each Post-LN layer leans
+so heavily on its residual branch (the block F, not the skip path) that small changes of the
+weights are amplified.""",
             """This page's loss is a fixed random projection of each token's output
 (r·y/T), so the same gradient enters the output at every depth. With another head the
-picture can change: with cross-entropy, for one, where a deep Post-LN stack's tokens can
-collapse onto one direction, its last-layer gradient can grow with depth.""",
+picture can change: with a cross-entropy head whose logits are large, for one, a deep Post-LN
+stack's tokens collapse toward one direction and its last-layer gradient can grow with
+depth.""",
         )
     ui.chart(figs.DEPTH, swept, depth, key="depth-sweep")
     with st.expander("What differs from the paper, and how the stack is built"):
@@ -145,8 +147,9 @@ placement and depth. The depth chart reads the last block's gradient of every de
 L = {depth} off the stack above: block l's weights do not depend on L, so a shallower stack is
 the start of a deeper one. Computed in float32. The variant with 1/√l is the *LayerNorm scaling*
 of Sun et al. (2025). DeepNorm (Wang et al. 2022) keeps Post-LN instead, up-weights the
-residual (identity) path by a constant α before the norm, x_l = LN(α·x_(l−1) + F_l(x_(l−1))),
-and scales the branches' initial weights down."""
+residual (identity) path by a constant α > 1 that grows with the depth, before the norm,
+x_l = LN(α·x_(l−1) + F_l(x_(l−1))), and scales down the initial weights of the feed-forward
+layers and of attention's value and output projections."""
         )
 
 
@@ -205,11 +208,11 @@ def attention_section() -> None:
     st.subheader("Attention: bounded logits and keys that can win")
     ui.prose(
         """Attention turns the scores q·k of a query against each key into weights with a
-softmax. Training can grow q and k (a scale s here) until one key takes all the weight and
-the entropy drops to 0: Dehghani et al. (2023) saw it make training diverge in vision
+softmax. Training can grow q and k (a scale s here) until one key takes nearly all the weight
+and the entropy drops toward 0: Dehghani et al. (2023) saw it make training diverge in vision
 transformers of about 8 billion parameters, and trained their 22-billion-parameter model with
-**QK-norm**, which normalizes q and k and multiplies by a learned τ: every score stays within
-τ√d."""
+**QK-norm**, layer norm on q and k. Here, as in Henry et al. (2020), the normalized q and k
+have no gain and one learned τ sets the scale, so every score stays within τ√d."""
     )
     c1, c2 = st.columns(2)
     with c1:
@@ -245,10 +248,11 @@ picks k₄."""
 def tanh_section() -> None:
     st.subheader("Layer norm against a tanh")
     ui.prose(
-        """Over many tokens, layer norm's output plotted against its input bends like an S.
-Zhu et al. (2025) replaced layer norm by **Dynamic Tanh**, γ ⊙ tanh(αx) + β: α is one
-learned number for the whole layer (0.5 at the start by default), γ and β hold one number per
-channel. The fit below uses one γ and one β for every channel, to compare the shapes."""
+        """In trained transformers, layer norm's output plotted against its input over many
+tokens often bends like an S, and Zhu et al. (2025) replaced layer norm by **Dynamic
+Tanh**, γ ⊙ tanh(αx) + β: α is one learned number for the whole layer (0.5 at the start by
+default), γ and β hold one number per channel. The fit below uses one γ and one β for every
+channel, to compare the shapes."""
     )
     with st.expander("The tokens"):
         st.markdown(

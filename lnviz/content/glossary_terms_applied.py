@@ -90,11 +90,11 @@ MODEL_TERMS: tuple = (
         value over the first steps (often a few thousand), instead of starting at full size.
         Post-LN transformers often diverge or train badly without it; Pre-LN ones can often
         do without. Why is a matter of hypotheses with evidence, not settled fact: Xiong et
-        al. (2020) point to Post-LN's large gradients near the output at initialization, Liu
-        et al. (2020) to each layer leaning so heavily on its residual branch that small
-        changes of the weights are amplified.""",
+        al. (2020) point to Post-LN's large gradients near the output at initialization; Liu
+        et al. (2020) argue that these are not the root cause, and point to each layer leaning
+        so heavily on its residual branch that small changes of the weights are amplified.""",
         (r"\eta_t=\eta_{\max}\cdot\min\bigl(1,\ t/T_{\text{warm}}\bigr)",),
-        (("transformer", "Post-LN's large gradients near the output", DEEP_POST),),
+        (("transformer", "Post-LN's last block: a larger gradient than Pre-LN's", DEEP_POST),),
         ("post-ln", "pre-ln"),
     ),
     (
@@ -122,8 +122,10 @@ MODEL_TERMS: tuple = (
     (
         "qk-norm", "QK-norm", ("query-key normalization", "QK layer norm"),
         r"""Normalizing each query and each key (with layer norm or RMS norm) before their
-        dot product, then multiplying by a learned scale τ. The attention scores can then no
-        longer grow without bound as training inflates the queries and keys: without a gain
+        dot product, then multiplying by a learned scale τ, as Henry et al. (2020) did
+        (Dehghani et al. (2023) kept layer norm's own learned gain instead). The attention
+        scores can then no longer grow without bound as training inflates the queries and
+        keys: without a gain
         each normalized vector has length at most $\sqrt d$ (exactly $\sqrt d$ at ε = 0), so
         every score, divided by $\sqrt d$ as usual, lies within $\pm\tau\sqrt d$.""",
         (r"\text{logit}_j=\dfrac{\tau\,N(q)\cdot N(k_j)}{\sqrt d},\qquad"
@@ -137,9 +139,10 @@ MODEL_TERMS: tuple = (
         r"""A replacement for layer norm proposed by Zhu et al. (2025): no statistics at all,
         only an S-shaped squashing of each number, with one learned steepness α for the whole
         layer (0.5 at the start by default) and, as in layer norm, a gain γ and a bias β with
-        one entry per channel. It imitates what layer norm does in trained transformers, where most
-        inputs are mapped almost linearly and a few large outliers are squashed; unlike layer
-        norm it treats each number on its own, without its token's mean or spread.""",
+        one entry per channel. It is modelled on what layer norm often does in trained
+        transformers, where most inputs are mapped almost linearly and a few large outliers
+        are squashed; unlike layer norm it treats each number on its own, without its
+        token's mean or spread.""",
         (r"\mathrm{DyT}(x)=\gamma\odot\tanh(\alpha x)+\beta",),
         (("transformer", "Layer norm against tanh, 10 % outlier tokens", {"outliers": "0.1"}),
          ("transformer", "No outliers", {"outliers": "0"})),

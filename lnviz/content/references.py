@@ -73,16 +73,24 @@ REFERENCES: tuple[Reference, ...] = (
     Reference(
         "liu2020", "Liu et al. (2020)", "Understanding the Difficulty of Training Transformers",
         "EMNLP 2020, arXiv:2004.08249", "https://arxiv.org/abs/2004.08249",
-        "Another explanation of Post-LN's need for warm-up: each layer leans heavily on its "
-        "residual branch, which amplifies small changes of the parameters.",
+        "Another explanation of Post-LN's unstable training: not its unbalanced gradients, "
+        "but each layer leaning so heavily on its residual branch that small changes of the "
+        "parameters are amplified.",
+        ("transformer",),
+    ),
+    Reference(
+        "henry2020", "Henry et al. (2020)", "Query-Key Normalization for Transformers",
+        "Findings of EMNLP 2020, arXiv:2010.04245", "https://arxiv.org/abs/2010.04245",
+        "QK-norm with a learned scale: queries and keys normalized, their dot product "
+        "multiplied by one learned number instead of divided by √d.",
         ("transformer",),
     ),
     Reference(
         "wang2022", "Wang et al. (2022)", "DeepNet: Scaling Transformers to 1,000 Layers",
         "arXiv:2203.00555", "https://arxiv.org/abs/2203.00555",
-        "DeepNorm: Post-LN with the residual (identity) path up-weighted by a constant α "
-        "before the norm and the branches' initial weights scaled down, stable up to 1,000 "
-        "layers.",
+        "DeepNorm: Post-LN with the residual (identity) path up-weighted by a depth-dependent "
+        "constant α before the norm, and the initial feed-forward, value and output weights "
+        "scaled down; stable up to 1,000 layers.",
         ("transformer",),
     ),
     Reference(
@@ -96,8 +104,9 @@ REFERENCES: tuple[Reference, ...] = (
         "brody2023", "Brody, Alon & Yahav (2023)",
         "On the Expressivity Role of LayerNorm in Transformers' Attention",
         "Findings of ACL 2023, arXiv:2305.02582", "https://arxiv.org/abs/2305.02582",
-        "Layer norm projects keys onto a hyperplane and scales them onto a sphere, so that "
-        "every key can be selected by some query.",
+        "Layer norm projects keys onto a hyperplane, which lets a query attend to all keys "
+        "equally, and scales them onto a sphere, which keeps every key selectable by some "
+        "query.",
         ("transformer",),
     ),
     Reference(
@@ -114,7 +123,7 @@ REFERENCES: tuple[Reference, ...] = (
         "CVPR 2025, arXiv:2503.10622", "https://arxiv.org/abs/2503.10622",
         "Dynamic Tanh, γ ⊙ tanh(αx) + β with one learned scalar α (0.5 at the start by "
         "default) and a γ and β per channel, in place of layer norm, because trained layer "
-        "norms map inputs to outputs along an S-curve.",
+        "norms often map inputs to outputs along an S-curve.",
         ("transformer",),
     ),
     Reference(
@@ -153,7 +162,9 @@ REFERENCES: tuple[Reference, ...] = (
         ("frameworks", "numerics"),
     ),
     Reference(
-        "source-note", "Untitled note (Codex @codex)", "An untitled note signed “Codex @codex”",
+        "source-note", "Untitled note on ε and weighted centering",
+        "A mathematical note without a title: ε in layer normalization, the centering matrix "
+        "and weighted centering",
         SOURCES["note"].name, "",
         "The worked numbers of the ε, invariance and weighted-centering pages: the core's "
         "variance, the scaling identity, the Jacobian and its bound, oblique projections.",
@@ -173,6 +184,6 @@ def for_page(url_path: str) -> tuple[Reference, ...]:
     """The references a page relies on, in the references page's order.
 
     >>> [r.key for r in for_page("transformer")][:2]
-    ['xiong2020', 'wang2022']
+    ['xiong2020', 'liu2020']
     """
     return tuple(r for r in REFERENCES if url_path in r.pages)

@@ -1,14 +1,15 @@
 """The two source documents the worked examples quote, named as a visitor can look them up.
 
 One document is a glossary entry titled "Layer normalisation" on a finance-learning site; the
-other is a mathematical note that carries no title, signed "Codex @codex", about ε in layer
-normalization, the centering matrix and weighted centering. Pages name them with `cite`;
+other is a mathematical note that carries no title, about ε in layer normalization, the
+centering matrix and weighted centering: pages name it by that subject, not by the handle it
+is signed with, which tells a visitor nothing. Pages name them with `cite`;
 `file` is where a test finds each text (the shared folder beside the repository).
 
 >>> cite("glossary")
 'the glossary entry “Layer normalisation” (a finance-learning site)'
 >>> SOURCES["note"].short
-'the note by Codex'
+'the note on ε and weighted centering'
 """
 
 from __future__ import annotations
@@ -33,8 +34,8 @@ class Source:
 SOURCES: dict[str, Source] = {
     "note": Source(
         key="note",
-        name="the untitled note by Codex on ε in layer normalization and weighted centering",
-        short="the note by Codex",
+        name="the untitled note on ε in layer normalization and weighted centering",
+        short="the note on ε and weighted centering",
         file="000_522ba19b43693dcc.txt",
         title=None,
         marker="Codex @codex",

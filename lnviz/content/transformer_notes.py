@@ -79,11 +79,11 @@ def placement_notes(f: PlacementFacts) -> list[str]:
         ),
         *(
             [
-                "Block by block this stack is not the paper's Figure 3, which shows Pre-LN "
+                "Block by block this stack is not the paper's Figure 3(a, b), which shows Pre-LN "
                 f"level across blocks: here Pre-LN's block 1 gets "
                 f"{number(f.pre_first_over_last, 2)} times block {f.depth}'s gradient (below: "
-                "why). The result reproduced is the one about the last block as the depth "
-                "grows (the depth chart)."
+                "why). What it reproduces is how the paper's bounds on the last block change "
+                "as the depth grows (its Figure 3(c, d); here the depth chart)."
             ]
             if f.pre_first_over_last > FLAT
             else []
@@ -101,14 +101,14 @@ def across_blocks_text(f: PlacementFacts) -> str:
     )
     pre = "larger near the input" if f.pre_first_over_last > 1 else "not larger near the input"
     return (
-        "Block by block, the paper's Figure 3 (a full Transformer, with attention) shows "
+        "Block by block, the paper's Figure 3(a, b) (a full Transformer, with attention) shows "
         "Post-LN's gradients growing toward the output and Pre-LN's staying level. This stack "
         f"has no attention. Here Post-LN's block {f.depth} gets {number(r, 2)} times block 1's "
         f"gradient ({post}), and Pre-LN's block 1 gets {number(f.pre_first_over_last, 2)} "
         f"times block {f.depth}'s ({pre}), close to the stream's growth |x_L|/|x_1| = "
         f"{number(f.pre_stream_ratio, 2)}: each block's gradient is divided by the size of "
-        "the stream it reads. What the page reproduces is the paper's theorem about the last "
-        "block."
+        "the stream it reads. What the page reproduces is how the paper's bounds on the last "
+        "block change with depth."
     )
 
 

@@ -67,7 +67,10 @@ def test_default_shows_every_card_agreeing() -> None:
     assert page_text.count("**agrees**") == N_CHECKS
     assert "DISAGREES" not in page_text and not at.error
     assert [h.value for h in at.header] == [h for _, h, _ in claims.SECTIONS]
-    assert "the note by Codex writes: (−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)" in page_text
+    assert (
+        "the note on ε and weighted centering writes: (−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)"
+        in page_text
+    )
     assert [b.label for b in at.get("download_button")] == ["Download every check as CSV"]
 
 
@@ -75,7 +78,9 @@ def test_the_sources_are_credited_only_with_their_own_numbers() -> None:
     """A number a source never writes is shown as the app's own check, with its route."""
     page_text = texts(via_router("examples", OPEN))
     assert page_text.count(" writes: ") == N_STATED
-    assert "“Layer normalisation”" in page_text and "the note by Codex" in page_text
+    assert (
+        "“Layer normalisation”" in page_text and "the note on ε and weighted centering" in page_text
+    )
     # h′(1) = 1/3 is the app's number: a closed form and a finite-difference route
     assert "closed form: 1/3 = 0.333333 · finite differences of the core's third" in page_text
     assert "writes: 1/3 = 0.333333 · finite" not in page_text

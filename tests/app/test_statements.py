@@ -85,7 +85,7 @@ def test_xiong_is_told_as_bounds_and_warm_up_as_hypotheses(transformer) -> None:
     assert "prove **bounds** at initialization" in text
     assert "hypothesis with evidence" in text and "Liu et" in text
     assert "fixed random projection of each token's output" in text
-    assert "cross-entropy" in text and "can grow with depth" in text
+    assert "cross-entropy head" in text and "can grow with\ndepth" in text
 
 
 def test_the_depth_question_does_not_state_a_law() -> None:
@@ -103,7 +103,7 @@ def test_deepnorm_dehghani_and_dyt_say_what_the_papers_did(transformer) -> None:
     assert "up-weights the\nresidual (identity) path by a constant α" in text
     assert "about 8 billion parameters" in text
     assert "training a 22-billion-parameter vision\ntransformer" not in text
-    assert "α is one\nlearned number for the whole layer (0.5 at the start by default)" in text
+    assert "α is one learned number for the whole layer (0.5 at the start by\ndefault)" in text
     refs = {r.key: r.contributes for r in REFERENCES}
     assert "identity" in refs["wang2022"] and "scaled residual branch" not in refs["wang2022"]
     assert "8 billion" in refs["dehghani2023"]
@@ -171,3 +171,14 @@ def test_depth_96_is_offered_and_drawn() -> None:
     gradient = figures(at)[0]
     assert max(len(t["x"]) for t in gradient["data"]) == 96
     assert "From L = 1 to L = 96" in texts(at)
+
+
+def test_the_warm_up_link_opens_a_state_where_post_ln_has_the_larger_last_gradient() -> None:
+    """Its old label promised 'large gradients near the output', which this stack does not
+    show across blocks (they are level); what it shows is the last block against Pre-LN's."""
+    (link,) = glossary.term_by_slug("learning-rate-warm-up").links
+    assert "larger gradient than Pre-LN's" in link.label
+    at = via_router(link.page, link.params)
+    assert_clean(at)
+    m = re.search(r"Post-LN's is ([\d.]+) times larger", texts(at))
+    assert m and float(m.group(1)) > 1

@@ -130,7 +130,10 @@ def test_csv_has_a_row_per_check_and_marks_failures(monkeypatch: pytest.MonkeyPa
     c3 = [r for r in rows if r["claim"] == title]
     assert c3[0]["link"] == "epsilon?z=1,2,3&eps=1/3"
     assert [float(v) for v in c3[0]["computed now"].split()] == [-1.0, 0.0, 1.0]
-    assert c3[0]["stated by"] == "the note by Codex" and c3[0]["route"] == "the engine's core"
+    assert (
+        c3[0]["stated by"] == "the note on ε and weighted centering"
+        and c3[0]["route"] == "the engine's core"
+    )
     c8 = claims.claim_by_id("C8").title
     assert {r["stated by"] for r in rows if r["claim"] == c8} >= {"the app's own check"}
     monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: np.zeros(3))

@@ -12,9 +12,12 @@ from lnviz.content import claims, claims_view
 def test_a_card_separates_the_sources_numbers_from_the_apps_checks() -> None:
     c8 = claims_view.card(claims.evaluate(claims.claim_by_id("C8")))
     assert [ln.label for ln in c8.stated] == ["h(10⁶)"]
-    assert [ln.source for ln in c8.stated] == ["the note by Codex"]
+    assert [ln.source for ln in c8.stated] == ["the note on ε and weighted centering"]
     assert {ln.source for ln in c8.own} == {""}
-    assert c8.sources.startswith("In the untitled note by Codex") and "these numbers" in c8.sources
+    assert (
+        c8.sources.startswith("In the untitled note on ε in layer normalization")
+        and "these numbers" in c8.sources
+    )
     dh1 = next(ln for ln in c8.own if ln.label == "h′(1)")
     assert dh1.value == "1/3 = 0.333333" and dh1.computed == "0.333333"
     assert dh1.route == "finite differences of the core's third coordinate"

@@ -229,3 +229,35 @@ def test_bad_arguments_name_the_field(call, name) -> None:
         call()
     assert err.value.name == name
     assert str(err.value).startswith(f"{name} = ")
+
+
+def _post_ln_cross_entropy(torch, depth: int, seed: int, logit_scale: float):
+    """The page's Post-LN stack (its own weights, width 64, 32 tokens) under a cross-entropy
+    head instead of the page's projection: logits = logit_scale · y U/√d for a random U
+    (d, 256) and random targets. Returns |∂loss/∂W2| of the last block and the tokens' mean
+    cosine similarity at the top."""
+    F = torch.nn.functional
+    width, tokens, vocab = 64, 32, 256
+    x = torch.tensor(stack_inputs(width, tokens, seed)[0])  # (T, d)
+    last = None
+    for layer in range(1, depth + 1):
+        w1, w2 = (torch.tensor(w) for w in stack_weights(layer, width, seed=seed))
+        if layer == depth:
+            last = w2.requires_grad_(True)
+        x = F.layer_norm(x + F.relu(x @ w1) @ w2, [width], eps=1e-5)  # (T, d)
+    rng = np.random.default_rng([seed, 99])
+    unembed = torch.tensor(rng.standard_normal((width, vocab)) / np.sqrt(width))  # (d, V)
+    targets = torch.tensor(rng.integers(0, vocab, tokens))  # (T,)
+    F.cross_entropy(logit_scale * x @ unembed, targets).backward()
+    unit = F.normalize(x.detach(), dim=1)  # (T, d)
+    return last.grad.norm().item(), (unit @ unit.T).mean().item()
+
+
+def test_with_a_cross_entropy_head_post_ln_s_last_gradient_can_grow_with_depth(torch) -> None:
+    """What the page says of another head: its stack's tokens collapse toward one direction
+    with depth, and with large logits Post-LN's last-block gradient grows from L = 6 to 48
+    (with the page's own projection loss it stays level: the test above)."""
+    shallow = [_post_ln_cross_entropy(torch, 6, s, 8.0) for s in range(3)]
+    deep = [_post_ln_cross_entropy(torch, 48, s, 8.0) for s in range(3)]
+    assert np.mean([c for _, c in deep]) > 0.9 > 0.6 > np.mean([c for _, c in shallow])
+    assert np.mean([g for g, _ in deep]) > 1.5 * np.mean([g for g, _ in shallow])
