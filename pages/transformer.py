@@ -163,8 +163,9 @@ def sphere_section() -> None:
     ui.prose(
         """Subtracting the mean moves a token into the plane of vectors whose coordinates
 add up to 0 (orthogonal to 𝟏 = (1, …, 1)); dividing by its spread puts it on a sphere of
-radius √d in that plane. ε pulls tokens of small variance inside; the gain γ stretches the
-sphere into an ellipsoid."""
+radius √d in that plane. ε pulls tokens of small variance inside; the gain γ then maps the
+sphere to an ellipsoid (for d = 3, the circle to an ellipse, or to a segment when γ flattens
+one of the plane's directions)."""
     )
     c1, c2, c3 = st.columns(3)
     with c1:

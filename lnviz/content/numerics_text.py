@@ -146,8 +146,8 @@ def error_notes(s: Sweep, k: int) -> tuple[str, ...]:
         f"float32 one-pass: v = {f32('variance', 'one-pass')}, output error "
         f"{f32('rel_error', 'one-pass')}; two-pass: {f32('rel_error', 'two-pass')}; "
         f"Welford: {f32('rel_error', 'welford')}.",
-        "The one-pass error grows with the offset roughly like c²; two-pass's and Welford's "
-        "only roughly like c, as the error of storing x does.",
+        "The one-pass error grows fast with the offset; two-pass's and Welford's far more "
+        "slowly, roughly like c, as the error of storing x does.",
         f"float16 stops at 65504. The one-pass variance adds up x², which overflows once "
         f"n·x² does: for these n = {n} values from |x| ≈ √(65504/n) = "
         f"{text.number(squares, 1)}. Every mean adds up x, which overflows later, from "
