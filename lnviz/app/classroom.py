@@ -4,7 +4,10 @@ being shown, so that students open the same state on their phones."""
 from __future__ import annotations
 
 import io
-from urllib.parse import quote, urlencode
+import ipaddress
+import os
+import socket
+from urllib.parse import quote, urlencode, urlsplit
 
 import segno
 import streamlit as st
@@ -37,6 +40,83 @@ def current_link() -> str:
     return f"{base}/{path}" + (f"?{query}" if query else "")
 
 
+PUBLIC_URL_ENV = "LNVIZ_PUBLIC_URL"  # the address students should use, e.g. https://host
+PRESENTER_ONLY = ("present", "slide", "embed")  # the projector's keys, not the student's
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address that only this machine can open (localhost, 127.x, ::1).
+
+    >>> is_loopback("localhost"), is_loopback("127.0.1.1"), is_loopback("192.168.1.20")
+    (True, True, False)
+    """
+    if host.lower() in ("localhost", "localhost.localdomain"):
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def student_link(
+    shown: str, path: str, params: dict[str, str], public_url: str | None, lan_ip: str | None
+) -> tuple[str, str | None]:
+    """The link students scan: this page and every control, without the projector's keys
+    (presentation mode, slide), on an address the class can reach; and a warning when it
+    would open only on this machine.
+
+    `shown` is the address the lecturer's browser shows; `public_url` a configured base
+    (LNVIZ_PUBLIC_URL); `lan_ip` this machine's address on its network, used in place of a
+    loopback host.
+
+    >>> student_link("http://localhost:8501/x", "epsilon", {"present": "true", "slide": "2",
+    ...              "eps": "1/3"}, None, "192.168.1.20")
+    ('http://192.168.1.20:8501/epsilon?eps=1/3', None)
+    >>> student_link("http://127.0.0.1:8501/", "", {}, None, None)[1][:37]
+    'This link opens only on this computer'
+    >>> student_link("http://localhost:8501/", "numerics", {}, "https://class.example.org/", None)
+    ('https://class.example.org/numerics', None)
+    """
+    kept = {k: v for k, v in params.items() if k not in PRESENTER_ONLY}
+    query = urlencode(kept, quote_via=quote, safe=",/")
+    warning = None
+    if public_url and origin(public_url) == public_url.rstrip("/"):
+        base = public_url.rstrip("/")
+    elif public_url:
+        base, warning = origin(shown), (
+            f"{PUBLIC_URL_ENV} is set to “{plain(public_url, 60)}”, which is not an address "
+            "such as https://host or http://host:8501: the link uses the address shown."
+        )
+    else:
+        base = origin(shown)
+        parts = urlsplit(base)
+        host = parts.hostname or ""
+        if is_loopback(host):
+            if lan_ip and not is_loopback(lan_ip):
+                port = f":{parts.port}" if parts.port else ""
+                base = f"{parts.scheme}://{lan_ip}{port}"
+            else:
+                warning = (
+                    "This link opens only on this computer: no network address was found. "
+                    f"Start the app on a network the class shares, or set {PUBLIC_URL_ENV} to "
+                    "the address students should use."
+                )
+    return f"{base}/{path}" + (f"?{query}" if query else ""), warning
+
+
+@st.cache_resource(show_spinner=False)
+def lan_address() -> str | None:
+    """This machine's address on its network, as Streamlit finds its own "Network URL": the
+    source address of a UDP socket pointed at an outside address (no packet is sent)."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: any routed address would do
+            address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    return None if is_loopback(address) or address == "0.0.0.0" else address
+
+
 def qr_png(link: str, scale: int = 8) -> bytes:
     """A QR code of `link` as PNG bytes (segno; error correction level M, quiet zone 4).
 
@@ -52,8 +132,8 @@ JOIN_KEY = "join"  # the panel's open state (not in the link)
 
 
 def join_panel() -> None:
-    """'Scan to open this view': the QR code of the current link, and the link in large
-    type, so that a class opens exactly what the projector shows.
+    """'Scan to open this view': the QR code of the students' link (student_link), and the
+    link in large type, so that a class opens what the projector shows, as students see it.
 
     Built when it is opened (the opening reruns the page): the link is then the address
     the browser shows at that moment, with every move made before, also those inside a
@@ -64,8 +144,13 @@ def join_panel() -> None:
     )
     if not panel.open:
         return
-    link = current_link()
+    link, warning = student_link(
+        st.context.url or "", current_url_path(), st.query_params.to_dict(),
+        os.environ.get(PUBLIC_URL_ENV), lan_address(),
+    )  # fmt: skip
     with panel:
+        if warning:
+            st.warning(warning, icon=":material/wifi_off:")
         st.image(
             qr_png(link), caption="Scan with a phone's camera to open this view",
             width=QR_WIDTH, output_format="PNG", alt=f"QR code of the link {link}",

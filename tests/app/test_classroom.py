@@ -3,9 +3,11 @@ type, a visible way out, larger type for a hall; embedded pages link to the full
 
 from __future__ import annotations
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.app.classroom import JOIN_KEY, qr_png
+from lnviz.app import classroom
+from lnviz.app.classroom import JOIN_KEY, PUBLIC_URL_ENV, qr_png
 from tests.apptest_helpers import assert_clean, shown
 from tests.deep_links import via_router
 from tests.qr_reading import assert_encodes
@@ -29,6 +31,14 @@ def test_the_png_carries_exactly_the_encoders_matrix() -> None:
     assert_encodes(qr_png(link, scale=8), link)
 
 
+@pytest.fixture(autouse=True)
+def classroom_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A lecturer's laptop on a network: its address there is 192.168.1.20 (AppTest's own
+    address is localhost), and no public URL is configured."""
+    monkeypatch.setattr(classroom, "lan_address", lambda: "192.168.1.20")
+    monkeypatch.delenv(PUBLIC_URL_ENV, raising=False)
+
+
 def open_join_panel(at: AppTest) -> AppTest:
     """Open the 'scan to open this view' panel as a click on its button does (a rerun)."""
     at.session_state[JOIN_KEY] = True
@@ -42,7 +52,7 @@ def test_presentation_shows_the_join_panel_with_the_current_link_and_a_way_out()
     open_join_panel(at)
     (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
     link = shown(str(heading.value))
-    assert link.endswith("/epsilon?present=true&eps=0.01")
+    assert link == "http://192.168.1.20:8501/epsilon?eps=0.01"  # the students' view
     (image,) = elements(at, "Image")
     assert "QR code of the link" in str(image.proto)
     assert any(b.label == "Leave presentation mode" for b in at.button)
@@ -101,7 +111,7 @@ def test_slides_step_with_the_buttons_and_the_number_is_in_the_link() -> None:
     assert _param(at, "slide") == "2"
     open_join_panel(at)
     (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
-    assert shown(str(heading.value)).endswith("/epsilon?present=true&slide=2")  # the QR's link
+    assert shown(str(heading.value)).endswith(":8501/epsilon")  # no present=true, no slide
     at.button(key="slide-end").click().run()
     assert "slide" not in at.query_params and not any(b.key == "slide-next" for b in at.button)
 
@@ -127,5 +137,29 @@ def test_a_slide_number_goes_with_presentation_mode() -> None:
 def test_the_qr_code_names_itself_and_its_link() -> None:
     at = open_join_panel(via_router("epsilon", {"present": "true", "slide": "2"}))
     (image,) = elements(at, "Image")
-    link = "http://localhost:8501/epsilon?present=true&slide=2"
+    link = "http://192.168.1.20:8501/epsilon"
     assert f"QR code of the link {link}" in str(image.proto)
+    assert not at.warning
+
+
+def test_a_laptop_without_a_network_is_warned_that_phones_cannot_open_the_link(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(classroom, "lan_address", lambda: None)
+    at = open_join_panel(via_router("epsilon", {"present": "true", "eps": "0.01"}))
+    (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
+    assert shown(str(heading.value)) == "http://localhost:8501/epsilon?eps=0.01"
+    (warning,) = at.warning
+    assert "opens only on this computer" in warning.value and PUBLIC_URL_ENV in warning.value
+
+
+def test_a_configured_public_address_is_the_one_students_get(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(PUBLIC_URL_ENV, "https://lnviz.example.org")
+    at = open_join_panel(via_router("numerics", {"present": "true", "slide": "3", "off": "10"}))
+    (heading,) = [h for h in at.subheader if str(h.value).startswith("http")]
+    assert shown(str(heading.value)) == "https://lnviz.example.org/numerics?off=10"
+    monkeypatch.setenv(PUBLIC_URL_ENV, "not an address")
+    at = open_join_panel(via_router("numerics", {"present": "true"}))
+    assert any(PUBLIC_URL_ENV in w.value and "not an address" in w.value for w in at.warning)

@@ -9,11 +9,12 @@ import contextlib
 import json
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import parse_qs, unquote, urlparse
+from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from lnviz.app.classroom import PRESENTER_ONLY, is_loopback, lan_address
 from lnviz.content import registry
 from tests.qr_reading import assert_encodes
 
@@ -269,19 +270,52 @@ def _open_join_panel(page: Any) -> tuple[Any, str]:
     return image, shown.replace("\u2060", "").strip()  # a word joiner keeps it from autolinking
 
 
-def test_the_qr_code_holds_the_link_of_the_view_shown(open_page: Callable[..., Visit]) -> None:
+def _students_query(url: str) -> dict[str, list[str]]:
+    """A link's query without the projector's keys (presentation mode, slide)."""
+    return {k: v for k, v in parse_qs(urlparse(url).query).items() if k not in PRESENTER_ONLY}
+
+
+def _on_the_server(link: str, page_url: str) -> str:
+    """The students' link with the test server's origin (it listens on 127.0.0.1 only)."""
+    served, target = urlparse(page_url), urlparse(link)
+    return target._replace(scheme=served.scheme, netloc=served.netloc).geturl()
+
+
+def test_the_qr_code_opens_the_students_view_on_a_network_address(
+    open_page: Callable[..., Visit],
+) -> None:
+    """The projector shows slide 2 in presentation mode; the QR code holds the same page and
+    controls without either, on this machine's network address (a phone cannot open
+    127.0.0.1), and a phone that opens it sees the page as a student."""
     visit = open_page(
         "epsilon", {"present": "true", "slide": "2", "eps": "4/3"}, viewport=PROJECTOR
     )
     page = visit.page
     image, link = _open_join_panel(page)
-    assert unquote(link) == unquote(page.url)  # the address the projector shows
+    target = urlparse(link)
+    assert target.path == urlparse(page.url).path == "/epsilon"
+    assert _students_query(link) == _students_query(page.url) == {"eps": ["4/3"]}
+    assert "present" not in target.query and "slide" not in target.query
+    lan = lan_address.__wrapped__()  # what the server finds, found the same way here
+    if lan is not None:
+        assert target.hostname == lan and not is_loopback(target.hostname or "")
+    else:  # no network here: the panel says so instead of handing out a dead link
+        notice = page.locator("[data-testid=stPopoverBody]", has_text="only on this computer")
+        assert notice.count() == 1
     assert image.get_attribute("alt") == f"QR code of the link {link}"
     assert image.evaluate("(e) => parseFloat(getComputedStyle(e).width)") >= 400
     heading = page.locator("[data-testid=stPopoverBody] h3")
     assert heading.evaluate("(h) => parseFloat(getComputedStyle(h).fontSize)") >= 28  # large type
 
     assert_encodes(page.request.get(image.get_attribute("src") or "").body(), link)
+
+    phone = open_page("epsilon", viewport={"width": 390, "height": 844}).page
+    phone.goto(_on_the_server(link, page.url))
+    wait_ready(phone)
+    assert phone.locator("button", has_text="Leave presentation mode").count() == 0
+    assert phone.locator("button", has_text="Scan to open this view").count() == 0
+    assert parse_qs(urlparse(phone.url).query).get("eps") == ["4/3"]
+    assert "present" not in phone.url and "slide" not in phone.url
 
 
 def test_the_qr_code_opened_after_a_live_move_holds_the_moved_value(
@@ -303,7 +337,7 @@ def test_the_qr_code_opened_after_a_live_move_holds_the_moved_value(
     page.locator("[data-testid=stMain]").evaluate("(m) => m.scrollTo(0, 0)")
     image, link = _open_join_panel(page)
     assert parse_qs(urlparse(link).query)["eps"] == eps
-    assert unquote(link) == unquote(page.url)
+    assert _students_query(link) == _students_query(page.url)
     assert_encodes(page.request.get(image.get_attribute("src") or "").body(), link)
 
 
