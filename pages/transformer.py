@@ -164,8 +164,7 @@ def sphere_section() -> None:
         """Subtracting the mean moves a token into the plane of vectors whose coordinates
 add up to 0 (orthogonal to 𝟏 = (1, …, 1)); dividing by its spread puts it on a sphere of
 radius √d in that plane. ε pulls tokens of small variance inside; the gain γ then maps the
-sphere to an ellipsoid (for d = 3, the circle to an ellipse, or to a segment when γ flattens
-one of the plane's directions)."""
+sphere to an ellipsoid, which a zero in γ can flatten."""
     )
     c1, c2, c3 = st.columns(3)
     with c1:
@@ -210,10 +209,10 @@ def attention_section() -> None:
     ui.prose(
         """Attention turns the scores q·k of a query against each key into weights with a
 softmax. Training can grow q and k (a scale s here) until one key takes nearly all the weight
-and the entropy drops toward 0: Dehghani et al. (2023) saw it make training diverge in vision
-transformers of about 8 billion parameters, and trained their 22-billion-parameter model with
-**QK-norm**, layer norm on q and k. Here, as in Henry et al. (2020), the normalized q and k
-have no gain and one learned τ sets the scale, so every score stays within τ√d."""
+and the entropy drops toward 0. Dehghani et al. (2023) saw training diverge this way in vision
+transformers of about 8 billion parameters, and used **QK-norm**, layer norm on q and k, for
+their 22-billion-parameter model. Here, as in Henry et al. (2020), one learned τ (no gain)
+sets the scale: every score stays within τ√d."""
     )
     c1, c2 = st.columns(2)
     with c1:
@@ -250,15 +249,15 @@ def tanh_section() -> None:
     st.subheader("Layer norm against a tanh")
     ui.prose(
         """In trained transformers, layer norm's output plotted against its input over many
-tokens often bends like an S, and Zhu et al. (2025) replaced layer norm by **Dynamic
-Tanh**, γ ⊙ tanh(αx) + β: α is one learned number for the whole layer (0.5 at the start by
-default), γ and β hold one number per channel. The fit below uses one γ and one β for every
-channel, to compare the shapes."""
+tokens often bends like an S, and Zhu et al. (2025) replaced layer norm by
+**Dynamic Tanh**, γ ⊙ tanh(αx) + β: α is one learned number for the whole layer (0.5 at
+the start by default), γ and β hold one number per channel."""
     )
     with st.expander("The tokens"):
         st.markdown(
             "256 random tokens of width 64, each with its own scale; the share chosen below "
-            "has a large outlier in two channels."
+            "has a large outlier in two channels. The fit uses one γ and one β for every "
+            "channel, to compare the shapes."
         )
     outliers = ui.choice_slider(
         "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,

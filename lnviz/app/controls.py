@@ -19,6 +19,15 @@ from lnviz.params import parse_number, parse_vector
 EPS_GRID = tuple(sorted({round(10 ** (k / 4), 12) for k in range(-24, 5)} | {1 / 3, 4 / 3}))
 
 
+BOUND_KEY = "_lnviz_bound_controls"  # keys of the URL-bound controls drawn in this session
+
+
+def _bound(key: str) -> str:
+    """Record a URL-bound control's key (the router forgets it on a page change)."""
+    st.session_state.setdefault(BOUND_KEY, set()).add(key)
+    return key
+
+
 def eps_options(allow_zero: bool = False) -> list[float]:
     return ([0.0] if allow_zero else []) + list(EPS_GRID)
 
@@ -135,7 +144,7 @@ def choice_slider(
         options=list(options),
         value=default,
         format_func=fmt,
-        key=key,
+        key=_bound(key),
         bind="query-params",
         help=help,
     )
@@ -157,7 +166,9 @@ def number_slider(
 ) -> float:
     """A numeric slider in [lo, hi] bound to the URL; out-of-range links get a message."""
     raw = _raw(key)
-    value = st.slider(label, lo, hi, default, step=step, key=key, bind="query-params", help=help)
+    value = st.slider(
+        label, lo, hi, default, step=step, key=_bound(key), bind="query-params", help=help
+    )
     if raw is not None and not _same_number(raw, value):
         _warn_url(key, raw, f"a number from {lo:g} to {hi:g}", f"{value:g}")
     return value
@@ -180,7 +191,7 @@ def int_choice(
         label,
         options=opts,
         value=default if default in opts else opts[0],
-        key=key,
+        key=_bound(key),
         bind="query-params",
         help=help,
     )
@@ -198,7 +209,9 @@ def int_input(
     raw = _raw(key)
     if raw is not None and _infinite(raw):
         forget_url_value(key)
-    value = st.number_input(label, lo, hi, default, step=1, key=key, bind="query-params", help=help)
+    value = st.number_input(
+        label, lo, hi, default, step=1, key=_bound(key), bind="query-params", help=help
+    )
     if raw is not None and not _same_number(raw, value):
         _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
     return int(value)
@@ -233,7 +246,7 @@ def choice(
         options,
         index=index,
         format_func=fmt,
-        key=key,
+        key=_bound(key),
         horizontal=horizontal,
         bind="query-params",
         help=help,
@@ -246,7 +259,7 @@ def choice(
 def toggle(label: str, *, key: str, default: bool = False, help: str | None = None) -> bool:
     """A checkbox bound to the URL; a link value other than true/false gets a message."""
     raw = _raw(key)
-    value = bool(st.checkbox(label, value=default, key=key, bind="query-params", help=help))
+    value = bool(st.checkbox(label, value=default, key=_bound(key), bind="query-params", help=help))
     if raw is not None and raw.strip().lower() not in ("true", "false"):
         _warn_url(key, raw, "true or false", str(value).lower())
     return value
@@ -275,7 +288,7 @@ def vector_input(
     text = st.text_input(
         label,
         value=default,
-        key=key,
+        key=_bound(key),
         bind="query-params",
         max_chars=200,
         help=help
@@ -311,7 +324,13 @@ def text_field(
     """
     raw = _raw(key)
     text = st.text_input(
-        label, default, key=key, bind="query-params", max_chars=max_chars, help=help, **widget
+        label,
+        default,
+        key=_bound(key),
+        bind="query-params",
+        max_chars=max_chars,
+        help=help,
+        **widget,
     )
     _warn_long(key, raw, max_chars)
     try:

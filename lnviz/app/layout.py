@@ -92,6 +92,7 @@ PHONE_CSS = f"""<style>
 {_LAZY_CHARTS_RULE}
 {_LIVE_FRAMES_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}
+.st-key-lnviz-page-top {{ display: none; }}
 {_PHONE_TABLE_CSS}
 {_METRIC_ROW_CELL} {{ flex: 1 1 0 !important; min-width: 8rem; }}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{

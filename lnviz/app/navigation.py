@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 import streamlit as st
 
-from lnviz.app.chrome import presentation_switch
+from lnviz.app.chrome import PRESENT_KEY, presentation_switch
+from lnviz.app.controls import BOUND_KEY
 from lnviz.app.targets import BY_SCRIPT_KEY
 from lnviz.content.registry import PAGES, SECTIONS, PageInfo
 
@@ -16,6 +19,7 @@ def _page(info: PageInfo) -> st.Page:
 
 
 _PAGES_KEY = "_lnviz_navigation_pages"
+_SHOWN_KEY = "_lnviz_shown_page"  # the url path of the page the last run showed
 
 
 def _pages() -> dict[str, list[st.Page]]:
@@ -31,15 +35,56 @@ def _pages() -> dict[str, list[st.Page]]:
     return pages
 
 
+def forget_controls(keep: Collection[str] = ()) -> None:
+    """On a page change: drop every URL-bound control's value but `keep`'s, so that the new
+    page opens at its own defaults or its link's values (ε must not carry to the next page)."""
+    bound = st.session_state.get(BOUND_KEY, set())
+    for key in bound - set(keep):
+        st.session_state.pop(key, None)
+    st.session_state[BOUND_KEY] = bound & set(keep)
+
+
 def run() -> None:
     """Declare every page in its section and run the one the visitor asked for.
 
     Embedded in another site (?embed=true), the page shows alone, without the sidebar.
     Presentation mode's switch is drawn here, by the entrypoint, so that it belongs to every
-    page (lnviz.app.chrome.presentation_switch).
+    page (lnviz.app.chrome.presentation_switch). On a page change the controls drawn by
+    other pages are forgotten: a page opens at its own defaults, or at its link's values.
     """
     pages = _pages()
     position = "hidden" if st.context.is_embedded else "sidebar"
     navigation = st.navigation(pages, position=position, expanded=True)  # the whole course
+    shown = st.session_state.get(_SHOWN_KEY)  # None on a visitor's first run
+    if shown != navigation.url_path:
+        forget_controls(keep=(PRESENT_KEY,))
+        st.session_state[_SHOWN_KEY] = navigation.url_path
+    with st.container(key=TOP_KEY):  # always there, so the page's elements keep their places
+        if shown not in (None, navigation.url_path):
+            to_the_top(navigation.url_path)
     presentation_switch()  # the entrypoint's control: a state of the whole app
     navigation.run()
+
+
+TOP_KEY = "lnviz-page-top"
+_TOP_JS = """<script>
+(() => {  /* PAGE: a new page opens at its top */
+  const top = () => {
+    for (let el = document.querySelector(".st-key-KEY"); el; el = el.parentElement) {
+      if (el.scrollTop > 0) el.scrollTop = 0;
+    }
+    window.scrollTo(0, 0);
+  };
+  top();
+  requestAnimationFrame(top);
+  setTimeout(top, 250);  /* after the new page's first elements replace the old ones */
+})();
+</script>"""
+
+
+def to_the_top(url_path: str) -> None:
+    """Scroll back to the top on a page change: Streamlit keeps the scroll position of the
+    page left through the sidebar. The page's path makes each script new, so it runs on
+    every change (no visitor text reaches it: the path is a registered page's)."""
+    script = _TOP_JS.replace("KEY", TOP_KEY).replace("PAGE", url_path or "home")
+    st.html(script, unsafe_allow_javascript=True)

@@ -82,8 +82,8 @@ def placement_notes(f: PlacementFacts) -> list[str]:
                 "Block by block this stack is not the paper's Figure 3(a, b), which shows Pre-LN "
                 f"level across blocks: here Pre-LN's block 1 gets "
                 f"{number(f.pre_first_over_last, 2)} times block {f.depth}'s gradient (below: "
-                "why). What it reproduces is how the paper's bounds on the last block change "
-                "as the depth grows (its Figure 3(c, d); here the depth chart)."
+                "why). It reproduces the last block's change with depth (the paper's Figure "
+                "3(c, d), the depth chart)."
             ]
             if f.pre_first_over_last > FLAT
             else []
@@ -154,9 +154,8 @@ def gain_image_text(view: SphereView) -> str:
         return where + f"a circle of radius {number(float(axes[0]), 3)}."
     return where + (
         f"an ellipse with semi-axes {number(float(axes[0]), 3)} and "
-        f"{number(float(axes[1]), 3)}: √3 times how much γ stretches the plane ⟂ 𝟏 in its "
-        "longest and shortest directions (that plane is tilted against the axes, so these are "
-        "not √3·|γᵢ|)."
+        f"{number(float(axes[1]), 3)}: √3 times γ's largest and smallest stretch of the tilted "
+        "plane ⟂ 𝟏."
     )
 
 

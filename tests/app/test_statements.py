@@ -103,7 +103,8 @@ def test_deepnorm_dehghani_and_dyt_say_what_the_papers_did(transformer) -> None:
     assert "up-weights the\nresidual (identity) path by a constant α" in text
     assert "about 8 billion parameters" in text
     assert "training a 22-billion-parameter vision\ntransformer" not in text
-    assert "α is one learned number for the whole layer (0.5 at the start by\ndefault)" in text
+    assert "Henry et al. (2020), one learned τ (no gain)" in text
+    assert "α is one learned number for the whole layer (0.5 at\nthe start by default)" in text
     refs = {r.key: r.contributes for r in REFERENCES}
     assert "identity" in refs["wang2022"] and "scaled residual branch" not in refs["wang2022"]
     assert "8 billion" in refs["dehghani2023"]
