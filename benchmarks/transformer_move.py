@@ -43,7 +43,8 @@ def _stack(depth: int, seed: int) -> tf.PlacementComparison:
 def placement_move(seed: int) -> None:
     cmp = _stack(DEPTH, seed)
     sweep = tp.last_block_sweep(cmp)
-    notes.placement_notes(tp.placement_facts(cmp, sweep))
+    facts = tp.placement_facts(cmp, sweep)
+    notes.placement_notes(facts), notes.placement_details(facts)
     _draw(figs.GRADIENT, cmp, "post")
     _draw(figs.STREAM, cmp, "post")
     _draw(figs.DEPTH, sweep, DEPTH)

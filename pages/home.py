@@ -25,14 +25,18 @@ st.subheader("Where it sits: in every transformer block")
 ui.prose(
     """In a transformer, the model behind today's language models, each token is a vector
 that travels through the blocks along the **residual stream**. Every block reads a copy of
-it, normalizes the copy with layer norm, passes it through attention or an MLP, and adds
-the result back to the stream."""
+it, passes it through attention or an MLP, and adds the result back to the stream. Layer
+norm sits either on the copy or on the stream itself:"""
 )
-ui.chart(BLOCK, key="block-diagram", static=True)
+ui.side_by_side(
+    lambda: ui.chart(BLOCK, "pre", key="block-diagram", static=True),
+    lambda: ui.chart(BLOCK, "post", key="block-diagram-post", static=True),
+)
 ui.prose(
-    "This placement, normalizing on the way into each block, is called Pre-LN; most "
-    "language models today use it. The original Transformer normalized after the addition "
-    "instead (Post-LN)."
+    "**Pre-LN** (left; most language models today) normalizes only the copy each block "
+    "reads, so the stream itself grows block after block. **Post-LN** (right; the original "
+    "Transformer) normalizes the stream itself after every addition, which keeps it at one "
+    "size but usually needs a gentle start of training (a learning-rate warm-up)."
 )
 
 st.subheader("The formula")

@@ -8,6 +8,7 @@ from lnviz.content import transformer_notes as notes
 from lnviz.content.exercises import transformer as exercises
 from lnviz.errors import LnvizError
 from lnviz.figures import transformer as figs
+from lnviz.figures.block_diagram import BLOCK
 from lnviz.lessons import transformer as tf
 from lnviz.lessons import transformer_page as tp
 
@@ -73,11 +74,13 @@ ui.presets(
 @st.fragment
 def placement_section() -> None:
     st.subheader("Pre-LN or Post-LN: where the norm sits")
+    ui.side_by_side(
+        lambda: ui.chart(BLOCK, "pre", key="block-pre", static=True),
+        lambda: ui.chart(BLOCK, "post", key="block-post", static=True),
+    )
     ui.prose(
-        """A stack of L blocks, each a small MLP with random weights, as at the start of
-training. **Post-LN** (the original Transformer) normalizes the stream after each block's
-output is added. **Pre-LN** (GPT-2 and most language models since) normalizes only the
-block's input, and once more at the top. A third variant divides that input by √l."""
+        """Below: L blocks with random weights, as at the start of training, in Pre-LN,
+Post-LN and a variant dividing each block's input by √l.""",
     )
     c1, c2, c3 = st.columns([2, 2, 1])
     with c1:
@@ -110,9 +113,9 @@ block's input, and once more at the top. A third variant divides that input by �
     row.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
     row.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
     row.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
-    ui.notice(notes.placement_notes(facts))
+    ui.notice(notes.placement_notes(facts))  # the last block, at this depth and over depths
 
-    with st.expander("What Xiong et al. (2020) prove, and what is still argued"):
+    with st.expander("What Xiong et al. (2020) prove"):
         ui.prose(
             """Xiong et al. (2020), *On Layer Normalization in the Transformer
 Architecture*, prove **bounds** at initialization, under their assumptions about the
@@ -120,11 +123,6 @@ initialization and the sizes of the hidden vectors, and with high probability: t
 of the last layer's weights is bounded independently of the depth L in Post-LN, and by a bound
 that shrinks like 1/√L in Pre-LN. Why the two differ: Post-LN keeps the stream at size √d;
 Pre-LN's stream grows with L, and its final layer norm divides the gradient by that size.""",
-            """Why Post-LN needs a learning-rate warm-up is a hypothesis with evidence, not a
-settled fact: Xiong et al. point to its large gradients near the output at the start; Liu et
-al. (2020) argue that such gradients are not the root cause, and that each Post-LN layer leans
-so heavily on its residual branch (the block F, not the skip path) that small changes of the
-weights are amplified.""",
             """This page's loss is a fixed random projection of each token's output
 (r·y/T), so the same gradient enters the output at every depth. With another head the
 picture can change: with a cross-entropy head whose logits are large, for one, a deep Post-LN
@@ -132,7 +130,19 @@ stack's tokens collapse toward one direction and its last-layer gradient can gro
 depth.""",
         )
     ui.chart(figs.DEPTH, swept, depth, key="depth-sweep")
+    ui.prose(
+        """**The takeaway.** Post-LN (the original Transformer) renormalizes the stream after
+every block: it stays at one size, and at the start of training its last blocks get larger
+gradients than Pre-LN's, the more so the deeper the stack. Pre-LN (GPT-2 and most language
+models since) normalizes only what each block reads, so the stream grows and the last
+gradients shrink. Neither is simply better: Post-LN usually needs a learning-rate warm-up,
+Pre-LN usually not.""",
+        """**Why the warm-up?** Still argued: Xiong et al. (2020) point to Post-LN's large
+gradients near the output; Liu et al. (2020) argue instead that each Post-LN layer leans so
+heavily on its residual branch that small weight changes are amplified.""",
+    )
     with st.expander("What differs from the paper, and how the stack is built"):
+        st.markdown("\n".join(f"- {item}" for item in notes.placement_details(facts)))
         st.markdown(notes.across_blocks_text(facts))
         st.markdown(
             f"""F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer norm without gain or bias

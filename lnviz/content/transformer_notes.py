@@ -21,6 +21,7 @@ __all__ = [
     "attention_notes",
     "backward_notes",
     "gain_image_text",
+    "placement_details",
     "placement_notes",
     "signed",
     "sphere_notes",
@@ -38,7 +39,7 @@ def signed(x: float, digits: int = 3) -> str:
 
 
 def placement_notes(f: PlacementFacts) -> list[str]:
-    """Pre-LN against Post-LN at this depth, against depth, and the residual stream."""
+    """Pre-LN against Post-LN: the last block at this depth, and over depths."""
     ratio = f.post_over_pre
     lo, hi = f.sweep_depths
     post_word = (
@@ -67,6 +68,12 @@ def placement_notes(f: PlacementFacts) -> list[str]:
         f"{number(f.pre_sweep[0], 3)} to {number(f.pre_sweep[1], 3)}, while its stream at the "
         f"top grows from {number(f.pre_stream_sweep[0], 3)} to "
         f"{number(f.pre_stream_sweep[1], 3)}: {product}.",
+    ]
+
+
+def placement_details(f: PlacementFacts) -> list[str]:
+    """The streams at the top, and what differs from the paper's figure block by block."""
+    return [
         f"The stream at the top: Post-LN {number(f.stream_out['post'], 3)} (√d = "
         f"{number(float(np.sqrt(f.width)), 3)}), Pre-LN {number(f.stream_out['pre'], 3)}, "
         f"scaled {number(f.stream_out['scaled'], 3)}."
@@ -125,7 +132,6 @@ def sphere_notes(view: SphereView) -> list[str]:
         else f"{int(view.pulled_in.sum())} of {n} tokens sit visibly inside the sphere of "
         f"radius {sphere} ({radius}): those whose variance q is not large next to "
         f"ε = {eps_label(view.eps)}.",
-        "Whatever the input, the core's coordinates add up to 0: it lies in the plane ⟂ 𝟏.",
     ]
     if d == 3:
         notes.append(gain_image_text(view))

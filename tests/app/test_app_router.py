@@ -27,8 +27,8 @@ def test_home_page_renders_a_card_per_explorer_page() -> None:
     assert_clean(at)
     assert "layer normalization" in at.title[0].value
     specs = figures(at)
-    assert len(specs) == 1 + len(EXPLORE)  # the block diagram, one live thumbnail per page
-    drawn = {str(spec["data"]) for spec in specs[1:]}
+    assert len(specs) == 2 + len(EXPLORE)  # Pre-LN's and Post-LN's blocks, one card per page
+    drawn = {str(spec["data"]) for spec in specs[2:]}
     assert len(drawn) == len(EXPLORE), "two cards show the same thumbnail"
     links = at.get("page_link")
     assert {link.proto.page for link in links} == URL_PATHS  # a link to every page
@@ -43,8 +43,12 @@ def test_home_page_starts_a_beginner_and_a_practitioner() -> None:
     assert "transformer" in text and "residual stream" in text
     for words in ("drifts from layer to layer", "attention or an MLP", "Pre-LN", "Post-LN"):
         assert words in text, words
-    diagram = at.get("plotly_chart")[0]
-    assert "layer norm, then through attention or an MLP" in diagram.proto.alt
+    pre, post = at.get("plotly_chart")[:2]  # the two placements, side by side
+    assert "layer norm, then through attention or an MLP" in pre.proto.alt
+    assert "Pre-LN transformer block" in pre.proto.alt
+    assert "the sum goes through layer norm" in post.proto.alt
+    assert "Post-LN transformer block" in post.proto.alt
+    assert "usually needs a gentle start of training" in text
     links = {link.proto.label: link.proto.page for link in at.get("page_link")}
     start = registry.COURSE[0]
     assert links[f"Start the course: {start.title}"] == start.url_path

@@ -13,7 +13,9 @@ from tests.apptest_helpers import assert_clean, figures, shown, texts
 from tests.deep_links import via_router
 
 NAME = "transformer"
-GRADIENT, STREAM, DEPTH, SPHERE, WEIGHTS, ENTROPY, KEYS, KEYS_LN, TANH = range(9)  # chart order
+BLOCK_PRE, BLOCK_POST, GRADIENT, STREAM, DEPTH, SPHERE, WEIGHTS, ENTROPY, KEYS, KEYS_LN, TANH = (
+    range(11)
+)  # chart order
 NUMBER = r"(−?[\d.]+)"
 
 
@@ -51,7 +53,7 @@ def default():
 
 def test_defaults_draw_every_chart_without_a_message(default) -> None:
     figs = figures(default)
-    assert len(figs) == 9
+    assert len(figs) == 11
     assert not default.warning and not default.error
     assert len(trace(figs[GRADIENT], "Post-LN")["x"]) == 12  # depth 12 by default
     assert default.select_slider(key="width").value == 64

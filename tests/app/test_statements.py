@@ -15,12 +15,16 @@ from lnviz.content.references import REFERENCES
 from tests.apptest_helpers import answer, assert_clean, figures, texts, verdicts
 from tests.deep_links import via_router
 
-SPHERE = 3  # the transformer page's fourth chart
 
-
-def sphere_chart(at):
+def chart(at, key: str) -> tuple[dict, str]:
+    """The figure and alt text of the chart drawn with `key`."""
     charts = at.get("plotly_chart")
-    return figures(at)[SPHERE], charts[SPHERE].proto.alt
+    (i,) = [i for i, c in enumerate(charts) if c.proto.id.endswith(f"-{key}")]
+    return figures(at)[i], charts[i].proto.alt
+
+
+def sphere_chart(at) -> tuple[dict, str]:
+    return chart(at, "sphere")
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +87,8 @@ def test_xiong_is_told_as_bounds_and_warm_up_as_hypotheses(transformer) -> None:
     text = texts(transformer)
     assert "prove that at initialization the last layer's gradient does not depend" not in text
     assert "prove **bounds** at initialization" in text
-    assert "hypothesis with evidence" in text and "Liu et" in text
+    assert "**Why the warm-up?** Still argued: Xiong et al. (2020)" in text  # in the open
+    assert "Liu et al. (2020) argue instead that each Post-LN layer" in text
     assert "fixed random projection of each token's output" in text
     assert "cross-entropy head" in text and "can grow with\ndepth" in text
 
@@ -169,7 +174,7 @@ def test_depth_96_is_offered_and_drawn() -> None:
     at = via_router("transformer", {"depth": "96", "placement": "post"})
     assert_clean(at)
     assert not at.warning
-    gradient = figures(at)[0]
+    gradient, _ = chart(at, "gradient")
     assert max(len(t["x"]) for t in gradient["data"]) == 96
     assert "From L = 1 to L = 96" in texts(at)
 

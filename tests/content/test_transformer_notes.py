@@ -46,7 +46,8 @@ def test_placement_words_follow_the_numbers(facts) -> None:
 def test_the_scaled_variant_and_the_paper_s_figure_are_explained_only_when_they_hold(
     facts,
 ) -> None:
-    stream, figure = notes.placement_notes(facts)[2:]
+    assert len(notes.placement_notes(facts)) == 2  # the rest folds away with the details
+    stream, figure = notes.placement_details(facts)
     assert "divided by √24" in stream and "Figure 3" in figure
     assert f"{facts.pre_first_over_last:.2f}"[:3] in figure
     level = dataclasses.replace(
@@ -54,8 +55,8 @@ def test_the_scaled_variant_and_the_paper_s_figure_are_explained_only_when_they_
         pre_first_over_last=1.0,
         last={**facts.last, "scaled": 2 * facts.last["pre"]},
     )
-    only = notes.placement_notes(level)
-    assert len(only) == 3 and "divided by" not in only[2]
+    only = notes.placement_details(level)
+    assert len(only) == 1 and "divided by" not in only[0]
 
 
 def test_across_blocks_words_follow_the_numbers(facts) -> None:
@@ -69,7 +70,7 @@ def test_sphere_notes_at_eps_zero_and_above() -> None:
     z = sample_tokens(40, 3, seed=0)
     assert notes.sphere_notes(sphere_view(z, 0.0))[0].startswith("With ε = 0 every core")
     view = sphere_view(z, 0.01, gamma=[1.0, 1.0, 1.0])
-    first, _, gain = notes.sphere_notes(view)
+    first, gain = notes.sphere_notes(view)
     assert first.startswith(f"{int(view.pulled_in.sum())} of 40 tokens")
     assert "a circle of radius 1.732" in gain
 
