@@ -33,9 +33,9 @@ ui.side_by_side(
     lambda: ui.chart(BLOCK, "post", key="block-diagram-post", static=True),
 )
 ui.prose(
-    "**Pre-LN** (left; most language models today) normalizes only the copy each block "
-    "reads, so the stream itself grows block after block. **Post-LN** (right; the original "
-    "Transformer) normalizes the stream itself after every addition, which keeps it at one "
+    "**Pre-LN** (most language models today) normalizes only the copy each block reads, so "
+    "the stream itself grows block after block. **Post-LN** (the original Transformer) "
+    "normalizes the stream itself after every addition, which keeps it at one "
     "size but usually needs a gentle start of training (a learning-rate warm-up)."
 )
 
