@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
-from lnviz.app.chrome import link_params
+from lnviz.app.chrome import link_params, presenting
 from lnviz.app.targets import target
 from lnviz.content import registry, sheets
 from lnviz.content.answers import ACCEPTED, MAX_CHARS
@@ -78,8 +78,10 @@ def _box(questions: tuple[Question, ...], page: str, title: str) -> None:
 
 def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: str) -> None:
     """A teacher's sheet of these questions: Markdown or printable HTML, with or without
-    the answers; each question links to its state on this host. The panel's buttons are
-    drawn when it is opened: a run with it closed sends one element instead of nine."""
+    the answers; each question links to its state on this host. The sheets with answers are
+    offered in presentation mode only (the lecturer's view; the students' QR link leaves it),
+    so that an answer is never one click away from a student. The panel's buttons are drawn
+    when it is opened: a run with it closed sends one element instead of five or nine."""
     panel = st.popover(
         "Exercise sheet", icon=":material/download:", key=f"sheets-{name}", on_change="rerun"
     )
@@ -88,7 +90,8 @@ def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: s
     base = sheets.origin(st.context.url)
     with panel:
         st.caption("For a class: the questions with a link to each state on this server.")
-        for answers in (False, True):
+        lecturer = presenting()
+        for answers in (False, True) if lecturer else (False,):
             suffix = "-answers" if answers else ""
             label = "with answers" if answers else "for students"
             formats = (
@@ -104,6 +107,8 @@ def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: s
                     key=f"sheet-{name}-{ext}{suffix}",
                     on_click="ignore",
                 )
+        if not lecturer:
+            st.caption("Sheets with the answers: in presentation mode, the lecturer's view.")
 
 
 def _check(q: Question, page: str) -> None:

@@ -1,5 +1,6 @@
-"""The exercise-sheet panel draws its four download buttons only when it is opened: a run
-of a page with the panel closed sends the panel alone (one element, not nine)."""
+"""The exercise-sheet panel draws its download buttons only when it is opened: a run of a
+page with the panel closed sends the panel alone. Sheets with answers are the lecturer's:
+offered in presentation mode only, never one click away from a student (issue 37)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,17 @@ SHEET_LABELS = [
 
 @pytest.mark.parametrize(("name", "panel"), [("epsilon", "sheets-epsilon"),
                                              ("references", "sheets-course")])  # fmt: skip
-def test_the_sheet_buttons_are_drawn_when_the_panel_opens(name: str, panel: str) -> None:
-    at = page(name)
+@pytest.mark.parametrize("lecturer", [False, True])
+def test_the_sheet_buttons_are_drawn_when_the_panel_opens(
+    name: str, panel: str, lecturer: bool
+) -> None:
+    at = page(name, {"present": "true"} if lecturer else None)
     assert_clean(at)
     assert not [b for b in at.get("download_button") if b.label in SHEET_LABELS]
     at.session_state[panel] = True  # what a click on the panel does
     at.run()
     assert_clean(at)
-    labels = [b.label for b in at.get("download_button")]
-    assert [label for label in labels if label in SHEET_LABELS] == SHEET_LABELS
+    labels = [b.label for b in at.get("download_button") if b.label in SHEET_LABELS]
+    assert labels == (SHEET_LABELS if lecturer else SHEET_LABELS[:2])
+    told = any("in presentation mode" in str(c.value) for c in at.caption)
+    assert told is not lecturer

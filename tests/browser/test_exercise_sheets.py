@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 def test_the_sheet_downloaded_holds_the_pages_questions(
     open_page: Callable[..., Visit], label: str, answers: bool
 ) -> None:
-    visit = open_page("epsilon")
+    visit = open_page("epsilon", {"present": "true"} if answers else None)  # the lecturer's
     page = visit.page
     page.locator("[data-testid=stPopover] button", has_text="Exercise sheet").first.click()
     button = page.locator("[data-testid=stPopoverBody] button", has_text=label)
@@ -35,6 +35,9 @@ def test_the_sheet_downloaded_holds_the_pages_questions(
     assert questions and all(q.prompt in text for q in questions)
     host = page.url.split("/epsilon")[0]
     assert text.count(f"Check it: {host}/epsilon?") == len(questions)
+    if not answers:  # a student's panel offers no sheet with answers
+        with_answers = page.locator("[data-testid=stPopoverBody] button", has_text="answers")
+        assert with_answers.count() == 0
     assert ("Answer: " in text) is answers
     assert not exception_report(visit) and not visit.page_errors
 
