@@ -56,13 +56,53 @@ def chart(
     spec = _figure_spec(name, digest, build, args)  # a fresh copy
     if presenting() and not static:  # charts large and legible from the back of a room
         enlarged(spec)
+    touch = touch_screen()
+    if touch:  # a swipe that starts on a chart scrolls the page
+        no_drag(spec)
+    still = touch and has_scene(spec)  # a 3-D scene holds every touch for its camera
     config = {
-        "staticPlot": static,
+        "staticPlot": static or still,
         "displaylogo": False,
         "toImageButtonOptions": {"format": "png", "filename": download_name(key), "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
+    if still:  # on a phone a still picture that touches pass through (lnviz.app.layout)
+        with st.container(key=f"{STILL_3D}{key}"):
+            st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+        return
     st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+MOBILE_MARKS = ("Mobi", "Android", "iPhone", "iPad")  # in a phone's or tablet's User-Agent
+STILL_3D = "still-3d-"  # key prefix of the box around a 3-D chart drawn still on a phone
+
+
+def touch_screen() -> bool:
+    """A phone or tablet, by its browser's User-Agent (MDN's advice: "Mobi" marks a mobile
+    browser): there a drag on a chart would zoom it or turn it instead of scrolling."""
+    agent = st.context.headers.get("User-Agent", "") if st.context.headers else ""
+    return any(mark in agent for mark in MOBILE_MARKS)
+
+
+def no_drag(spec: dict[str, Any]) -> dict[str, Any]:
+    """`spec` (changed in place and returned) with dragging turned off on its plane and its
+    3-D scenes: Plotly then lets a touch that moves scroll the page; a tap still shows the
+    values, and the toolbar's zoom and pan buttons still turn dragging back on.
+
+    >>> no_drag({"layout": {"scene": {"camera": {}}, "xaxis": {}}})["layout"]
+    {'scene': {'camera': {}, 'dragmode': False}, 'xaxis': {}, 'dragmode': False}
+    """
+    layout = spec.setdefault("layout", {})
+    for name, part in layout.items():
+        if name.startswith("scene") and isinstance(part, dict):
+            part["dragmode"] = False
+    layout["dragmode"] = False
+    return spec
+
+
+def has_scene(spec: dict[str, Any]) -> bool:
+    """Whether the figure draws in 3-D (a scene in its layout)."""
+    return any(name.startswith("scene") for name in spec.get("layout", {}))
 
 
 def cache_key(build: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, str]:

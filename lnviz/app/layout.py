@@ -93,6 +93,7 @@ PHONE_CSS = f"""<style>
 {_LIVE_FRAMES_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}
 .st-key-lnviz-page-top {{ display: none; }}
+[class*="st-key-still-3d-"] .stPlotlyChart {{ pointer-events: none; }}
 {_PHONE_TABLE_CSS}
 {_METRIC_ROW_CELL} {{ flex: 1 1 0 !important; min-width: 8rem; }}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
