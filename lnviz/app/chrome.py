@@ -160,6 +160,8 @@ def page_end() -> None:
     previous, following = registry.neighbours(here)
     if not sources and previous is None and following is None:
         return
+    if previous is not None and following is None:  # the course's last step
+        course_recap()
     st.divider()
     if sources:
         st.caption("Sources for this page: " + " · ".join(r.cite for r in sources))
@@ -186,6 +188,21 @@ def page_end() -> None:
                 icon=icon,
                 query_params=link_params(),
             )
+
+
+def course_recap() -> None:
+    """At the end of the course: every step in one line, each linked, and where to go next
+    (folded: the page's own flow stays short)."""
+    steps = "\n".join(
+        f"{k}. [{p.title}]({p.url_path}): {p.blurb}" for k, p in enumerate(registry.COURSE, 1)
+    )
+    with st.expander("You finished the course: the course in review", icon=":material/flag:"):
+        st.markdown(f"**The course in review**\n\n{steps}")
+        st.markdown(
+            "**Where next.** Test yourself on the whole course's exercise sheet "
+            "([References](references)); look up any term in the [Glossary](glossary); or "
+            "open any step again with your own numbers: every state is a link."
+        )
 
 
 _SHARE_HTML = """
