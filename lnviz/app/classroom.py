@@ -83,12 +83,10 @@ def student_link(
     if public_url and origin(public_url) == public_url.rstrip("/"):
         base = public_url.rstrip("/")
     elif public_url:
-        base, warning = (
-            origin(shown),
-            (
-                f"{PUBLIC_URL_ENV} is set to “{plain(public_url, 60)}”, which is not an address "
-                "such as https://host or http://host:8501: the link uses the address shown."
-            ),
+        base = origin(shown)
+        warning = (
+            f"{PUBLIC_URL_ENV} is set to “{plain(public_url, 60)}”, which is not an address "
+            "such as https://host or http://host:8501: the link uses the address shown."
         )
     else:
         base = origin(shown)
