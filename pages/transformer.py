@@ -73,11 +73,7 @@ ui.presets(
 # --- 1. placement at depth --------------------------------------------------------------
 @st.fragment
 def placement_section() -> None:
-    st.subheader("Pre-LN or Post-LN: where the norm sits")
-    ui.side_by_side(
-        lambda: ui.chart(BLOCK, "pre", key="block-pre", static=True),
-        lambda: ui.chart(BLOCK, "post", key="block-post", static=True),
-    )
+    """The stack's controls and everything they change (the diagrams above it do not rerun)."""
     ui.prose(
         """Below: L blocks with random weights, as at the start of training, in Pre-LN,
 Post-LN and a variant dividing each block's input by √l.""",
@@ -163,6 +159,11 @@ layers and of attention's value and output projections."""
         )
 
 
+st.subheader("Pre-LN or Post-LN: where the norm sits")
+ui.side_by_side(
+    lambda: ui.chart(BLOCK, "pre", key="block-pre", static=True),
+    lambda: ui.chart(BLOCK, "post", key="block-post", static=True),
+)
 placement_section()
 
 
