@@ -31,13 +31,17 @@ PRESENT_CSS = """<style>
 QR_WIDTH = 440  # px on screen: about 8 px a module for a link of this app, readable from a hall
 
 
+def _link(base: str, path: str, params: dict[str, str], drop: tuple[str, ...]) -> str:
+    """base/path?query, without the `drop` keys; commas and slashes stay readable."""
+    query = urlencode({k: v for k, v in params.items() if k not in drop}, quote_via=quote,
+                      safe=",/")  # fmt: skip
+    return f"{base}/{path}" + (f"?{query}" if query else "")
+
+
 def current_link() -> str:
     """The full address of the view being shown: this host, this page, every control."""
-    base = origin(st.context.url or "")
-    params = {k: v for k, v in st.query_params.to_dict().items() if k != "embed"}
-    query = urlencode(params, quote_via=quote, safe=",/")
-    path = current_url_path()
-    return f"{base}/{path}" + (f"?{query}" if query else "")
+    params = st.query_params.to_dict()
+    return _link(origin(st.context.url or ""), current_url_path(), params, ("embed",))
 
 
 PUBLIC_URL_ENV = "LNVIZ_PUBLIC_URL"  # the address students should use, e.g. https://host
@@ -77,8 +81,6 @@ def student_link(
     >>> student_link("http://localhost:8501/", "numerics", {}, "https://class.example.org/", None)
     ('https://class.example.org/numerics', None)
     """
-    kept = {k: v for k, v in params.items() if k not in PRESENTER_ONLY}
-    query = urlencode(kept, quote_via=quote, safe=",/")
     warning = None
     if public_url and origin(public_url) == public_url.rstrip("/"):
         base = public_url.rstrip("/")
@@ -102,7 +104,7 @@ def student_link(
                     f"Start the app on a network the class shares, or set {PUBLIC_URL_ENV} to "
                     "the address students should use."
                 )
-    return f"{base}/{path}" + (f"?{query}" if query else ""), warning
+    return _link(base, path, params, PRESENTER_ONLY), warning
 
 
 @st.cache_resource(show_spinner=False)

@@ -147,16 +147,16 @@ def sphere_notes(view: SphereView) -> list[str]:
 def gain_image_text(view: SphereView) -> str:
     """What γ makes of the circle (d = 3): its semi-axes are √3 times the singular values of
     diag(γ) on the plane ⟂ 𝟏, so a circle, an ellipse, a segment or a point."""
-    axes, rank = view.semi_axes, view.image_rank
+    axes, shape = view.semi_axes, view.image_shape
     where = f"The gain γ = {vector(view.gamma, 3)} maps the circle onto "
-    if rank == 0:
+    if shape == "point":
         return where + f"a single point, β = {vector(view.beta, 3)}."
-    if rank == 1:
+    if shape == "segment":
         return where + (
             f"a segment of half-length {number(float(axes[0]), 3)} centred at β: γ keeps only "
             "one direction of the plane ⟂ 𝟏 and flattens the other."
         )
-    if np.isclose(axes[0], axes[1], rtol=1e-9):
+    if shape == "circle":
         return where + f"a circle of radius {number(float(axes[0]), 3)}."
     return where + (
         f"an ellipse with semi-axes {number(float(axes[0]), 3)} and "

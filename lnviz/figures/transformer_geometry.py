@@ -85,14 +85,13 @@ def sphere_alt(view: SphereView) -> str:
     )
     if d != 3:
         return text
-    axes, rank = view.semi_axes, view.image_rank
-    image = (
-        "a single point"
-        if rank == 0
-        else f"a segment of half-length {num(float(axes[0]))}"
-        if rank == 1
-        else f"an ellipse with semi-axes {num(float(axes[0]))} and {num(float(axes[1]))}"
-    )
+    a, b = (num(float(x)) for x in view.semi_axes)
+    image = {
+        "point": "a single point",
+        "segment": f"a segment of half-length {a}",
+        "circle": f"a circle of radius {a}",
+        "ellipse": f"an ellipse with semi-axes {a} and {b}",
+    }[view.image_shape]
     return text + f" The gain γ maps the circle onto {image}."
 
 

@@ -63,6 +63,15 @@ class SphereView:
         return int((self.semi_axes > 1e-12 * max(1.0, float(self.semi_axes[0]))).sum())
 
     @property
+    def image_shape(self) -> str:
+        """d = 3: what the gain makes of the circle, "point", "segment", "circle" or
+        "ellipse" (the words the notes and the alt text share)."""
+        rank, axes = self.image_rank, self.semi_axes
+        if rank < 2:
+            return ("point", "segment")[rank]
+        return "circle" if np.isclose(axes[0], axes[-1], rtol=1e-9) else "ellipse"
+
+    @property
     def pulled_in(self) -> np.ndarray:
         """(n,) tokens whose core lies visibly inside the sphere (radius < 99 % of sqrt(d))."""
         return self.radius < 0.99 * self.sphere_radius

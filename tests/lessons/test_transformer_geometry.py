@@ -149,6 +149,8 @@ def test_degenerate_gains(gamma, rank, axes) -> None:
     v = sphere_view(sample_tokens(5, 3, seed=0), 1e-5, gamma)
     assert v.image_rank == rank
     np.testing.assert_allclose(v.semi_axes, axes, atol=1e-12)
+    shape = {0: "point", 1: "segment"}.get(rank, "circle" if axes[0] == axes[1] else "ellipse")
+    assert v.image_shape == shape
 
 
 @settings(max_examples=40, deadline=None)
