@@ -99,7 +99,8 @@ export default function (component) {
       const heading = blocks.find((b, i) => marks[i] === shown
         && b.querySelector('[data-testid="stHeading"]'));
       const title = heading ? heading.querySelector("h1, h2, h3").innerText.trim() : "";
-      label.textContent = `Section ${shown} of ${count}` + (title ? `: ${title}` : "");
+      const text = `Section ${shown} of ${count}` + (title ? `: ${title}` : "");
+      if (label.textContent !== text) label.textContent = text; // (no write, no new mutation)
     }
     const nextButton = document.querySelector(".st-key-slide-next button");
     if (nextButton && shown) nextButton.disabled = shown >= count;
@@ -117,7 +118,8 @@ export default function (component) {
       requestAnimationFrame(() => { pending = false; show(); });
     });
     const root = document.querySelector('[data-testid="stMainBlockContainer"]');
-    if (root) w.__lnvizStage.observe(root, { childList: true, subtree: true });
+    // characterData too: the server's "Section n" can arrive as an edit of a text node
+    if (root) w.__lnvizStage.observe(root, { childList: true, subtree: true, characterData: true });
   }
 }
 """

@@ -77,8 +77,16 @@ def live(page: Any, key: str) -> Any:
 
 def wait_live(page: Any, key: str, charts: tuple[str, ...]) -> None:
     live(page, key).locator("input").wait_for()
-    for chart in charts:
-        page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
+    for chart in charts:  # a chart below the fold waits to be drawn (lazy_charts): draw it
+        page.wait_for_function(
+            """(key) => {
+              const lazy = window.__lnvizCharts;
+              if (lazy && lazy.pending()) lazy.drawAll();
+              return !!document.querySelector(`.st-key-${key} .js-plotly-plot .main-svg`);
+            }""",
+            arg=chart,
+            polling=100,
+        )
     page.wait_for_function("() => !!window.Plotly")
     arm_live(page, key)  # the frames come when the visitor reaches for the control
 
