@@ -3,9 +3,7 @@
 One slider, one 401-point Plotly line and one line of text, nothing else. The slider is
 bound to the URL like every lnviz control, and the server gets the same tuning as the app's:
 TCP_NODELAY on its sockets (lnviz.app.serving; LNVIZ_KEEP_NAGLE=1 leaves both as Streamlit
-makes them) and one event-loop wake-up per burst of messages (lnviz.app.wakeups;
-LNVIZ_KEEP_WAKEUPS=1 leaves both as they come), so a page and the floor differ only in their
-own content.
+makes them), so a page and the floor differ only in their own content.
 
     streamlit run benchmarks/floor_app.py
 """
@@ -20,11 +18,9 @@ import plotly.graph_objects as go
 import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lnviz from this checkout
-from lnviz.app import wakeups
 from lnviz.app.serving import disable_nagle
 
 disable_nagle()
-wakeups.install()
 
 a = st.slider("a", 0.1, 4.0, 1.0, 0.1, key="a", bind="query-params")
 t = np.linspace(-3.0, 3.0, 401)  # (401,)

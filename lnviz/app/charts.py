@@ -18,8 +18,8 @@ from typing import Any
 import plotly.graph_objects as go
 import streamlit as st
 
-from lnviz.app._streamlit_private import current_url_path
 from lnviz.app.chrome import presenting
+from lnviz.app.targets import current_url_path
 from lnviz.figures._margins import planned as planned_margins
 from lnviz.figures._presentation import enlarged
 from lnviz.figures._spec import Chart, json_data

@@ -8,10 +8,10 @@ from collections.abc import Callable, Iterable
 import streamlit as st
 
 from lnviz.app import classroom, slides
-from lnviz.app._streamlit_private import current_url_path, ensure_router
+from lnviz.app._streamlit_private import ensure_router
 from lnviz.app.classroom import PRESENT_CSS
 from lnviz.app.controls import toggle
-from lnviz.app.targets import target
+from lnviz.app.targets import current_url_path, target
 from lnviz.content import registry
 from lnviz.content.references import for_page
 from lnviz.content.term_links import link_terms

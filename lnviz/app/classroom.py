@@ -13,7 +13,7 @@ import segno
 import streamlit as st
 
 from lnviz.app import slides as _slides
-from lnviz.app._streamlit_private import current_url_path
+from lnviz.app.targets import current_url_path
 from lnviz.content.sheets import origin
 from lnviz.content.text import plain
 

@@ -8,7 +8,7 @@ import streamlit as st
 
 from lnviz.app.chrome import PRESENT_KEY, presentation_switch
 from lnviz.app.controls import BOUND_KEY
-from lnviz.app.targets import BY_SCRIPT_KEY
+from lnviz.app.targets import BY_SCRIPT_KEY, SHOWN_KEY
 from lnviz.content.registry import PAGES, SECTIONS, PageInfo
 
 
@@ -19,7 +19,6 @@ def _page(info: PageInfo) -> st.Page:
 
 
 _PAGES_KEY = "_lnviz_navigation_pages"
-_SHOWN_KEY = "_lnviz_shown_page"  # the url path of the page the last run showed
 
 
 def _pages() -> dict[str, list[st.Page]]:
@@ -55,10 +54,10 @@ def run() -> None:
     pages = _pages()
     position = "hidden" if st.context.is_embedded else "sidebar"
     navigation = st.navigation(pages, position=position, expanded=True)  # the whole course
-    shown = st.session_state.get(_SHOWN_KEY)  # None on a visitor's first run
+    shown = st.session_state.get(SHOWN_KEY)  # None on a visitor's first run
     if shown != navigation.url_path:
         forget_controls(keep=(PRESENT_KEY,))
-        st.session_state[_SHOWN_KEY] = navigation.url_path
+        st.session_state[SHOWN_KEY] = navigation.url_path
     with st.container(key=TOP_KEY):  # always there, so the page's elements keep their places
         if shown not in (None, navigation.url_path):
             to_the_top(navigation.url_path)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from lnviz.app._streamlit_private import current_url_path
+from lnviz.app.targets import current_url_path
 from lnviz.content.text import plain
 
 SLIDE_KEY = "slide"  # URL key of the section shown (1-based)

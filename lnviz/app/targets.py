@@ -11,11 +11,18 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["BY_SCRIPT_KEY", "target"]
+__all__ = ["BY_SCRIPT_KEY", "SHOWN_KEY", "current_url_path", "target"]
 
 BY_SCRIPT_KEY = "_lnviz_pages_by_script"  # session state: script path -> st.Page
+SHOWN_KEY = "_lnviz_shown_page"  # session state: the url path of the page the router runs
 
 
 def target(script: str) -> st.Page | str:
     """What st.page_link should be given for the page `script` ("pages/epsilon.py")."""
     return st.session_state.get(BY_SCRIPT_KEY, {}).get(script, script)
+
+
+def current_url_path() -> str:
+    """The url path of the page this run belongs to ("" for the home page), as the router's
+    st.navigation returned it; "" for a page run on its own (AppTest)."""
+    return str(st.session_state.get(SHOWN_KEY, ""))
