@@ -14,7 +14,7 @@ CPU time (user + system, /proc/<pid>/stat) around each move. It prints per contr
 - the server CPU milliseconds per move (mean), which is what a class's moves queue for.
 
 Moves wander the state space as the load benchmark's do, so some runs compute new states
-(cache misses) and some find them cached. The numbers feed benchmarks/queue_model.py.
+(cache misses) and some find them cached.
 """
 
 from __future__ import annotations
