@@ -13,11 +13,13 @@ from lnviz.app.live import WANTED_SUFFIX
 from lnviz.app.quiz import tab_key
 
 ROOT = Path(__file__).resolve().parents[1]
+ENTRY = ROOT / "tests" / "app_entry.py"  # app.py for AppTest (its docstring says why)
 
 
 def page(name: str, query: dict[str, str] | None = None, timeout: float = 60) -> AppTest:
-    """Run pages/<name>.py once, optionally with URL query parameters, and return it."""
-    at = AppTest.from_file(str(ROOT / "pages" / f"{name}.py"), default_timeout=timeout)
+    """Run pages/<name>.py once through the router, optionally with URL query parameters."""
+    at = AppTest.from_file(str(ENTRY), default_timeout=timeout)
+    at.switch_page(f"../pages/{name}.py")
     for key, value in (query or {}).items():
         at.query_params[key] = value
     return at.run()
@@ -219,8 +221,8 @@ def answer_on_page(
 ) -> AppTest:
     """Open a page through the router, type `text` into question `key`'s box and press
     Check; the AppTest after that run."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{page_path}.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=90)
+    at.switch_page(f"../pages/{page_path}.py")
     for k, v in (query or {}).items():
         at.query_params[k] = v
     return answer(at.run(), page_path, key, text)

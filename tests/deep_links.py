@@ -24,8 +24,8 @@ def via_router(name: str, query: dict[str, str] | list[tuple[str, str]] | None =
 
     A list of pairs repeats keys (?k=a&k=b); AppTest keeps a list value as repeated keys.
     """
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(f"pages/{name}.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page(f"../pages/{name}.py")
     pairs = list(query.items()) if isinstance(query, dict) else list(query or [])
     grouped: dict[str, list[str]] = {}
     for key, value in pairs:

@@ -1,29 +1,10 @@
 """The only module that touches Streamlit's private API (Streamlit 1.67).
 
-Two needs that the public API does not meet: handing a page that Streamlit ran on its own
-over to the router, and editing the query string before a bound widget is seeded from it.
+One need that the public API does not meet: editing the query string before a bound
+widget is seeded from it.
 """
 
 from __future__ import annotations
-
-import streamlit as st
-
-
-def ensure_router() -> None:
-    """Hand a page that Streamlit ran directly over to the router in app.py.
-
-    Until app.py's st.navigation has run once in a server process, Streamlit treats the
-    pages/ folder as an old-style multipage app: a first visit straight to /epsilon runs
-    pages/epsilon.py alone, with an automatic sidebar and without the router's page config
-    (upstream issue streamlit/streamlit#9624). st.navigation clears that mode; a page that
-    finds it still on clears it too and reruns, which goes through the router. Page files
-    are named like their url_path, so the rerun lands on the same page.
-    """
-    from streamlit.runtime.pages_manager import PagesManager
-
-    if PagesManager.uses_pages_directory:
-        PagesManager.uses_pages_directory = False
-        st.rerun()
 
 
 def forget_url_value(key: str) -> None:

@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 import streamlit as st
 
 from lnviz.app import classroom, slides
-from lnviz.app._streamlit_private import ensure_router
 from lnviz.app.classroom import PRESENT_CSS
 from lnviz.app.controls import toggle
 from lnviz.app.targets import current_url_path, target
@@ -117,6 +116,8 @@ def page_intro(title: str, lead: str) -> None:
     the 'what to notice' lists fold away, a bar offers the QR code of the view, slides and
     the way out, and the state stays in the link like any control.
     """
+    from lnviz.app.navigation import ensure_router  # (navigation imports this module)
+
     ensure_router()
     st.session_state.setdefault(_TERM_CLAIMS, {})[current_url_path()] = {}  # a full run
     present = presenting()

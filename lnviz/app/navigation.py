@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Collection
+from pathlib import Path
 
 import streamlit as st
 
@@ -11,14 +13,18 @@ from lnviz.app.controls import BOUND_KEY
 from lnviz.app.targets import BY_SCRIPT_KEY, SHOWN_KEY
 from lnviz.content.registry import PAGES, SECTIONS, PageInfo
 
+ROOT = Path(__file__).resolve().parents[2]  # pages/ is found from here, whatever the entry
+
 
 def _page(info: PageInfo) -> st.Page:
+    script = ROOT / info.script
     if info.is_home:
-        return st.Page(info.script, title=info.title, icon=info.icon, default=True)
-    return st.Page(info.script, title=info.title, icon=info.icon, url_path=info.url_path)
+        return st.Page(script, title=info.title, icon=info.icon, default=True)
+    return st.Page(script, title=info.title, icon=info.icon, url_path=info.url_path)
 
 
 _PAGES_KEY = "_lnviz_navigation_pages"
+_ROUTING = threading.local()  # .active: the router is running a page in this script thread
 
 
 def _pages() -> dict[str, list[st.Page]]:
@@ -43,6 +49,35 @@ def forget_controls(keep: Collection[str] = ()) -> None:
     st.session_state[BOUND_KEY] = bound & set(keep)
 
 
+def start() -> None:
+    """The whole app's run (app.py): server settings, page config, shared styles, the router."""
+    from lnviz.app import layout, lazy_charts, serving
+
+    serving.disable_nagle()  # once per server process: a 40 ms stall per rerun otherwise
+    st.set_page_config(
+        page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide"
+    )
+    layout.phone_styles()  # charts first on a phone (lnviz/app/layout.py)
+    lazy_charts.install()  # charts far below the screen drawn when scrolled near
+    run()
+
+
+def ensure_router() -> None:
+    """Hand a page that Streamlit ran without the router over to the router.
+
+    Until app.py's st.navigation has run once in a server process, Streamlit treats the
+    pages/ folder as an old-style multipage app: a first visit straight to /epsilon runs
+    pages/epsilon.py alone, without the router's page config and sections (upstream issue
+    streamlit/streamlit#9624). The page then runs the entrypoint itself: its st.navigation
+    ends that mode for the server and runs this page again, inside, through the router;
+    the outer run stops there.
+    """
+    if getattr(_ROUTING, "active", False):
+        return
+    start()
+    st.stop()
+
+
 def run() -> None:
     """Declare every page in its section and run the one the visitor asked for.
 
@@ -62,7 +97,11 @@ def run() -> None:
         if shown not in (None, navigation.url_path):
             to_the_top(navigation.url_path)
     presentation_switch()  # the entrypoint's control: a state of the whole app
-    navigation.run()
+    _ROUTING.active = True  # the page runs inside this call, in this thread
+    try:
+        navigation.run()
+    finally:
+        _ROUTING.active = False
 
 
 TOP_KEY = "lnviz-page-top"

@@ -23,7 +23,7 @@ URL_PATHS = EXPLORE | {
 
 
 def test_home_page_renders_a_card_per_explorer_page() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60).run()
     assert_clean(at)
     assert "layer normalization" in at.title[0].value
     specs = figures(at)
@@ -37,7 +37,7 @@ def test_home_page_renders_a_card_per_explorer_page() -> None:
 def test_home_page_starts_a_beginner_and_a_practitioner() -> None:
     """Why normalize, where layer norm sits in a transformer (a diagram with alt text), the
     formula, then 'Start the course' at the first step and a shortcut to the engineering."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60).run()
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60).run()
     assert_clean(at)
     text = " ".join(str(m.value) for m in at.markdown)
     assert "transformer" in text and "residual stream" in text

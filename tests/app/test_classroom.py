@@ -81,13 +81,13 @@ def test_the_switch_belongs_to_the_router_so_the_mode_outlives_a_page_change() -
     at = via_router("epsilon", {"present": "true"})
     (switch,) = [c for c in at.sidebar.checkbox if c.key == "present"]
     assert switch.value is True and _presenting(at)
-    at.switch_page("pages/invariance.py").run()
+    at.switch_page("../pages/invariance.py").run()
     assert_clean(at)
     assert _presenting(at)
     assert _param(at, "present") == "true"
     at.button(key="leave-present").click().run()
     assert not _presenting(at)
-    at.switch_page("pages/numerics.py").run()
+    at.switch_page("../pages/numerics.py").run()
     assert not _presenting(at)  # leaving sticks too
 
 

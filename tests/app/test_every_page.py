@@ -27,8 +27,8 @@ TEXT_VALUES = {"q": "epsilon", "term": "epsilon"}
 
 
 def run(url_path: str, query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(registry.by_path(url_path).script)
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page("../" + registry.by_path(url_path).script)
     for key, value in (query or {}).items():
         at.query_params[key] = value
     return at.run()

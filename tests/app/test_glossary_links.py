@@ -17,8 +17,8 @@ LINK = re.compile(r"\]\(glossary\?term=([a-z0-9-]+)(?:&present=true)?\)")
 
 
 def page_text(url_path: str) -> str:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(registry.by_path(url_path).script)
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page("../" + registry.by_path(url_path).script)
     at.run()
     assert_clean(at)
     return "\n".join(str(m.value) for m in at.markdown)
@@ -46,8 +46,8 @@ def test_used_on_lists_are_the_pages_that_link_the_term() -> None:
 
 
 def test_glossary_entry_shows_its_used_on_list() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page("pages/glossary.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page("../pages/glossary.py")
     at.query_params["term"] = "layer-normalization"
     at.run()
     assert_clean(at)

@@ -128,8 +128,8 @@ FREE_TEXT = {("glossary", "q"): {"repeated", "long"}}
 
 def open_page(name: str, query: dict[str, Any] | None = None) -> AppTest:
     """Run a page through the router with a query string (lists repeat a key)."""
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(f"pages/{name}.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page(f"../pages/{name}.py")
     for key, value in (query or {}).items():
         at.query_params[key] = value
     at.run()

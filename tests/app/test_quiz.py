@@ -15,8 +15,8 @@ PAGE = "why-normalize"
 
 
 def opened(query: dict[str, str] | None = None) -> AppTest:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(f"pages/{PAGE}.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page(f"../pages/{PAGE}.py")
     for k, v in (query or {}).items():
         at.query_params[k] = v
     return at.run()

@@ -49,8 +49,8 @@ def _open(expander: object) -> bool:
 
 
 def words(url_path: str) -> int:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=60)
-    at.switch_page(registry.by_path(url_path).script)
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60)
+    at.switch_page("../" + registry.by_path(url_path).script)
     at.run()
     assert_clean(at)
     text = "\n".join(main_flow(at.main))

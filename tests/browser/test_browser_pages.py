@@ -342,7 +342,7 @@ def test_first_visit_by_deep_link_runs_the_router(
     """A fresh server's first visitor arrives by deep link: the router still runs.
 
     Until app.py's st.navigation has run once, Streamlit treats pages/ as a legacy
-    multipage app and runs the page file alone; lnviz.app.ui.ensure_router hands over.
+    multipage app and runs the page file alone; lnviz.app.navigation.ensure_router hands over.
     """
     with start_server("fresh") as fresh:  # type: ignore[attr-defined]
         visit = open_page("epsilon", {"eps": "4/3"}, app=fresh)

@@ -78,8 +78,8 @@ def test_right_answer_on_the_page_shows_the_explanation() -> None:
 
 
 def test_questions_follow_the_page_state() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{PAGE}.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=90)
+    at.switch_page(f"../pages/{PAGE}.py")
     at.query_params.update({"z": "1, 2, 4", "gamma": "1, 1, 1", "beta": "0, 0, 0", "eps": "1/3"})
     at.run()
     assert_clean(at)

@@ -73,8 +73,8 @@ def test_right_answer_on_the_page_shows_the_explanation() -> None:
 
 
 def test_right_choice_follows_the_depth_shown() -> None:
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=90)
-    at.switch_page(f"pages/{PAGE}.py")
+    at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=90)
+    at.switch_page(f"../pages/{PAGE}.py")
     at.query_params["depth"] = "6"
     at.run()
     assert any("From L = 1 to L = 6 blocks" in str(m.value) for m in at.markdown)
