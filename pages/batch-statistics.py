@@ -345,7 +345,7 @@ def body() -> None:
         steps, b, f, seed = ui.int_row(*SIZE_BOXES)
         c5, c6, c7 = st.expander(
             "The distribution shift", icon=":material/moving:",
-            expanded=bool({"at", "shift", "spread"} & set(st.query_params)),
+            expanded=ui.in_link("at", "shift", "spread"),
         ).columns(3)  # fmt: skip
         with c5:
             at = ui.int_input(

@@ -132,7 +132,7 @@ for n, example in enumerate(worked_examples.EXAMPLES):
 
 # Open for a link to a checks state, and kept open once open: the expander's identity
 # includes `expanded`, so it must not change when a preset drops `section` from the link.
-asked = any(k in st.query_params for k in ("section", "fails"))
+asked = ui.in_link("section", "fails")
 checks = st.expander(
     "Checks: every claim of the sources, verified live",
     expanded=asked or bool(st.session_state.get("checks-open")),

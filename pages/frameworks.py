@@ -169,7 +169,7 @@ def body() -> None:
         more = st.expander(
             "Groups, Keras backend, ε fix, random seed", icon=":material/tune:",
             expanded=scheme == "group"
-            or bool({"g", "seed", "backend", "match"} & {*st.query_params}),
+            or ui.in_link("g", "seed", "backend", "match"),
         )  # fmt: skip
         with more:
             g = ui.int_choice("groups G (group norm)", divisors(c), key="g",

@@ -37,7 +37,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     options = drag_text.coordinate_options(res.input.values.size, fields)
     default = "gamma1" if "gamma1" in options else "z1"  # γ₂ would multiply u₂ = 0: no move
     labels = {o: drag_text.coordinate_label(o) for o in options}
-    ui.keep_choice("drag", options, default, labels[default])  # z got shorter, or γ/β unmatched
+    ui.keep_choice("drag", options, default)  # z got shorter, or γ/β unmatched
     option = ui.choice(
         "Coordinate to drag",
         options,

@@ -124,7 +124,7 @@ def body() -> None:
             n, seed = 16, 0
         more = st.expander(
             "ε, summation order and clamping", icon=":material/tune:",
-            expanded=bool({"eps", "sum", "clamp"} & {*st.query_params}),
+            expanded=ui.in_link("eps", "sum", "clamp"),
         )  # fmt: skip
         with more:
             eps = ui.eps_slider(

@@ -132,7 +132,7 @@ def body() -> None:
         )
         more = st.expander(
             "ε and edited entries", icon=":material/edit:",
-            expanded=bool({"eps", "edits"} & set(st.query_params)),
+            expanded=ui.in_link("eps", "edits"),
         )  # fmt: skip
         with more:
             eps = ui.eps_slider(

@@ -1,5 +1,6 @@
 """Controls bound to the URL (bind="query-params"), each validated with a message that names
-the field and the accepted range; presets that set several controls at once."""
+the field and the accepted range; presets that set several controls at once.
+Corrections of a link's values: lnviz.app.links."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from typing import Any
 import numpy as np
 import streamlit as st
 
-from lnviz.app._streamlit_private import forget_url_value, set_url_value
+from lnviz.app.links import correct, raw_value
 from lnviz.content.text import eps_label, plain
 from lnviz.errors import LnvizError
 from lnviz.params import parse_number, parse_vector
@@ -19,6 +20,7 @@ from lnviz.params import parse_number, parse_vector
 EPS_GRID = tuple(sorted({round(10 ** (k / 4), 12) for k in range(-24, 5)} | {1 / 3, 4 / 3}))
 
 
+_REPLACED_KEY = "_lnviz_replaced_choice"  # a choice keep_choice reset in this run
 BOUND_KEY = "_lnviz_bound_controls"  # keys of the URL-bound controls drawn in this session
 
 
@@ -47,25 +49,15 @@ def refuse(err: LnvizError, instead: str) -> None:
     st.error(f"{plain(err, limit=600)} {instead}", icon=":material/error:")
 
 
-def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
-    st.warning(
+def _refusal(key: str, raw: str, accepted: str, used: str) -> str:
+    return (
         f"The link set **{key}** to “{plain(raw, 40)}”, which is not accepted ({accepted}). "
-        f"Showing {key} = {used} instead.",
-        icon=":material/link_off:",
+        f"Showing {key} = {used} instead."
     )
 
 
-def _raw(key: str) -> str | None:
-    """The link's value for `key`; a repeated key keeps its last value, with a message."""
-    values = st.query_params.get_all(key)
-    if len(values) > 1:
-        set_url_value(key, values[-1])
-        st.warning(
-            f"The link gives **{key}** {len(values)} values, but a control holds one: "
-            f"using the last, “{plain(values[-1], 40)}”.",
-            icon=":material/link_off:",
-        )
-    return values[-1] if values else None
+def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
+    st.warning(_refusal(key, raw, accepted, used), icon=":material/link_off:")
 
 
 def nearest(value: float, options: Sequence[float]) -> float:
@@ -97,16 +89,13 @@ def _snap_link(key: str, raw: str | None, options: Sequence[float], fmt: Callabl
     except LnvizError:
         return raw
     snapped = nearest(value, options)
-    set_url_value(key, fmt(snapped))
     st.session_state.pop(key, None)  # let the widget take the snapped link value
-    if snapped == value:  # the same number written otherwise ("8.0", "1e1"): nothing to say
-        return fmt(snapped)
-    st.info(
+    message = (
         f"The link set **{key}** to {plain(raw, 40)}, between the slider's values: "
-        f"showing the nearest, {fmt(snapped)}.",
-        icon=":material/straighten:",
-    )
-    return fmt(snapped)
+        f"showing the nearest, {fmt(snapped)}."
+    )  # not for the same number written otherwise ("8.0", "1e1")
+    correct(key, fmt(snapped), None if snapped == value else ("info", message))
+    return fmt(snapped)  # (not reached: the page runs again)
 
 
 def eps_slider(
@@ -138,7 +127,7 @@ def choice_slider(
 ) -> float:
     """A select slider over fixed numeric options, bound to the URL; a link's value between
     two options snaps to the nearer one, any other value is refused with `accepted`."""
-    raw = _snap_link(key, _raw(key), options, fmt)
+    raw = _snap_link(key, raw_value(key), options, fmt)
     value = st.select_slider(
         label,
         options=list(options),
@@ -165,7 +154,7 @@ def number_slider(
     help: str | None = None,
 ) -> float:
     """A numeric slider in [lo, hi] bound to the URL; out-of-range links get a message."""
-    raw = _raw(key)
+    raw = raw_value(key)
     value = st.slider(
         label, lo, hi, default, step=step, key=_bound(key), bind="query-params", help=help
     )
@@ -186,7 +175,7 @@ def int_choice(
     opts = list(options)
     if key in st.session_state and st.session_state[key] not in opts:
         st.session_state[key] = nearest(st.session_state[key], opts)
-    raw = _snap_link(key, _raw(key), opts, str)
+    raw = _snap_link(key, raw_value(key), opts, str)
     value = st.select_slider(
         label,
         options=opts,
@@ -206,25 +195,27 @@ def int_input(
     """A bounded integer input bound to the URL; a stale value is clamped into [lo, hi]."""
     if key in st.session_state and not lo <= st.session_state[key] <= hi:
         st.session_state[key] = max(lo, min(hi, st.session_state[key]))
-    raw = _raw(key)
-    if raw is not None and _infinite(raw):
-        forget_url_value(key)
+    raw = raw_value(key)
+    accepted = f"a whole number from {lo} to {hi}"
+    if raw is not None and _infinite(raw):  # Streamlit's int(float(raw)) would raise
+        used = str(st.session_state.get(key, default))
+        correct(key, None, ("warning", _refusal(key, raw, accepted, used)))
     value = st.number_input(
         label, lo, hi, default, step=1, key=_bound(key), bind="query-params", help=help
     )
     if raw is not None and not _same_number(raw, value):
-        _warn_url(key, raw, f"a whole number from {lo} to {hi}", str(value))
+        _warn_url(key, raw, accepted, str(value))
     return int(value)
 
 
-def keep_choice(key: str, options: Sequence[str], default: str, shown: str) -> None:
+def keep_choice(key: str, options: Sequence[str], default: str) -> None:
     """Before a choice whose options depend on other controls is drawn: if the value it
     holds is no longer an option (a shorter vector leaves fewer coordinates to pick), put
-    `default` in its place, and `shown` (its label) in the link, without the message a
-    refused link value gets: the visitor's own change caused it."""
+    `default` in its place, without the message a refused link value gets: the visitor's
+    own change caused it (Streamlit puts the value a bound widget is given in the link)."""
     if st.session_state.get(key, default) not in options:
         st.session_state[key] = default
-        set_url_value(key, shown)
+        st.session_state[_REPLACED_KEY] = key  # its link value is stale, not refused
 
 
 def choice(
@@ -238,7 +229,7 @@ def choice(
     help: str | None = None,
 ) -> str:
     """A radio choice among string options, bound to the URL."""
-    raw = _raw(key)
+    raw = raw_value(key)
     index = list(options).index(default) if default is not None else 0
     fmt = (lambda o: labels.get(o, o)) if labels else str
     value = st.radio(
@@ -251,14 +242,17 @@ def choice(
         bind="query-params",
         help=help,
     )
-    if raw is not None and raw not in (value, fmt(value)):
+    replaced = st.session_state.get(_REPLACED_KEY) == key
+    if replaced:
+        del st.session_state[_REPLACED_KEY]
+    if raw is not None and raw not in (value, fmt(value)) and not replaced:
         _warn_url(key, raw, "one of " + ", ".join(fmt(o) for o in options), fmt(value))
     return str(value)
 
 
 def toggle(label: str, *, key: str, default: bool = False, help: str | None = None) -> bool:
     """A checkbox bound to the URL; a link value other than true/false gets a message."""
-    raw = _raw(key)
+    raw = raw_value(key)
     value = bool(st.checkbox(label, value=default, key=_bound(key), bind="query-params", help=help))
     if raw is not None and raw.strip().lower() not in ("true", "false"):
         _warn_url(key, raw, "true or false", str(value).lower())
@@ -284,7 +278,7 @@ def vector_input(
     """
     if length is not None:
         min_len = max_len = length
-    raw = _raw(key)
+    raw = raw_value(key)
     text = st.text_input(
         label,
         value=default,
@@ -322,7 +316,7 @@ def text_field(
     `fallback`, so what a visitor typed or linked never reaches the page unchecked.
     Other keyword arguments (placeholder, type, ...) go to st.text_input.
     """
-    raw = _raw(key)
+    raw = raw_value(key)
     text = st.text_input(
         label,
         default,
@@ -346,7 +340,7 @@ def link_text(key: str) -> str | None:
     A repeated key gives its last value, with a message. Parse the text with lnviz.params
     and show a refusal with `refuse` or with a message that names the key.
     """
-    return _raw(key)
+    return raw_value(key)
 
 
 def label_name(label: str) -> str:

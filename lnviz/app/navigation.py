@@ -10,6 +10,7 @@ import streamlit as st
 
 from lnviz.app.chrome import PRESENT_KEY, presentation_switch
 from lnviz.app.controls import BOUND_KEY
+from lnviz.app.links import remember_link, settle_link
 from lnviz.app.targets import BY_SCRIPT_KEY, SHOWN_KEY
 from lnviz.content.registry import PAGES, SECTIONS, PageInfo
 
@@ -86,6 +87,7 @@ def run() -> None:
     page (lnviz.app.chrome.presentation_switch). On a page change the controls drawn by
     other pages are forgotten: a page opens at its own defaults, or at its link's values.
     """
+    remember_link()  # the link as it came, before a control takes a value from it
     pages = _pages()
     position = "hidden" if st.context.is_embedded else "sidebar"
     navigation = st.navigation(pages, position=position, expanded=True)  # the whole course
@@ -102,6 +104,7 @@ def run() -> None:
         navigation.run()
     finally:
         _ROUTING.active = False
+    settle_link()  # (not reached when the run stopped to correct a link: st.rerun)
 
 
 TOP_KEY = "lnviz-page-top"

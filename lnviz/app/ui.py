@@ -44,6 +44,7 @@ from lnviz.app.controls import (
     vector_input,
 )
 from lnviz.app.layout import latex_row, page_button, row, side_by_side, table
+from lnviz.app.links import in_link
 from lnviz.app.targets import target as page_target
 from lnviz.content.text import EPS_LABELS, eps_label, plain
 from lnviz.content.text import number as fmt
@@ -66,6 +67,7 @@ __all__ = [
     "eps_slider",
     "fmt",
     "fmt_vec",
+    "in_link",
     "int_choice",
     "int_input",
     "int_row",

@@ -43,3 +43,33 @@ def test_markup_in_a_link_is_shown_literally(open_page: Callable[..., Visit]) ->
         "() => document.querySelectorAll('[data-testid=stMain] script').length"
     )
     assert not visit.dialogs
+
+
+@pytest.mark.parametrize(
+    ("path", "query", "corrected", "said"),
+    [
+        (
+            "epsilon",
+            {"eps": "0.5"},
+            "eps=0.56",
+            "between the slider's values: showing the nearest, 0.56",
+        ),
+        ("numerics", {"n": "inf"}, "", "The link set n to “inf”, which is not accepted"),
+        ("frameworks", {"seed": "inf"}, "", "The link set seed to “inf”, which is not accepted"),
+    ],
+)
+def test_a_corrected_link_value_is_corrected_in_the_address_and_said_once(
+    open_page: Callable[..., Visit], path: str, query: dict[str, str], corrected: str, said: str
+) -> None:
+    """lnviz.app.links: the page corrects the link first and runs again from it; the
+    message survives that run and the browser's own run after the new address arrives,
+    and a folded panel whose control was corrected opens (the seed's on frameworks)."""
+    visit = open_page(path, query)
+    page = visit.page
+    page.wait_for_function(
+        "(want) => location.search.replace(/^\\?/, '') === want", arg=corrected, timeout=10_000
+    )
+    page.wait_for_timeout(1_000)  # the browser's run for the new address, if any
+    assert not exception_report(visit)
+    text = page.locator(".stMain").inner_text().replace("\u2060", "")
+    assert text.count(said) == 1, text[:2000]
