@@ -2,4 +2,4 @@
 
 from lnviz.app import navigation
 
-navigation.start()  # server settings, page config, shared styles, then the visitor's page
+navigation.start()  # page config, shared styles, then the visitor's page

@@ -1,26 +1,17 @@
 """The floor: Streamlit's own cost, the reference every lnviz page is measured against.
 
 One slider, one 401-point Plotly line and one line of text, nothing else. The slider is
-bound to the URL like every lnviz control, and the server gets the same tuning as the app's:
-TCP_NODELAY on its sockets (lnviz.app.serving; LNVIZ_KEEP_NAGLE=1 leaves both as Streamlit
-makes them), so a page and the floor differ only in their own content.
+bound to the URL like every lnviz control, and the server runs as the app's does, so a
+page and the floor differ only in their own content.
 
     streamlit run benchmarks/floor_app.py
 """
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import plotly.graph_objects as go
 import streamlit as st
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # lnviz from this checkout
-from lnviz.app.serving import disable_nagle
-
-disable_nagle()
 
 a = st.slider("a", 0.1, 4.0, 1.0, 0.1, key="a", bind="query-params")
 t = np.linspace(-3.0, 3.0, 401)  # (401,)

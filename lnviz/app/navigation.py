@@ -51,10 +51,9 @@ def forget_controls(keep: Collection[str] = ()) -> None:
 
 
 def start() -> None:
-    """The whole app's run (app.py): server settings, page config, shared styles, the router."""
-    from lnviz.app import layout, lazy_charts, serving
+    """The whole app's run (app.py): page config, shared styles, the router."""
+    from lnviz.app import layout, lazy_charts
 
-    serving.disable_nagle()  # once per server process: a 40 ms stall per rerun otherwise
     st.set_page_config(
         page_title="lnviz · layer normalization explorer", page_icon="📐", layout="wide"
     )
