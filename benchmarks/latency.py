@@ -27,8 +27,8 @@ do not count: that is fallback content, never painted (st.dataframe's grid keeps
 for screen readers there, which it updates about 200 ms after repainting its canvas).
 Chromium is Debian's /usr/bin/chromium, driven by Playwright.
 
-Configurations: "after" is the repository's .streamlit/config.toml with lnviz.app.serving's
-TCP_NODELAY; "before" is Streamlit as it comes (runner.postScriptGC on, Nagle's algorithm
+Configurations: "after" is the repository's .streamlit/config.toml; "before" is Streamlit
+as it comes (runner.postScriptGC on, Nagle's algorithm
 left on through LNVIZ_KEEP_NAGLE=1), for the app and the floor alike.
 """
 
