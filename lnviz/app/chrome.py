@@ -99,10 +99,12 @@ def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
 
 
 def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
-    """Query parameters for an in-page link: the target state, plus presentation mode."""
+    """Query parameters for an in-page link (st.page_link): the target state, and slide
+    mode's first section. Presentation mode is not among them: its switch is bound to the
+    link by the router, and Streamlit carries a key the router binds to every page (given
+    here as well, the key arrived twice)."""
     out = dict(params or {})
     if presenting():
-        out[PRESENT_KEY] = "true"
         if slides.SLIDE_KEY in st.query_params:  # slide mode goes on, from the first section
             out[slides.SLIDE_KEY] = "1"
     return out
