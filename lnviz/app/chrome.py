@@ -104,9 +104,8 @@ def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
     link by the router, and Streamlit carries a key the router binds to every page (given
     here as well, the key arrived twice)."""
     out = dict(params or {})
-    if presenting():
-        if slides.SLIDE_KEY in st.query_params:  # slide mode goes on, from the first section
-            out[slides.SLIDE_KEY] = "1"
+    if presenting() and slides.SLIDE_KEY in st.query_params:  # slides go on, from the start
+        out[slides.SLIDE_KEY] = "1"
     return out
 
 
