@@ -9,6 +9,7 @@ that never executes a branch cannot hide a backward import.
 from __future__ import annotations
 
 import ast
+import re
 import sys
 from pathlib import Path
 
@@ -153,3 +154,22 @@ def test_shipped_code_uses_public_apis_only(path: Path) -> None:
     module the server runs on is patched (issue 34): a Streamlit release cannot break a
     hook it does not know about."""
     assert private_uses(path.read_text()) == []
+
+
+PLOTLY_INTERNALS = re.compile(r"\._full[A-Z]\w*|__data__|\._(?:scene|context|dragger)\b")
+# Files still reading Plotly.js internals, each with what replaces it (issue 34, item 3:
+# live drag by Plotly's public frame switching). A file leaves the list when it is rewritten.
+PLOTLY_INTERNALS_LEFT = {"lnviz/app/live_component/live.js"}
+
+
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "lnviz").rglob("*.js")), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_shipped_scripts_use_plotlys_public_api(path: Path) -> None:
+    """No underscore internals of Plotly.js (`_fullLayout`, `_fullData`, d3's `__data__`):
+    the public figure (`gd.data`, `gd.layout`), events and Plotly's functions instead."""
+    found = sorted(set(PLOTLY_INTERNALS.findall(path.read_text())))
+    if str(path.relative_to(ROOT)) in PLOTLY_INTERNALS_LEFT:
+        assert found, f"{path.name} no longer reads internals: take it off the list"
+    else:
+        assert not found, found

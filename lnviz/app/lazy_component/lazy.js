@@ -28,7 +28,7 @@ function fittedEye(gd, layout) {
   const tuned = meta && meta.lnvizCameraAspect;
   const eye = tuned && meta.lnvizCameraEye; // the server's eye (the layout's may be fitted)
   if (!eye || !layout.scene || !(gd instanceof Element)) return null;
-  const full = layout.width || gd.clientWidth || (gd._fullLayout && gd._fullLayout.width);
+  const full = layout.width || gd.clientWidth;
   if (!full) return null;
   const dom = layout.scene.domain || {};
   const [x0, x1] = dom.x || [0, 1];
@@ -116,11 +116,11 @@ function install() {
       // Only a chart's first draw waits: once drawn, its updates (a new width, a theme)
       // follow at once, as Streamlit expects them (deferred too, each one's finish started
       // the next, and a chart far from the screen never came to rest).
-      const drawn = gd instanceof Element && !!gd._fullLayout;
+      const drawn = gd instanceof Element && gd.layout !== undefined; // Plotly's figure on it
       if (!(gd instanceof Element) || drawn || near(gd)) {
         const done = react.apply(this, [gd, ...args]);
         if (done && typeof done.then === "function" && fittedEye(gd, args[1] || (args[0] || {}).layout)) {
-          done.then(() => fitWhenDrawn(P, gd, 0)); // its width was not known before the draw
+          done.then(() => fitWhenDrawn(P, gd)); // its width was not known before the draw
         }
         return done;
       }
@@ -142,19 +142,25 @@ function install() {
     };
     // Charts drawn (or being drawn) before this script arrived, on a first visit: fit
     // their cameras once their draw is done.
-    for (const gd of document.querySelectorAll(".js-plotly-plot")) fitWhenDrawn(P, gd, 0);
+    for (const gd of document.querySelectorAll(".js-plotly-plot")) fitWhenDrawn(P, gd);
   }
 
-  function fitWhenDrawn(P, gd, tries) {
+  // Fit a drawn scene's camera (gd.layout is the figure Plotly drew, public; the fit is a
+  // Plotly.relayout). A chart still being drawn is fitted when Plotly says it is drawn.
+  // (Plotly.relayout waits for a draw still in progress.)
+  function fitWhenDrawn(P, gd, tries = 0) {
     if (!gd.isConnected || tries > 600) return; // (about 10 s of frames at the most)
     const meta = gd.layout && gd.layout.meta;
-    if (gd._fullLayout && !(meta && meta.lnvizCameraAspect)) return; // not a fitted scene
-    if (!gd._fullLayout || !gd._fullLayout.scene || !gd._fullLayout.scene._scene) {
-      requestAnimationFrame(() => fitWhenDrawn(P, gd, tries + 1));
+    if (gd.layout === undefined) { // not drawn yet: Plotly's own event once it is
+      if (typeof gd.once === "function") gd.once("plotly_afterplot", () => fitWhenDrawn(P, gd));
+      else requestAnimationFrame(() => fitWhenDrawn(P, gd, tries + 1));
       return;
     }
+    if (!gd.layout.scene) return;
+    if (!(meta && meta.lnvizCameraAspect)) return; // not a fitted scene
     const eye = fittedEye(gd, gd.layout);
-    const drawn = gd._fullLayout.scene.camera.eye;
+    const camera = gd.layout.scene.camera || {};
+    const drawn = camera.eye || { x: 0, y: 0, z: 0 };
     const off = eye && Math.abs(eye.x - drawn.x) + Math.abs(eye.y - drawn.y) + Math.abs(eye.z - drawn.z);
     if (off > 1e-9 && typeof P.relayout === "function") P.relayout(gd, { "scene.camera.eye": eye });
   }
