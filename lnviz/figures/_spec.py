@@ -370,10 +370,10 @@ class Chart:
     Pages draw a pair with one call (lnviz.app.charts.chart), so a chart's picture and
     its description can never be built from different data.
 
-    >>> pair = Chart(lambda xs: FigureSpec().add_trace({"type": "bar", "y": xs}).build(),
+    >>> pair = Chart(lambda xs: FigureSpec().add_trace("bar", y=xs).figure(),
     ...              lambda xs: f"Bars of {len(xs)} values.")
-    >>> pair.alt([1, 2])
-    'Bars of 2 values.'
+    >>> pair.figure([1, 2]).data[0].type, pair.alt([1, 2])
+    ('bar', 'Bars of 2 values.')
     """
 
     figure: Callable[..., go.Figure]

@@ -3,6 +3,8 @@ page of the course that has questions shows them."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from lnviz.content import exercises, registry
@@ -20,7 +22,7 @@ def test_question_link_opens_its_state(page: str, question: object) -> None:
 def test_expected_answers_are_numbers_or_valid_choices(page: str) -> None:
     for q in exercises.for_page(page):
         if q.kind == "number":
-            assert q.answer is not None and q.answer == q.answer  # finite, not NaN
+            assert q.answer is not None and math.isfinite(q.answer), (q.key, q.answer)
             assert q.check(q.solution.split(" = ")[0]).correct, (q.key, q.solution)
         else:
             assert 0 <= q.correct < len(q.choices)
