@@ -88,7 +88,15 @@ _PHONE_TABLE_CSS = """
   border: none; padding: 0.1rem 0.4rem; box-sizing: border-box; }
 .lnviz-phone-table.lnviz-cards td::before { content: attr(data-label); font-weight: 600; }"""
 
+# Readable small text (WCAG AA, 4.5:1; issue 35): Streamlit draws captions in a grey of
+# 3.9:1 on white (Streamlit 1.67); here in the text's own colour at 80 % (6.8:1 light,
+# 11:1 dark). No key class reaches every caption. A display formula overflowed its box by
+# KaTeX's 2 px rounding, which made a scroll region no keyboard can reach.
+_READABLE_CSS = """[data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
+.katex-display > .katex { padding-right: 2px; }"""
+
 PHONE_CSS = f"""<style>
+{_READABLE_CSS}
 {_LAZY_CHARTS_RULE}
 {_LIVE_FRAMES_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}
