@@ -106,6 +106,7 @@ PHONE_CSS = f"""<style>
 {_METRIC_ROW_CELL} {{ flex: 1 1 0 !important; min-width: 8rem; }}
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
   {_METRIC_ROW_CELL} {{ flex: 1 1 calc(50% - 0.5rem) !important; }}
+  .katex-display > .katex {{ font-size: 0.9em; }}  /* the widest formula fits, no scroll box */
   [data-testid="stMetricLabel"] * {{ white-space: normal !important; text-overflow: clip; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
   [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}

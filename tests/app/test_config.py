@@ -44,10 +44,16 @@ UPLOAD_WIDGETS = {"file_uploader", "camera_input", "audio_input", "chat_input"}
 
 
 def options_in_file() -> dict[str, Any]:
-    data = tomllib.loads(CONFIG.read_text())
-    return {
-        f"{section}.{name}": value for section, opts in data.items() for name, value in opts.items()
-    }
+    """Every option the file sets, by its dotted name (sections nest: [theme.dark])."""
+
+    def flat(table: dict[str, Any], prefix: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for name, value in table.items():
+            key = f"{prefix}.{name}" if prefix else name
+            out |= flat(value, key) if isinstance(value, dict) else {key: value}
+        return out
+
+    return flat(tomllib.loads(CONFIG.read_text()), "")
 
 
 def effective(keys: list[str]) -> dict[str, Any]:
