@@ -28,8 +28,7 @@ for screen readers there, which it updates about 200 ms after repainting its can
 Chromium is Debian's /usr/bin/chromium, driven by Playwright.
 
 Configurations: "after" is the repository's .streamlit/config.toml; "before" is Streamlit
-as it comes (runner.postScriptGC on, Nagle's algorithm
-left on through LNVIZ_KEEP_NAGLE=1), for the app and the floor alike.
+as it comes (runner.postScriptGC on), for the app and the floor alike.
 """
 
 from __future__ import annotations
@@ -220,8 +219,7 @@ async def plotly_kB(url: str, page: str, query: str = "") -> float:
 def servers(config: str) -> Iterator[tuple[str, str]]:
     """The app and the floor, both with `config`'s settings."""
     options = {"runner.postScriptGC": "true" if config == "before" else "false"}
-    env = {"LNVIZ_KEEP_NAGLE": "1" if config == "before" else "0"}
-    with serve("app.py", options, env) as app, serve(FLOOR_SCRIPT, options, env) as floor:
+    with serve("app.py", options) as app, serve(FLOOR_SCRIPT, options) as floor:
         yield app.url, floor.url
 
 
