@@ -1,0 +1,1 @@
+"""Tests of the class poll: its two stores and its room service."""

@@ -1,0 +1,136 @@
+"""Fixtures: a real redis-server of this test process, and a store of each backend.
+
+Every store test runs against both backends (`store` is parametrized); the Redis one
+talks to a `redis-server` started here on a free port (no persistence), stopped at the end.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import subprocess
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from deploy.replicas import free_port
+from lnviz.classpoll.store import RedisStore, SQLiteStore, Store
+from tests.conftest import require_tool
+
+REDIS_SERVER = "/usr/bin/redis-server"
+
+
+class FakeClock:
+    """A clock the test moves by hand (SQLite expiry and the room service's times)."""
+
+    def __init__(self, now: float = 1_800_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def _start_redis(port: int, workdir: Path) -> subprocess.Popen[bytes]:
+    cmd = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+           "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]  # fmt: skip
+    return subprocess.Popen(
+        cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def _wait_ready(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 10.0) -> bool:
+    import redis
+
+    client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+    deadline = time.monotonic() + timeout_s
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            with contextlib.suppress(redis.RedisError):
+                if client.ping():
+                    return True
+            time.sleep(0.05)
+        return False
+    finally:
+        client.close()
+
+
+@pytest.fixture(scope="session")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """redis://127.0.0.1:<free port>/0 of a redis-server that lives as long as this worker."""
+    require_tool(REDIS_SERVER)
+    workdir = tmp_path_factory.mktemp("redis")
+    for _attempt in range(3):  # the free port can be taken before the server binds it
+        port = free_port()
+        proc = _start_redis(port, workdir)
+        url = f"redis://127.0.0.1:{port}/0"
+        if _wait_ready(url, proc):
+            break
+        proc.kill()
+        proc.wait()
+    else:
+        pytest.fail("redis-server did not start")
+    try:
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture
+def redis_client(redis_url: str) -> Iterator[object]:
+    """A raw client of the test server, its database emptied first."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def make_store(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Store]]:
+    """Stores of the test's backend on one database (SQLite: one file in tmp_path; Redis:
+    the test server, emptied). `make_store(clock=...)` sets SQLite's expiry clock."""
+    made: list[SQLiteStore | RedisStore] = []
+    url = ""
+    if backend == "redis":
+        url = request.getfixturevalue("redis_url")
+        request.getfixturevalue("redis_client")  # empties the database
+
+    def make(clock: Callable[[], float] | None = None) -> Store:
+        store: SQLiteStore | RedisStore
+        if backend == "redis":
+            store = RedisStore(url)
+        else:
+            store = SQLiteStore(tmp_path / "poll.sqlite3", **({"clock": clock} if clock else {}))
+        made.append(store)
+        return store
+
+    yield make
+    for store in made:
+        store.close()
+
+
+@pytest.fixture
+def store(make_store: Callable[..., Store]) -> Store:
+    return make_store()
