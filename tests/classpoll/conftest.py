@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 from deploy.replicas import free_port
+from lnviz.classpoll.questions import LABELS, PollError
+from lnviz.classpoll.rooms import Poll
 from lnviz.classpoll.store import RedisStore, SQLiteStore, Store
 from tests.conftest import require_tool
 
@@ -134,3 +136,37 @@ def make_store(
 @pytest.fixture
 def store(make_store: Callable[..., Store]) -> Store:
     return make_store()
+
+
+@pytest.fixture
+def make_poll(make_store: Callable[..., Store], clock: FakeClock) -> Callable[..., Poll]:
+    """Polls on the test's backend, sharing one database and the fake clock (the store's
+    expiry clock too, for SQLite)."""
+
+    def make(**options: object) -> Poll:
+        return Poll(make_store(clock=clock), clock=clock, **options)  # type: ignore[arg-type]
+
+    return make
+
+
+@pytest.fixture
+def poll(make_poll: Callable[..., Poll]) -> Poll:
+    return make_poll(ttl_s=3600)
+
+
+def refused(call: Callable[[], object], field: str) -> PollError:
+    """`call` raises PollError for `field`, its message led by the field's name."""
+    with pytest.raises(PollError) as caught:
+        call()
+    err = caught.value
+    assert err.field == field, (err.field, err.message)
+    assert err.message.startswith(LABELS[field] + ": "), err.message
+    assert str(err) == err.message and len(err.message) < 200
+    return err
+
+
+def away_from_window_edge(window_s: int) -> None:
+    """Wait out the last second of a wall-clock rate window (Redis counts by it)."""
+    left = window_s - time.time() % window_s
+    if left < 1.5:
+        time.sleep(left + 0.05)
