@@ -12,6 +12,7 @@ from urllib.parse import quote, urlencode, urlsplit
 import segno
 import streamlit as st
 
+from lnviz.app import classpoll
 from lnviz.app import slides as _slides
 from lnviz.app.targets import current_url_path
 from lnviz.content.sheets import origin
@@ -147,8 +148,9 @@ def join_panel() -> None:
     )
     if not panel.open:
         return
+    params = classpoll.student_params(st.query_params.to_dict())
     link, warning = student_link(
-        st.context.url or "", current_url_path(), st.query_params.to_dict(),
+        st.context.url or "", current_url_path(), params,
         os.environ.get(PUBLIC_URL_ENV), lan_address(),
     )  # fmt: skip
     with panel:
@@ -179,6 +181,7 @@ def present_bar(number: int, key: str, *, slides: bool = True) -> None:
     buttons (lnviz.app.slides), and the way out."""
     with st.container(key="lnviz-present-bar", horizontal=True, vertical_alignment="center"):
         join_panel()
+        classpoll.lecturer_bar()
         if slides:
             _slides.controls(number)
         way_out(key)

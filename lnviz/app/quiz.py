@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 import streamlit as st
 
+from lnviz.app import classpoll
 from lnviz.app.chrome import link_params, presenting
 from lnviz.app.targets import target
 from lnviz.content import registry, sheets
@@ -50,6 +51,13 @@ def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then
     quarter of a millisecond, docs/benchmarks.md)."""
     if not questions:
         return
+    if classpoll.in_class():
+        st.info(
+            "In class, questions come from the lecturer: answer them in the class box at the "
+            "top of the page. This page's own questions wait for after the lecture.",
+            icon=":material/how_to_vote:",
+        )
+        return
     _box(tuple(questions), page, title)
 
 
@@ -73,6 +81,8 @@ def _box(questions: tuple[Question, ...], page: str, title: str) -> None:
             if tab.open:
                 with tab:
                     _question(q, page)
+                    if presenting():
+                        classpoll.lecturer_panel(questions, questions.index(q), page, tab_key(page))
         sheet_downloads([(registry.title_of(page), questions)], name=page or "home")
 
 
