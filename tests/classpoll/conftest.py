@@ -24,10 +24,11 @@ REDIS_SERVER = "/usr/bin/redis-server"
 
 
 class FakeClock:
-    """A clock the test moves by hand (SQLite expiry and the room service's times)."""
+    """A clock the test moves by hand (SQLite expiry and the room service's times); it
+    starts at the real time, so that processes on the real clock agree with it."""
 
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
+    def __init__(self, now: float | None = None) -> None:
+        self.now = time.time() if now is None else now
 
     def __call__(self) -> float:
         return self.now
