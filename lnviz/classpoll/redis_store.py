@@ -14,6 +14,7 @@ __all__ = ["PREFIX", "RedisStore"]
 
 PREFIX = "lnviz:poll:"  # every key of the poll starts with this
 TIMEOUT_S = 1.0  # socket and connect timeouts: an unreachable store fails fast
+WATCH_ATTEMPTS = 50  # a room's deletion retried while answers keep arriving
 
 # KEYS: the room, its slot set (an expired room's, dropped). ARGV: data, version, ttl.
 _CREATE = """
@@ -83,6 +84,8 @@ class RedisStore:
             yield self._client
         except self._errors as err:
             kind = "timed out" if "Timeout" in type(err).__name__ else type(err).__name__
+            if str(err).startswith("OOM"):
+                kind = "it is full"
             raise StoreUnavailable(f"The poll store (Redis) cannot be reached: {kind}.") from err
 
     @staticmethod
@@ -119,7 +122,7 @@ class RedisStore:
         """The room, every slot's answers and the slot list, in one transaction."""
         slots_key = self._slots(code)
         with self._redis() as r:
-            while True:
+            for _attempt in range(WATCH_ATTEMPTS):
                 with r.pipeline() as pipe:
                     try:
                         pipe.watch(slots_key)
@@ -132,6 +135,7 @@ class RedisStore:
                         return
                     except self._watch:
                         continue
+        raise StoreUnavailable("The poll store (Redis) is too busy to close the room: retry.")
 
     def put_answer(self, code: str, slot: str, voter: str, answer: dict, ttl_s: int) -> None:
         """Store or replace one voter's answer in a slot (nothing if the room is gone)."""

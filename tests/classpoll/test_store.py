@@ -217,12 +217,23 @@ def test_sqlite_purges_expired_rows(tmp_path: Path, clock: FakeClock) -> None:
     store.create_room("OLD0000000", room(), 10)
     store.put_answer("OLD0000000", "q:1", "a" * 32, {"text": "1"}, 10)
     store.hit("b", 10)
-    clock.advance(sqlite_store.PURGE_EVERY_S + 1)
-    store.create_room("NEW0000000", room(), HOUR)  # a write purges, at most once a minute
-    with sqlite3.connect(tmp_path / "p.sqlite3") as raw:
-        tables = ("rooms", "answers", "hits")
-        counts = [raw.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables]
-    assert counts == [1, 0, 0]
+    tables = ("rooms", "answers", "hits")
+
+    def counts() -> list[int]:
+        with sqlite3.connect(tmp_path / "p.sqlite3") as raw:
+            return [raw.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables]
+
+    clock.advance(20)
+    store.create_room("NEW0000000", room(), HOUR)
+    assert counts() == [2, 1, 1], "at most once a minute (the first write purged)"
+    clock.advance(sqlite_store.PURGE_EVERY_S)
+    store.create_room("NEW1000000", room(), HOUR)  # a write purges
+    assert counts() == [2, 0, 0]
+    store.create_room("OLD1000000", room(), 10)
+    store.hit("b", 10)
+    clock.advance(sqlite_store.PURGE_EVERY_S)
+    assert store.hit("c", 10) == 1  # so does a hit
+    assert counts() == [2, 0, 1]
 
 
 def test_sqlite_file_is_in_wal_mode_and_shared_by_store_objects(tmp_path: Path) -> None:
@@ -307,3 +318,30 @@ def test_open_store_picks_the_backend_from_the_environment(tmp_path: Path) -> No
     assert isinstance(sqlite_store, SQLiteStore) and sqlite_store.path == tmp_path / "x.sqlite3"
     default = open_store({"LNVIZ_REDIS_URL": " "})
     assert isinstance(default, SQLiteStore) and default.path.name == "lnviz-poll.sqlite3"
+
+
+def _answer_in_child(store: SQLiteStore, queue: Any) -> None:
+    store.put_answer("F0RK000000", "q:1", "b" * 32, {"text": "child"}, HOUR)
+    queue.put((store.answers("F0RK000000", "q:1"), len(store._inherited)))
+
+
+def test_a_forked_process_opens_its_own_connection(tmp_path: Path) -> None:
+    """A store object used before a fork keeps working in the child and in the parent."""
+    import multiprocessing
+
+    store = SQLiteStore(tmp_path / "fork.sqlite3")
+    store.create_room("F0RK000000", room(), HOUR)
+    store.put_answer("F0RK000000", "q:1", "a" * 32, {"text": "parent"}, HOUR)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_answer_in_child, args=(store, queue))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    seen, inherited = queue.get(timeout=5)
+    assert len(seen) == 2
+    assert inherited == 1, "the child set the parent's connection aside and opened its own"
+    assert store.answers("F0RK000000", "q:1") == {
+        "a" * 32: {"text": "parent"},
+        "b" * 32: {"text": "child"},
+    }
