@@ -4,7 +4,6 @@ threads of one process and from two processes on one SQLite file."""
 from __future__ import annotations
 
 import multiprocessing
-import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -12,28 +11,8 @@ import pytest
 
 from lnviz.classpoll.rooms import Poll
 from tests.classpoll import _worker
+from tests.classpoll.conftest import run_at_once
 from tests.classpoll.test_rooms import NUMBER, started
-
-
-def run_at_once(n: int, work: Callable[[int], None]) -> list[BaseException]:
-    """Run work(0..n-1) in n threads released together; the errors they raised."""
-    barrier = threading.Barrier(n)
-    errors: list[BaseException] = []
-
-    def run(i: int) -> None:
-        try:
-            barrier.wait(30)
-            work(i)
-        except BaseException as err:
-            errors.append(err)
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert not any(t.is_alive() for t in threads)
-    return errors
 
 
 @pytest.mark.parametrize("sharing", ["one store object", "a store object per thread"])

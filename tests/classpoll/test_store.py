@@ -3,8 +3,8 @@ windows, and StoreUnavailable (fast) when the backend cannot be reached."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +21,7 @@ from lnviz.classpoll.store import (
     StoreUnavailable,
     open_store,
 )
-from tests.classpoll.conftest import FakeClock
+from tests.classpoll.conftest import FakeClock, run_at_once
 
 HOUR = 3600
 
@@ -64,26 +64,17 @@ def test_save_is_a_compare_and_set_on_the_version(store: Store) -> None:
 def test_concurrent_compare_and_set_loses_no_update(make_store: Callable[..., Store]) -> None:
     """20 threads (each with its own store object) add one to a counter by load + CAS."""
     make_store().create_room("CA5000000", room(1, n=0), HOUR)
-    errors: list[BaseException] = []
 
-    def add_one() -> None:
+    def add_one(_i: int) -> None:
         s = make_store()
-        try:
-            while True:
-                current = s.load_room("CA5000000")
-                assert current is not None
-                new = {**current, "version": current["version"] + 1, "n": current["n"] + 1}
-                if s.save_room("CA5000000", new, current["version"], HOUR):
-                    return
-        except BaseException as err:  # pragma: no cover - reported below
-            errors.append(err)
+        while True:
+            current = s.load_room("CA5000000")
+            assert current is not None
+            new = {**current, "version": current["version"] + 1, "n": current["n"] + 1}
+            if s.save_room("CA5000000", new, current["version"], HOUR):
+                return
 
-    threads = [threading.Thread(target=add_one) for _ in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert not errors
+    assert run_at_once(20, add_one) == []
     final = make_store().load_room("CA5000000")
     assert final is not None and final["n"] == 20 and final["version"] == 21
 
@@ -166,18 +157,7 @@ def test_hits_count_within_a_fixed_window(
 
 def test_hits_are_atomic_under_threads(make_store: Callable[..., Store]) -> None:
     seen: list[int] = []
-    lock = threading.Lock()
-
-    def one() -> None:
-        n = make_store().hit("room:busy", 3600)
-        with lock:
-            seen.append(n)
-
-    threads = [threading.Thread(target=one) for _ in range(40)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
+    assert run_at_once(40, lambda _i: seen.append(make_store().hit("room:busy", 3600))) == []
     assert sorted(seen) == list(range(1, 41))
 
 
@@ -345,3 +325,36 @@ def test_a_forked_process_opens_its_own_connection(tmp_path: Path) -> None:
         "a" * 32: {"text": "parent"},
         "b" * 32: {"text": "child"},
     }
+
+
+def test_redis_going_away_and_coming_back(tmp_path: Path) -> None:
+    """A stopped server: StoreUnavailable within two seconds; restarted on its port: the
+    same store object works again (its dropped connection is retried once)."""
+    import subprocess
+
+    from deploy.replicas import free_port
+    from tests.classpoll.conftest import REDIS_SERVER, start_redis, wait_ready
+    from tests.conftest import require_tool
+
+    require_tool(REDIS_SERVER)
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    server = start_redis(port, tmp_path)
+    try:
+        assert wait_ready(url, server)
+        store = RedisStore(url)
+        store.create_room("BACK000000", room(), HOUR)
+        server.kill()
+        server.wait(10)
+        start = time.monotonic()
+        with pytest.raises(StoreUnavailable, match="cannot be reached"):
+            store.load_room("BACK000000")
+        assert time.monotonic() - start < 2.0
+        server = start_redis(port, tmp_path)
+        assert wait_ready(url, server)
+        assert store.load_room("BACK000000") is None, "no persistence: the room is gone"
+        assert store.create_room("BACK000000", room(), HOUR) is True
+    finally:
+        server.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(10)
