@@ -11,6 +11,8 @@ in the foreground on 127.0.0.1:8080 with its pid file, logs and temporary files 
 directory (so it runs as root or not). It prints the address and stops everything on
 Ctrl-C or SIGTERM. Responses carry `X-Lnviz-Upstream: <replica address>`, which names the
 replica that answered (fine on loopback, not for a public server: `--no-upstream-header`).
+The replicas keep the class poll's rooms in one SQLite file of this machine, or in Redis
+with `--redis-url redis://127.0.0.1:6379/0` (their LNVIZ_REDIS_URL).
 
 From Python (tests, load benchmarks):
 
@@ -52,6 +54,7 @@ HOST = "127.0.0.1"
 COOKIE_NAME = "lnviz_replica"
 UPSTREAM_HEADER = "X-Lnviz-Upstream"
 SECRET_ENV = "STREAMLIT_SERVER_COOKIE_SECRET"
+REDIS_URL_ENV = "LNVIZ_REDIS_URL"  # the class poll's shared store (lnviz/classpoll)
 HEALTH_PATH = "/_stcore/health"
 
 MAX_FAILS = 1  # one refused connection marks a replica down ...
@@ -333,6 +336,17 @@ class Balancer:
         return "\n".join(parts)
 
 
+def replica_env(
+    secret: str, redis_url: str | None = None, base: Mapping[str, str] = os.environ
+) -> dict[str, str]:
+    """A replica's environment: `base`, the shared cookie secret and, if given, the poll
+    store's URL (else `base`'s LNVIZ_REDIS_URL, if any, is kept)."""
+    env = {**base, "PYTHONUNBUFFERED": "1", SECRET_ENV: secret}
+    if redis_url:
+        env[REDIS_URL_ENV] = redis_url
+    return env
+
+
 def streamlit_command(
     port: int, script: str = "app.py", options: Mapping[str, str] | None = None
 ) -> list[str]:
@@ -417,14 +431,16 @@ def balanced_app(
     nginx: str = "nginx",
     nginx_workers: int = 1,
     timeout_s: float = STARTUP_TIMEOUT_S,
+    redis_url: str | None = None,
 ) -> Iterator[Balancer]:
     """Start `n` replicas and nginx in front of them; stop them all on leaving the block.
 
     `port=None` picks a free port. `workdir` (default: a new temporary directory, removed
     afterwards) receives the rendered config, nginx's logs and each replica's log
     (`replica-<i>.log`). The replicas share one cookie secret: $STREAMLIT_SERVER_COOKIE_SECRET
-    if set, else one generated for this run. Raises RuntimeError (with the logs' ends) if
-    something does not start.
+    if set, else one generated for this run. `redis_url` becomes the replicas'
+    LNVIZ_REDIS_URL (the class poll's store; without it they share one SQLite file of this
+    machine). Raises RuntimeError (with the logs' ends) if something does not start.
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
@@ -435,7 +451,7 @@ def balanced_app(
     work = Path(tempfile.mkdtemp(prefix="lnviz-balancer-")) if workdir is None else workdir
     work.mkdir(parents=True, exist_ok=True)
     secret = os.environ.get(SECRET_ENV) or secrets.token_hex(32)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", SECRET_ENV: secret}
+    env = replica_env(secret, redis_url)
     replicas: list[Replica] = []
     proxy: subprocess.Popen[bytes] | None = None
     try:
@@ -478,8 +494,8 @@ def _raise_interrupt(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run until Ctrl-C / SIGTERM, or until nginx or every replica stops."""
+def parser() -> argparse.ArgumentParser:
+    """The command's options."""
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--replicas", type=int, default=2, help="how many servers (default 2)")
     parser.add_argument("--port", type=int, default=8080, help="nginx's port on 127.0.0.1")
@@ -489,7 +505,18 @@ def main(argv: list[str] | None = None) -> int:
         help=f"do not add {UPSTREAM_HEADER} (the answering replica) to responses",
     )
     parser.add_argument("--nginx-workers", type=int, default=1, help="nginx worker processes")
-    args = parser.parse_args(argv)
+    parser.add_argument(
+        "--redis-url",
+        default=None,
+        help=f"the class poll's Redis, as the replicas' {REDIS_URL_ENV} (default: they "
+        "share one SQLite file of this machine)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run until Ctrl-C / SIGTERM, or until nginx or every replica stops."""
+    args = parser().parse_args(argv)
 
     signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
@@ -498,6 +525,7 @@ def main(argv: list[str] | None = None) -> int:
             args.port,
             upstream_header=not args.no_upstream_header,
             nginx_workers=args.nginx_workers,
+            redis_url=args.redis_url,
         ) as bal:
             print(f"lnviz: {bal.url}  (nginx, config and logs in {bal.workdir})", flush=True)
             for r in bal.replicas:

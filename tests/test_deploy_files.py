@@ -11,6 +11,7 @@ import re
 import shlex
 import shutil
 import subprocess
+import urllib.parse
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,14 +38,21 @@ MEASURED_RSS_MIB = 185
 # --------------------------------------------------------------------------- Kubernetes
 
 
+REDIS = "lnviz-redis"  # the class poll's store (redis.yaml): its Deployment, Service, policy
+REDIS_URL_ENV = "LNVIZ_REDIS_URL"
+
+
 def manifests() -> dict[str, dict[str, Any]]:
-    """Every object of deploy/k8s/*.yaml by kind (one object of each kind)."""
+    """Every object of deploy/k8s/*.yaml: the app's by kind (one object of each kind),
+    the poll store's as "<kind>/lnviz-redis"."""
     found: dict[str, dict[str, Any]] = {}
     for path in sorted(K8S.glob("*.yaml")):
         for doc in yaml.safe_load_all(path.read_text()):
             if doc is None:
                 continue
             kind = doc["kind"]
+            if doc.get("metadata", {}).get("name") == REDIS:
+                kind = f"{kind}/{REDIS}"
             assert kind not in found, f"two {kind} objects ({path.name})"
             found[kind] = doc
     return found
@@ -93,6 +101,9 @@ def test_kustomization_lists_every_manifest(k8s: dict[str, dict[str, Any]]) -> N
         "HorizontalPodAutoscaler",
         "PodDisruptionBudget",
         "Kustomization",
+        f"Deployment/{REDIS}",
+        f"Service/{REDIS}",
+        f"NetworkPolicy/{REDIS}",
     }
 
 
@@ -197,6 +208,59 @@ def test_replicas_share_a_cookie_secret_from_a_secret(k8s: dict[str, dict[str, A
     assert "value" not in env, "the cookie secret must not be written into the manifest"
     assert env["valueFrom"]["secretKeyRef"]["name"]
     assert "Secret" not in k8s
+
+
+def test_replicas_share_the_poll_store_in_redis(k8s: dict[str, dict[str, Any]]) -> None:
+    """The app names LNVIZ_REDIS_URL, whose host and port are the redis Service's, which
+    selects the redis pods (and only them) on the container's port."""
+    [env] = [e for e in container(k8s)["env"] if e["name"] == REDIS_URL_ENV]
+    url = urllib.parse.urlsplit(env["value"])
+    service, redis = k8s[f"Service/{REDIS}"], k8s[f"Deployment/{REDIS}"]
+    assert url.scheme == "redis" and url.hostname == service["metadata"]["name"] == REDIS
+    [svc_port] = [p for p in service["spec"]["ports"] if p["port"] == url.port]
+    [redis_container] = redis["spec"]["template"]["spec"]["containers"]
+    ports = {p["name"]: p["containerPort"] for p in redis_container["ports"]}
+    assert ports[svc_port["targetPort"]] == 6379
+    redis_labels = redis["spec"]["template"]["metadata"]["labels"]
+    web_labels = k8s["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    assert service["spec"]["selector"].items() <= redis_labels.items()
+    assert redis["spec"]["selector"]["matchLabels"].items() <= redis_labels.items()
+    assert not service["spec"]["selector"].items() <= web_labels.items()
+    assert not k8s["Service"]["spec"]["selector"].items() <= redis_labels.items()
+    assert redis["spec"]["replicas"] == 1, "one store: two would be two polls"
+    args = redis_container["args"]
+    assert args[args.index("--save") + 1] == "" and args[args.index("--appendonly") + 1] == "no"
+
+
+def test_only_the_app_reaches_redis_and_redis_runs_unprivileged(
+    k8s: dict[str, dict[str, Any]],
+) -> None:
+    policy, redis = k8s[f"NetworkPolicy/{REDIS}"], k8s[f"Deployment/{REDIS}"]
+    redis_labels = redis["spec"]["template"]["metadata"]["labels"]
+    web_labels = k8s["Deployment"]["spec"]["template"]["metadata"]["labels"]
+    assert policy["spec"]["podSelector"]["matchLabels"].items() <= redis_labels.items()
+    [rule] = policy["spec"]["ingress"]
+    [source] = rule["from"]
+    assert source["podSelector"]["matchLabels"].items() <= web_labels.items()
+    assert [p["port"] for p in rule["ports"]] == ["redis"]
+    pod = redis["spec"]["template"]["spec"]
+    [c] = pod["containers"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert c["securityContext"]["allowPrivilegeEscalation"] is False
+    assert c["securityContext"]["capabilities"]["drop"] == ["ALL"]
+    assert c["resources"]["limits"]["memory"]
+
+
+def test_local_replicas_get_the_redis_url_when_given() -> None:
+    base = {"PATH": "/bin", REDIS_URL_ENV: "redis://inherited:6379/0"}
+    env = replicas.replica_env("s" * 64, None, base)
+    assert env[SECRET_ENV] == "s" * 64 and env[REDIS_URL_ENV] == "redis://inherited:6379/0"
+    env = replicas.replica_env("s" * 64, "redis://127.0.0.1:6390/0", base)
+    assert env[REDIS_URL_ENV] == "redis://127.0.0.1:6390/0" and env["PATH"] == "/bin"
+    assert REDIS_URL_ENV not in replicas.replica_env("s", None, {"PATH": "/bin"})
+    args = replicas.parser().parse_args(["--redis-url", "redis://127.0.0.1:6390/0"])
+    assert args.redis_url == "redis://127.0.0.1:6390/0"
+    assert replicas.parser().parse_args([]).redis_url is None
 
 
 def test_no_secret_is_committed() -> None:

@@ -14,7 +14,16 @@ __all__ = ["PREFIX", "RedisStore"]
 
 PREFIX = "lnviz:poll:"  # every key of the poll starts with this
 TIMEOUT_S = 1.0  # socket and connect timeouts: an unreachable store fails fast
+WATCH_ATTEMPTS = 50  # a room's deletion retried while answers keep arriving
 
+# KEYS: the room, its slot set (an expired room's, dropped). ARGV: data, version, ttl.
+_CREATE = """
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('DEL', KEYS[2])
+redis.call('HSET', KEYS[1], 'data', ARGV[1], 'version', ARGV[2])
+redis.call('EXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
 # KEYS: the room. ARGV: data, expected version, new version, ttl. 1 if written.
 _SAVE = """
 local v = redis.call('HGET', KEYS[1], 'version')
@@ -63,6 +72,7 @@ class RedisStore:
         except (ValueError, TypeError):
             self._bad_url = "LNVIZ_REDIS_URL is not a Redis URL such as redis://host:6379/0"
         else:
+            self._create = self._client.register_script(_CREATE)
             self._save = self._client.register_script(_SAVE)
             self._put = self._client.register_script(_PUT)
 
@@ -74,6 +84,8 @@ class RedisStore:
             yield self._client
         except self._errors as err:
             kind = "timed out" if "Timeout" in type(err).__name__ else type(err).__name__
+            if str(err).startswith("OOM"):
+                kind = "it is full"
             raise StoreUnavailable(f"The poll store (Redis) cannot be reached: {kind}.") from err
 
     @staticmethod
@@ -89,23 +101,11 @@ class RedisStore:
         return f"{PREFIX}answers:{code}:{slot}"
 
     def create_room(self, code: str, room: dict, ttl_s: int) -> bool:
-        """Store a new room; False if a live room has this code."""
-        key, data = self._room(code), {"data": dump(room), "version": room_version(room)}
-        with self._redis() as r:
-            while True:  # HSETNX cannot set two fields at once: WATCH the key instead
-                with r.pipeline() as pipe:
-                    try:
-                        pipe.watch(key)
-                        if pipe.exists(key):
-                            return False
-                        pipe.multi()
-                        pipe.delete(self._slots(code))  # an expired room's slot list
-                        pipe.hset(key, mapping=data)
-                        pipe.expire(key, ttl_seconds(ttl_s))
-                        pipe.execute()
-                        return True
-                    except self._watch:
-                        continue
+        """Store a new room (a Lua script: one round trip); False if a live room has this code."""
+        keys = [self._room(code), self._slots(code)]
+        args = [dump(room), room_version(room), ttl_seconds(ttl_s)]
+        with self._redis():
+            return bool(self._create(keys=keys, args=args))
 
     def load_room(self, code: str) -> dict | None:
         with self._redis() as r:
@@ -122,7 +122,7 @@ class RedisStore:
         """The room, every slot's answers and the slot list, in one transaction."""
         slots_key = self._slots(code)
         with self._redis() as r:
-            while True:
+            for _attempt in range(WATCH_ATTEMPTS):
                 with r.pipeline() as pipe:
                     try:
                         pipe.watch(slots_key)
@@ -135,6 +135,7 @@ class RedisStore:
                         return
                     except self._watch:
                         continue
+        raise StoreUnavailable("The poll store (Redis) is too busy to close the room: retry.")
 
     def put_answer(self, code: str, slot: str, voter: str, answer: dict, ttl_s: int) -> None:
         """Store or replace one voter's answer in a slot (nothing if the room is gone)."""

@@ -212,11 +212,12 @@ class Poll:
 
     def _lecturer(self, code: str, key: str) -> tuple[str, dict[str, Any]]:
         """The room, if `key` is its lecturer key (compared in constant time)."""
+        wrong = "it does not match this room (only the key given when it was opened runs it)."
         if not isinstance(key, str) or not 0 < len(key) <= 64:
-            raise PollError("key", "the lecturer key does not match this room.")
+            raise PollError("key", wrong)
         code, room = self._open(code)
         if not hmac.compare_digest(_digest(key), room["key"]):
-            raise PollError("key", "the lecturer key does not match this room.")
+            raise PollError("key", wrong)
         return code, room
 
     def _ttl_left(self, room: Mapping[str, Any]) -> int:
@@ -335,7 +336,7 @@ class Poll:
         code, room = self._open(code)
         question = self._require_question(room)
         if room["revealed"]:
-            raise PollError("question", "the answers are shown: this round takes no more.")
+            raise PollError("question", "its answers are shown; the next question takes answers.")
         answer = self._read(question, response)
         slot = f"{question.id}:{room['round']}"
         self.store.put_answer(code, slot, voter, answer, self._ttl_left(room))

@@ -47,6 +47,7 @@ class SQLiteStore:
         self._lock = threading.Lock()
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
+        self._inherited: list[sqlite3.Connection] = []  # a parent's, never closed here
         self._purged = -math.inf
 
     @contextlib.contextmanager
@@ -72,8 +73,11 @@ class SQLiteStore:
                 raise StoreUnavailable(message) from err
 
     def _connect(self) -> sqlite3.Connection:
-        if self._conn is not None and self._pid == os.getpid():
-            return self._conn
+        if self._conn is not None:
+            if self._pid == os.getpid():
+                return self._conn
+            self._inherited.append(self._conn)  # SQLite: no connection crosses a fork
+            self._conn = None
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         try:
             conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
@@ -178,6 +182,7 @@ class SQLiteStore:
                 "ON CONFLICT (key) DO UPDATE SET count = count + 1 RETURNING count",
                 (f"{bucket}@{window_s}:{window}", (window + 1) * window_s),
             ).fetchone()
+            self._maybe_purge(conn, now)
         return int(count)
 
     def ping(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -24,10 +25,11 @@ REDIS_SERVER = "/usr/bin/redis-server"
 
 
 class FakeClock:
-    """A clock the test moves by hand (SQLite expiry and the room service's times)."""
+    """A clock the test moves by hand (SQLite expiry and the room service's times); it
+    starts at the real time, so that processes on the real clock agree with it."""
 
-    def __init__(self, now: float = 1_800_000_000.0) -> None:
-        self.now = now
+    def __init__(self, now: float | None = None) -> None:
+        self.now = time.time() if now is None else now
 
     def __call__(self) -> float:
         return self.now
@@ -36,7 +38,7 @@ class FakeClock:
         self.now += seconds
 
 
-def _start_redis(port: int, workdir: Path) -> subprocess.Popen[bytes]:
+def start_redis(port: int, workdir: Path) -> subprocess.Popen[bytes]:
     cmd = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
            "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]  # fmt: skip
     return subprocess.Popen(
@@ -44,7 +46,7 @@ def _start_redis(port: int, workdir: Path) -> subprocess.Popen[bytes]:
     )
 
 
-def _wait_ready(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 10.0) -> bool:
+def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 10.0) -> bool:
     import redis
 
     client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
@@ -67,9 +69,9 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     workdir = tmp_path_factory.mktemp("redis")
     for _attempt in range(3):  # the free port can be taken before the server binds it
         port = free_port()
-        proc = _start_redis(port, workdir)
+        proc = start_redis(port, workdir)
         url = f"redis://127.0.0.1:{port}/0"
-        if _wait_ready(url, proc):
+        if wait_ready(url, proc):
             break
         proc.kill()
         proc.wait()
@@ -170,3 +172,24 @@ def away_from_window_edge(window_s: int) -> None:
     left = window_s - time.time() % window_s
     if left < 1.5:
         time.sleep(left + 0.05)
+
+
+def run_at_once(n: int, work: Callable[[int], None]) -> list[BaseException]:
+    """Run work(0..n-1) in n threads released together; the errors they raised."""
+    barrier = threading.Barrier(n)
+    errors: list[BaseException] = []
+
+    def run(i: int) -> None:
+        try:
+            barrier.wait(30)
+            work(i)
+        except BaseException as err:
+            errors.append(err)
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert not any(t.is_alive() for t in threads)
+    return errors

@@ -160,12 +160,18 @@ def test_vote_again_only_from_round_one_before_the_reveal(poll: Poll) -> None:
     refused(lambda: poll.vote_again(code, key), "round")
 
 
-def test_the_reveal_shows_every_round_and_closes_voting(poll: Poll) -> None:
+def two_rounds(poll: Poll) -> tuple[str, str, str]:
+    """A room with NUMBER answered once in each round: (code, key, round 1's voter)."""
     code, key = started(poll, NUMBER)
     a, b = voters(2)
     poll.submit(code, a, "0.5")
     poll.vote_again(code, key)
     poll.submit(code, b, "1/2")
+    return code, key, a
+
+
+def test_the_reveal_shows_every_round_and_closes_voting(poll: Poll) -> None:
+    code, key, a = two_rounds(poll)
     assert poll.revealed_tallies(code) == ()
     poll.reveal(code, key)
     shown = poll.revealed_tallies(code)
@@ -190,11 +196,7 @@ def test_asking_the_same_question_keeps_its_answers_and_a_changed_one_starts_afr
 
 
 def test_reset_deletes_both_rounds(poll: Poll) -> None:
-    code, key = started(poll, NUMBER)
-    a, b = voters(2)
-    poll.submit(code, a, "0.5")
-    poll.vote_again(code, key)
-    poll.submit(code, b, "0.5")
+    code, key, a = two_rounds(poll)
     poll.reveal(code, key)
     view = poll.reset(code, key)
     assert (view.round, view.revealed) == (1, False)

@@ -3,8 +3,8 @@ windows, and StoreUnavailable (fast) when the backend cannot be reached."""
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -21,7 +21,7 @@ from lnviz.classpoll.store import (
     StoreUnavailable,
     open_store,
 )
-from tests.classpoll.conftest import FakeClock
+from tests.classpoll.conftest import FakeClock, run_at_once
 
 HOUR = 3600
 
@@ -64,26 +64,17 @@ def test_save_is_a_compare_and_set_on_the_version(store: Store) -> None:
 def test_concurrent_compare_and_set_loses_no_update(make_store: Callable[..., Store]) -> None:
     """20 threads (each with its own store object) add one to a counter by load + CAS."""
     make_store().create_room("CA5000000", room(1, n=0), HOUR)
-    errors: list[BaseException] = []
 
-    def add_one() -> None:
+    def add_one(_i: int) -> None:
         s = make_store()
-        try:
-            while True:
-                current = s.load_room("CA5000000")
-                assert current is not None
-                new = {**current, "version": current["version"] + 1, "n": current["n"] + 1}
-                if s.save_room("CA5000000", new, current["version"], HOUR):
-                    return
-        except BaseException as err:  # pragma: no cover - reported below
-            errors.append(err)
+        while True:
+            current = s.load_room("CA5000000")
+            assert current is not None
+            new = {**current, "version": current["version"] + 1, "n": current["n"] + 1}
+            if s.save_room("CA5000000", new, current["version"], HOUR):
+                return
 
-    threads = [threading.Thread(target=add_one) for _ in range(20)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
-    assert not errors
+    assert run_at_once(20, add_one) == []
     final = make_store().load_room("CA5000000")
     assert final is not None and final["n"] == 20 and final["version"] == 21
 
@@ -166,18 +157,7 @@ def test_hits_count_within_a_fixed_window(
 
 def test_hits_are_atomic_under_threads(make_store: Callable[..., Store]) -> None:
     seen: list[int] = []
-    lock = threading.Lock()
-
-    def one() -> None:
-        n = make_store().hit("room:busy", 3600)
-        with lock:
-            seen.append(n)
-
-    threads = [threading.Thread(target=one) for _ in range(40)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(30)
+    assert run_at_once(40, lambda _i: seen.append(make_store().hit("room:busy", 3600))) == []
     assert sorted(seen) == list(range(1, 41))
 
 
@@ -217,12 +197,23 @@ def test_sqlite_purges_expired_rows(tmp_path: Path, clock: FakeClock) -> None:
     store.create_room("OLD0000000", room(), 10)
     store.put_answer("OLD0000000", "q:1", "a" * 32, {"text": "1"}, 10)
     store.hit("b", 10)
-    clock.advance(sqlite_store.PURGE_EVERY_S + 1)
-    store.create_room("NEW0000000", room(), HOUR)  # a write purges, at most once a minute
-    with sqlite3.connect(tmp_path / "p.sqlite3") as raw:
-        tables = ("rooms", "answers", "hits")
-        counts = [raw.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables]
-    assert counts == [1, 0, 0]
+    tables = ("rooms", "answers", "hits")
+
+    def counts() -> list[int]:
+        with sqlite3.connect(tmp_path / "p.sqlite3") as raw:
+            return [raw.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in tables]
+
+    clock.advance(20)
+    store.create_room("NEW0000000", room(), HOUR)
+    assert counts() == [2, 1, 1], "at most once a minute (the first write purged)"
+    clock.advance(sqlite_store.PURGE_EVERY_S)
+    store.create_room("NEW1000000", room(), HOUR)  # a write purges
+    assert counts() == [2, 0, 0]
+    store.create_room("OLD1000000", room(), 10)
+    store.hit("b", 10)
+    clock.advance(sqlite_store.PURGE_EVERY_S)
+    assert store.hit("c", 10) == 1  # so does a hit
+    assert counts() == [2, 0, 1]
 
 
 def test_sqlite_file_is_in_wal_mode_and_shared_by_store_objects(tmp_path: Path) -> None:
@@ -307,3 +298,63 @@ def test_open_store_picks_the_backend_from_the_environment(tmp_path: Path) -> No
     assert isinstance(sqlite_store, SQLiteStore) and sqlite_store.path == tmp_path / "x.sqlite3"
     default = open_store({"LNVIZ_REDIS_URL": " "})
     assert isinstance(default, SQLiteStore) and default.path.name == "lnviz-poll.sqlite3"
+
+
+def _answer_in_child(store: SQLiteStore, queue: Any) -> None:
+    store.put_answer("F0RK000000", "q:1", "b" * 32, {"text": "child"}, HOUR)
+    queue.put((store.answers("F0RK000000", "q:1"), len(store._inherited)))
+
+
+def test_a_forked_process_opens_its_own_connection(tmp_path: Path) -> None:
+    """A store object used before a fork keeps working in the child and in the parent."""
+    import multiprocessing
+
+    store = SQLiteStore(tmp_path / "fork.sqlite3")
+    store.create_room("F0RK000000", room(), HOUR)
+    store.put_answer("F0RK000000", "q:1", "a" * 32, {"text": "parent"}, HOUR)
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue()
+    child = ctx.Process(target=_answer_in_child, args=(store, queue))
+    child.start()
+    child.join(30)
+    assert child.exitcode == 0
+    seen, inherited = queue.get(timeout=5)
+    assert len(seen) == 2
+    assert inherited == 1, "the child set the parent's connection aside and opened its own"
+    assert store.answers("F0RK000000", "q:1") == {
+        "a" * 32: {"text": "parent"},
+        "b" * 32: {"text": "child"},
+    }
+
+
+def test_redis_going_away_and_coming_back(tmp_path: Path) -> None:
+    """A stopped server: StoreUnavailable within two seconds; restarted on its port: the
+    same store object works again (its dropped connection is retried once)."""
+    import subprocess
+
+    from deploy.replicas import free_port
+    from tests.classpoll.conftest import REDIS_SERVER, start_redis, wait_ready
+    from tests.conftest import require_tool
+
+    require_tool(REDIS_SERVER)
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    server = start_redis(port, tmp_path)
+    try:
+        assert wait_ready(url, server)
+        store = RedisStore(url)
+        store.create_room("BACK000000", room(), HOUR)
+        server.kill()
+        server.wait(10)
+        start = time.monotonic()
+        with pytest.raises(StoreUnavailable, match="cannot be reached"):
+            store.load_room("BACK000000")
+        assert time.monotonic() - start < 2.0
+        server = start_redis(port, tmp_path)
+        assert wait_ready(url, server)
+        assert store.load_room("BACK000000") is None, "no persistence: the room is gone"
+        assert store.create_room("BACK000000", room(), HOUR) is True
+    finally:
+        server.kill()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            server.wait(10)
