@@ -43,7 +43,7 @@ def severe_violations(page: Any, context: Any) -> dict[str, list[str]]:
     }
 
 
-def _own_and_streamlits(page: Any) -> None:
+def own_and_streamlits(page: Any) -> None:
     own = severe_violations(page, {"exclude": [[SIDEBAR_NAV]]})
     assert own == {}, own
     streamlits = severe_violations(page, {"include": [[SIDEBAR_NAV]]})
@@ -58,7 +58,7 @@ def test_the_pages_own_markup_has_no_serious_violation(
     page load costs several CPU-seconds of Chromium; the theme follows the system's)."""
     visit = open_page(url_path, viewport=DESKTOP, color_scheme="light")
     page = visit.page
-    _own_and_streamlits(page)
+    own_and_streamlits(page)
     page.set_viewport_size(PHONE)
     page.emulate_media(color_scheme="dark")
     page.wait_for_function(  # Streamlit's theme has followed: a dark page background
@@ -66,7 +66,7 @@ def test_the_pages_own_markup_has_no_serious_violation(
           .backgroundColor.match(/\\d+/g).map(Number); return m[0] + m[1] + m[2] < 150; }"""
     )
     page.wait_for_timeout(500)  # the phone layout's reflow and the charts' resize
-    _own_and_streamlits(page)
+    own_and_streamlits(page)
 
 
 def test_axe_finds_what_it_should(open_page: Callable[..., Visit]) -> None:

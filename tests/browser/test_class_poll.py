@@ -16,6 +16,7 @@ from lnviz.content.exercises import epsilon as epsilon_questions
 
 from .conftest import PHONE
 from .helpers import Visit, exception_report
+from .test_accessibility import own_and_streamlits
 
 pytestmark = pytest.mark.browser
 
@@ -62,7 +63,8 @@ def test_a_class_votes_twice_sees_the_reveal_and_follows_to_the_next_question(
     assert path == "epsilon" and "present" not in query and "voter" not in query
     assert re.fullmatch(r"[0-9A-Z]{5}-[0-9A-Z]{5}", query["room"])
 
-    students = [open_page(path, query, viewport=PHONE) for _ in range(3)]
+    schemes = ("dark", "light", "light")
+    students = [open_page(path, query, viewport=PHONE, color_scheme=c) for c in schemes]
     for student in students:
         _class_box(student).get_by_text("Waiting for the lecturer's question").wait_for()
         assert len(parse_qs(urlsplit(student.page.url).query)["voter"][0]) == 32
@@ -78,6 +80,8 @@ def test_a_class_votes_twice_sees_the_reveal_and_follows_to_the_next_question(
     _answer(students[1], "0.5")
     _answer(students[2], str(first.answer))
     _projector_says(lecturer, r"round 1 · voting\*?\*? · 3 answered")
+    own_and_streamlits(page)  # axe-core: the projector's counts and chart, the phone's box
+    own_and_streamlits(students[0].page)
     for student in students:  # nobody sees the room's answers before the reveal
         assert "How the class answered" not in _class_box(student).inner_text()
         assert "Answer: " not in _class_box(student).inner_text()
@@ -98,6 +102,8 @@ def test_a_class_votes_twice_sees_the_reveal_and_follows_to_the_next_question(
     for student in students:
         _class_box(student).get_by_text(f"Answer: {first.solution}").wait_for(timeout=WAIT_MS)
         _class_box(student).locator(".js-plotly-plot").wait_for(timeout=WAIT_MS)
+    own_and_streamlits(page)
+    own_and_streamlits(students[0].page)
 
     page.get_by_role("button", name="Next question").click()
     for student in students:
