@@ -75,8 +75,10 @@ def test_students_answer_and_the_lecturer_counts_them() -> None:
     room = lecturer.session_state[classpoll.LECTURER_KEY]
     (tally,) = [classpoll.service().tally(code, room["key"], 1)]
     assert tally.total == 3
-    labels, counts, right = classpoll.bars(classpoll.service().view(code).question, [tally], False)
+    question = classpoll.service().view(code).question
+    labels, counts, right = classpoll.bars(question, [tally], False)
     assert sorted(counts[0]) == [1, 2] and right is None  # 2/3 and 0.667 are one group
+    assert any(label.startswith("0.667 (") for label in labels)
     lecturer.button(key="class-reveal").click().run()
     assert "answer revealed" in texts(lecturer)
     phones[0].run()

@@ -6,8 +6,6 @@ talks to a `redis-server` started here on a free port (no persistence), stopped 
 
 from __future__ import annotations
 
-import contextlib
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -15,13 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from deploy.replicas import free_port
 from lnviz.classpoll.questions import LABELS, PollError
 from lnviz.classpoll.rooms import Poll
 from lnviz.classpoll.store import RedisStore, SQLiteStore, Store
-from tests.conftest import require_tool
-
-REDIS_SERVER = "/usr/bin/redis-server"
+from tests.redis_server import running_redis
 
 
 class FakeClock:
@@ -38,54 +33,11 @@ class FakeClock:
         self.now += seconds
 
 
-def start_redis(port: int, workdir: Path) -> subprocess.Popen[bytes]:
-    cmd = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-           "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]  # fmt: skip
-    return subprocess.Popen(
-        cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-
-
-def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout_s: float = 10.0) -> bool:
-    import redis
-
-    client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
-    deadline = time.monotonic() + timeout_s
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            with contextlib.suppress(redis.RedisError):
-                if client.ping():
-                    return True
-            time.sleep(0.05)
-        return False
-    finally:
-        client.close()
-
-
 @pytest.fixture(scope="session")
 def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """redis://127.0.0.1:<free port>/0 of a redis-server that lives as long as this worker."""
-    require_tool(REDIS_SERVER)
-    workdir = tmp_path_factory.mktemp("redis")
-    for _attempt in range(3):  # the free port can be taken before the server binds it
-        port = free_port()
-        proc = start_redis(port, workdir)
-        url = f"redis://127.0.0.1:{port}/0"
-        if wait_ready(url, proc):
-            break
-        proc.kill()
-        proc.wait()
-    else:
-        pytest.fail("redis-server did not start")
-    try:
+    with running_redis(tmp_path_factory.mktemp("redis")) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture

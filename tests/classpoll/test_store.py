@@ -333,8 +333,8 @@ def test_redis_going_away_and_coming_back(tmp_path: Path) -> None:
     import subprocess
 
     from deploy.replicas import free_port
-    from tests.classpoll.conftest import REDIS_SERVER, start_redis, wait_ready
     from tests.conftest import require_tool
+    from tests.redis_server import REDIS_SERVER, start_redis, wait_ready
 
     require_tool(REDIS_SERVER)
     port = free_port()
