@@ -63,13 +63,18 @@ def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then
 
 @st.fragment
 def _box(questions: tuple[Question, ...], page: str, title: str) -> None:
-    with st.container(border=True):
+    with st.container(border=True, key="lnviz-quiz"):
         right = answered(page, questions)
-        st.markdown(f"**{title}** · {right} of {len(questions)} answered")
-        st.caption(
-            "Commit to an answer before you look further down: the surprise is what sticks. "
-            "Exact (1/3, √(3/2)) or decimal."
-        )
+        # one line: the title, the count, the teacher's sheets (the box stays short, so
+        # the first chart is not pushed a screen down)
+        with st.container(horizontal=True, vertical_alignment="center"):
+            st.markdown(
+                f"**{title}** · {right} of {len(questions)} answered",
+                help="Commit to an answer before you look further down: the surprise is what "
+                "sticks. Exact answers (1/3, √(3/2)) or decimals.",
+                width="stretch",
+            )
+            sheet_downloads([(registry.title_of(page), questions)], name=page or "home")
         # One question at a time (tabs): the box stays short, so the charts it asks about
         # are not screens away on a phone.
         tabs = st.tabs(
@@ -83,7 +88,6 @@ def _box(questions: tuple[Question, ...], page: str, title: str) -> None:
                     _question(q, page)
                     if presenting():
                         classpoll.lecturer_panel(questions, questions.index(q), page, tab_key(page))
-        sheet_downloads([(registry.title_of(page), questions)], name=page or "home")
 
 
 def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: str) -> None:
@@ -139,14 +143,19 @@ def _question(q: Question, page: str) -> None:
     record = progress(page).setdefault(q.key, {"tries": 0, "right": False})
     with st.form(f"quiz-{page}-{q.key}", border=False, enter_to_submit=True):
         st.markdown(q.prompt)
+        check = {"label": "Check", "icon": ":material/check:", "on_click": _check,
+                 "args": (q, page)}  # fmt: skip
         if q.kind == "number":
-            st.text_input(
-                "Your answer",
-                key=f"answer-{page}-{q.key}",
-                max_chars=MAX_CHARS,
-                placeholder="e.g. 1/3 or 0.333",
-                help=f"Write {ACCEPTED}.",
-            )
+            with st.container(horizontal=True, vertical_alignment="bottom"):
+                st.text_input(
+                    "Your answer",
+                    key=f"answer-{page}-{q.key}",
+                    max_chars=MAX_CHARS,
+                    placeholder="Your answer, e.g. 1/3 or 0.333",
+                    help=f"Write {ACCEPTED}.",
+                    label_visibility="collapsed",
+                )
+                st.form_submit_button(**check)
         else:
             st.radio(
                 "Your answer",
@@ -154,8 +163,9 @@ def _question(q: Question, page: str) -> None:
                 index=None,
                 format_func=lambda i: q.choices[i],
                 key=f"answer-{page}-{q.key}",
+                label_visibility="collapsed",
             )
-        st.form_submit_button("Check", icon=":material/check:", on_click=_check, args=(q, page))
+            st.form_submit_button(**check)
     last = record.get("last")
     if last is not None:
         correct, readable, message = last
