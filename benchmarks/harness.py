@@ -79,6 +79,18 @@ def rss_mb(pids: Sequence[int]) -> float:
     return total_kb / 1024
 
 
+def cpu_seconds(pids: Sequence[int]) -> float:
+    """CPU time (user + system) these processes and their children have used, in seconds
+    (Linux /proc; a process that has exited counts 0)."""
+    ticks = 0
+    for pid in _with_children(pids):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            stat = Path(f"/proc/{pid}/stat").read_text()
+            fields = stat[stat.rindex(")") + 2 :].split()  # after "pid (name) "
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def _with_children(pids: Sequence[int]) -> list[int]:
     found, todo = [], list(pids)
     while todo:

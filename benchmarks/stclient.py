@@ -17,6 +17,17 @@ Like a browser, it keeps Streamlit's message cache: a large element (≥ 10 kB, 
 rerun request lists the kept hashes, and the server sends such an element again as a
 reference to it (`ref_hash`), as Streamlit's frontend (`ForwardMessageCache`) does.
 
+Forms and buttons: `fill` a text input or radio inside a form, then `click` its submit
+button (the form's values reach the server with the click, as in a browser); `click` any
+button. `rerun_fragment` does what the frontend's timer does for `st.fragment(run_every=…)`
+(the intervals the server asked for are in `auto_reruns`), and `text` is what the page
+shows as text, e.g. to read a count or a confirmation:
+
+    box = v.widget("text_input", label="Your answer")
+    v.fill(box, "2/3")
+    run = await v.click(v.widget("button", label="Send"))
+    assert "Answer received" in v.text()
+
 What a browser does and this client does not: draw, run Plotly, fetch static files and
 media, and send the values of controls it never touched (the URL already carries them).
 """
@@ -104,6 +115,26 @@ class Control:
     is_int: bool = False
 
 
+@dataclass(frozen=True)
+class Widget:
+    """A button, text input or radio on the page (e.g. an answer form's controls)."""
+
+    widget_id: str
+    kind: str  # "button", "text_input" or "radio"
+    label: str
+    path: tuple[int, ...]  # where it is drawn
+    fragment_id: str  # "" when not inside an st.fragment
+    form_id: str = ""  # "" when not inside a form
+    submits_form: bool = False  # a form's submit button
+    options: tuple[str, ...] = ()  # radio: the options as shown
+
+    @property
+    def key(self) -> str:
+        """The widget's key as the app gave it ("" if none): Streamlit's id ends with it."""
+        parts = self.widget_id.split("-", 2)
+        return parts[2] if self.widget_id.startswith("$$ID-") and len(parts) == 3 else ""
+
+
 @dataclass
 class Run:
     """One script run as the visitor saw it."""
@@ -130,6 +161,11 @@ class Visitor:
     moved: dict[str, str] = field(default_factory=dict)  # URL key -> value of moved controls
     elements: dict[tuple[int, ...], bytes] = field(default_factory=dict)  # the drawn page
     cache: MessageCache = field(default_factory=MessageCache)
+    widgets: dict[str, Widget] = field(default_factory=dict)  # buttons, inputs, radios drawn
+    texts: dict[tuple[int, ...], str] = field(default_factory=dict)  # elements' text by path
+    fragment_of: dict[tuple[int, ...], str] = field(default_factory=dict)  # element -> fragment
+    auto_reruns: dict[str, float] = field(default_factory=dict)  # fragment id -> run_every s
+    pending: dict[str, tuple[str, object]] = field(default_factory=dict)  # filled, not sent
 
     @classmethod
     @asynccontextmanager
@@ -173,6 +209,49 @@ class Visitor:
         """Run the whole page again with the visitor's current state."""
         return await self._rerun(fragment_id="")
 
+    async def rerun_fragment(self, fragment_id: str) -> Run:
+        """Rerun one fragment, as the frontend's timer does for `run_every` (see
+        `auto_reruns`): the request carries the fragment's id and the current values."""
+        return await self._rerun(fragment_id=fragment_id)
+
+    def widget(self, kind: str, *, label: str | None = None, key: str | None = None) -> Widget:
+        """The first drawn widget of this kind with this label and/or a key that starts
+        with `key`; LookupError if there is none."""
+        for w in self.widgets.values():
+            if w.kind == kind and label in (None, w.label) and w.key.startswith(key or ""):
+                return w
+        raise LookupError(f"no {kind} with label {label!r} and key {key!r} on the page")
+
+    def fill(self, widget: Widget, value: str) -> None:
+        """Type into a text input or pick a radio's option (its text); inside a form the
+        value is sent when the form is submitted, outside one with the next request."""
+        if widget.kind == "radio" and value not in widget.options:
+            raise ValueError(f"{value!r} is not one of {widget.options}")
+        if widget.kind not in ("text_input", "radio"):
+            raise ValueError(f"cannot fill a {widget.kind}")
+        target = self.pending if widget.form_id else self.widget_values
+        target[widget.widget_id] = ("string", value)
+
+    async def click(self, button: Widget) -> Run:
+        """Click a button (a form's submit button sends the form's filled values): the
+        rerun of its fragment, or of the page."""
+        if button.kind != "button":
+            raise ValueError(f"cannot click a {button.kind}")
+        if button.submits_form:
+            for widget_id in [i for i, w in self.widgets.items() if w.form_id == button.form_id]:
+                if widget_id in self.pending:
+                    self.widget_values[widget_id] = self.pending.pop(widget_id)
+        return await self._rerun(fragment_id=button.fragment_id, trigger=button.widget_id)
+
+    def text(self, fragment_id: str | None = None) -> str:
+        """The text the page shows now (Markdown, alerts, labels), element by element in
+        page order; with `fragment_id`, only that fragment's."""
+        return "\n".join(
+            self.texts[p]
+            for p in sorted(self.texts)
+            if fragment_id is None or self.fragment_of.get(p) == fragment_id
+        )
+
     def digest(self) -> str:
         """A fingerprint of everything the page shows now (elements and their places)."""
         h = hashlib.sha256()
@@ -187,7 +266,7 @@ class Visitor:
 
     # ------------------------------------------------------------------ protocol
 
-    async def _rerun(self, fragment_id: str) -> Run:
+    async def _rerun(self, fragment_id: str, trigger: str = "") -> Run:
         msg = BackMsg()
         state = msg.rerun_script
         state.query_string = self.query_string
@@ -199,13 +278,21 @@ class Visitor:
             w.id = widget_id
             if kind == "bool":
                 w.bool_value = bool(value)
+            elif kind == "string":
+                w.string_value = str(value)
             elif kind == "strings":
                 w.string_array_value.data.extend(value)  # type: ignore[arg-type]
             else:
                 w.double_array_value.data.extend(value)  # type: ignore[arg-type]
+        if trigger:  # a click: true for this request only
+            w = state.widget_states.widgets.add()
+            w.id = trigger
+            w.trigger_value = True
         if not fragment_id:
-            self.elements.clear()
+            self._forget(list(self.elements))
             self.controls.clear()
+        written: set[tuple[int, ...]] = set()  # paths drawn by the run in progress
+        run_fragments: tuple[str, ...] = (fragment_id,) if fragment_id else ()
         run = Run(seconds=0.0, received_bytes=0, chart_bytes=0, fragment=bool(fragment_id))
         start = time.perf_counter()
         await self.ws.send(msg.SerializeToString())
@@ -218,25 +305,56 @@ class Visitor:
             kind = fwd.WhichOneof("type")
             if kind == "delta":
                 run.elements += fwd.delta.WhichOneof("type") in ("new_element", "add_block")
+                written.add(tuple(fwd.metadata.delta_path))
                 self._apply(fwd, run)
             elif kind == "page_info_changed":  # the page rewrote its URL
                 self.query = dict(parse_qsl(fwd.page_info_changed.query_string))
                 self.query.update(self.moved)  # a browser writes moved controls back
-            elif kind == "new_session" and fwd.new_session.config.max_cached_message_age:
-                self.cache.max_age = fwd.new_session.config.max_cached_message_age
+            elif kind == "new_session":  # a run starts: of the page, or of fragments
+                if fwd.new_session.config.max_cached_message_age:
+                    self.cache.max_age = fwd.new_session.config.max_cached_message_age
+                run_fragments = tuple(fwd.metadata.run.fragment_ids)
+                written.clear()
+                if not run_fragments:  # a page run: the browser drops its timers
+                    self.auto_reruns.clear()
+            elif kind == "auto_rerun":
+                self.auto_reruns[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
+            elif kind == "stop_auto_rerun":
+                for stopped in fwd.stop_auto_rerun.fragment_ids:
+                    self.auto_reruns.pop(stopped, None)
             elif kind == "page_not_found":
                 run.errors.append(f"page not found: {self.page!r}")
             elif kind == "script_finished" and fwd.script_finished != FINISHED_EARLY_FOR_RERUN:
+                # what the run did not draw again is gone (of its fragments, or of the page)
+                self._forget(
+                    [
+                        p
+                        for p in self.elements
+                        if p not in written
+                        and (not run_fragments or self.fragment_of.get(p) in run_fragments)
+                    ]
+                )
                 self.cache.finished(fragment_id)
                 run.seconds = time.perf_counter() - start
                 if fwd.script_finished not in (0, 3):  # 1: compile error
                     run.errors.append(f"script finished with status {fwd.script_finished}")
                 return run
 
+    def _forget(self, paths: list[tuple[int, ...]]) -> None:
+        """Drop these drawn elements, with their widgets."""
+        for path in paths:
+            del self.elements[path]
+            self.texts.pop(path, None)
+            self.fragment_of.pop(path, None)
+        self.widgets = {i: w for i, w in self.widgets.items() if w.path in self.elements}
+
     def _apply(self, fwd: ForwardMsg, run: Run) -> None:
         delta = fwd.delta
         path = tuple(fwd.metadata.delta_path)
         which = delta.WhichOneof("type")
+        if which in ("add_block", "new_element"):
+            self.fragment_of[path] = delta.fragment_id
+            self.texts.pop(path, None)
         if which == "add_block":
             block = delta.add_block
             if block.WhichOneof("type") == "expandable":
@@ -252,6 +370,11 @@ class Visitor:
         element = delta.new_element
         etype = element.WhichOneof("type")
         self.elements[path] = _drawn(element, etype)
+        shown = _text(element, etype)
+        if shown:
+            self.texts[path] = shown
+        if etype in ("button", "text_input", "radio"):
+            self._remember_widget(element, etype, path, delta.fragment_id)
         if etype == "exception":
             run.errors.append(f"exception: {element.exception.message[:120]}")
         elif etype == "alert" and element.alert.format == ERROR_ALERT:
@@ -271,6 +394,21 @@ class Visitor:
 
     def _remember(self, control: Control) -> None:
         self.controls[control.widget_id] = control
+
+    def _remember_widget(
+        self, element: Element, etype: str, path: tuple[int, ...], fragment_id: str
+    ) -> None:
+        inner = getattr(element, etype)
+        self.widgets[inner.id] = Widget(
+            inner.id,
+            etype,
+            inner.label,
+            path,
+            fragment_id,
+            inner.form_id,
+            submits_form=etype == "button" and inner.is_form_submitter,
+            options=tuple(inner.options) if etype == "radio" else (),
+        )
 
     def _next_value(self, c: Control, rng: random.Random) -> tuple[str, object]:
         """One step up or down from the control's current value, inside its range."""
@@ -314,6 +452,18 @@ def _drawn(element: Element, etype: str | None) -> bytes:
         if name in names:
             getattr(copy, etype).ClearField(name)
     return copy.SerializeToString()
+
+
+def _text(element: Element, etype: str | None) -> str:
+    """An element's text as shown: a Markdown, text, heading or alert's body, a control's
+    label (not its help)."""
+    if etype is None:
+        return ""
+    inner = getattr(element, etype)
+    for name in ("body", "label"):
+        if name in inner.DESCRIPTOR.fields_by_name:
+            return str(getattr(inner, name))
+    return ""
 
 
 def _slider_control(s: Slider, fragment_id: str) -> Control:

@@ -138,6 +138,35 @@ def test_own_state_check_matches_a_fresh_visitor_and_detects_a_different_state(
     run_coroutine(scenario())
 
 
+def test_a_form_is_filled_and_submitted_and_its_fragment_shows_the_verdict(app: Server) -> None:
+    """`fill` then `click` the submit button: the form's values reach the server with the
+    click and the form's fragment reruns; what the page says is read with `text`."""
+
+    async def scenario() -> None:
+        async with Visitor.connect(app.url) as v:
+            await v.open("epsilon")
+            box = v.widget("text_input", label="Your answer", key="answer-epsilon-")
+            check = v.widget("button", label="Check")
+            assert check.submits_form and check.form_id == box.form_id and box.fragment_id
+            v.fill(box, "0.5")
+            wrong = await v.click(check)
+            assert wrong.fragment and "0.5 is not it." in v.text(box.fragment_id)
+            v.fill(box, "2/3")
+            assert not (await v.click(check)).errors
+            verdict = v.text(box.fragment_id)  # the alert drawn anew, the old one gone
+            assert "0.666667 is right." in verdict and "not it" not in verdict, verdict
+        async with Visitor.connect(app.url) as v:
+            await v.open("numerics")
+            radio = v.widget("radio", label="Your answer")
+            v.fill(radio, radio.options[3])
+            with pytest.raises(ValueError):
+                v.fill(radio, "not an option")
+            await v.click(v.widget("button", label="Check"))
+            assert "That is right." in v.text(radio.fragment_id)  # the radio's option was sent
+
+    run_coroutine(scenario())
+
+
 @pytest.mark.parametrize("first", [False, True], ids=["any-slider", "first-slider"])
 def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server, first: bool) -> None:
     import load
