@@ -13,6 +13,7 @@ from streamlit.testing.v1 import AppTest
 from lnviz.app import classpoll
 from lnviz.classpoll.rooms import Poll
 from lnviz.content.exercises import epsilon as epsilon_questions
+from lnviz.content.exercises import gain_and_bias as gain_and_bias_questions
 from tests.apptest_helpers import assert_clean, shown
 from tests.apptest_helpers import texts as raw_texts
 from tests.deep_links import via_router
@@ -154,3 +155,30 @@ def test_a_student_joins_by_typing_the_code_in_the_sidebar() -> None:
     assert_clean(at)
     assert at.session_state[classpoll.STUDENT_KEY]["code"] == code
     assert "What is the variance of its core" in texts(at)
+
+
+def test_a_choice_question_is_polled_by_option_and_counted_per_option() -> None:
+    lecturer = via_router("gain-and-bias", {"present": "true"})
+    lecturer.button(key="class-start").click().run()
+    code = lecturer.session_state[classpoll.LECTURER_KEY]["code"]
+    lecturer.session_state["question-gain-and-bias"] = "Question 3"  # the choice question
+    lecturer.run()
+    lecturer.button(key="class-ask-gain-and-bias-zero-gain").click().run()
+    assert_clean(lecturer)
+    picks = (0, 0, 2)
+    for pick in picks:
+        phone = via_router("gain-and-bias", {"room": Poll.display_code(code)})
+        (options,) = [r for r in phone.radio if str(r.key).startswith("class-answer-")]
+        options.set_value(pick)
+        (button,) = [b for b in phone.button if b.label == "Send"]
+        button.click().run()
+        assert_clean(phone)
+        assert "Answer received" in texts(phone)
+    room = lecturer.session_state[classpoll.LECTURER_KEY]
+    tally = classpoll.service().tally(code, room["key"], 1)
+    assert tally.total == 3 and tuple(tally.choice_counts) == (2, 0, 1)
+    lecturer.button(key="class-reveal").click().run()
+    question = classpoll.service().view(code).question  # revealed: with its right option
+    labels, counts, right = classpoll.bars(question, [tally], True)
+    expected = gain_and_bias_questions.questions()[2].correct
+    assert counts == ((2, 0, 1),) and right == expected >= 0 and len(labels) == 3

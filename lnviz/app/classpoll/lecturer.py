@@ -208,10 +208,13 @@ def _projector(
         else:
             _, after = registry.neighbours(view.page)
             if after is not None:
+                from lnviz.app.chrome import link_params  # (chrome draws this module's bar)
+
                 st.page_link(
                     target(after.script),
                     label=f"Next page: {after.title}",
                     icon=":material/arrow_forward:",
+                    query_params=link_params(),  # slides go on, from the first
                 )
     if view.revealed:
         st.success(f"Answer: {question.solution}. {question.explanation}", icon=":material/school:")
