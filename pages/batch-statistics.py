@@ -341,7 +341,7 @@ def companion_section(s: StreamSettings) -> None:
 
 @ui.page_body
 def body() -> None:
-    with st.container(border=True):
+    with ui.page_controls():
         steps, b, f, seed = ui.int_row(*SIZE_BOXES)
         c5, c6, c7 = st.expander(
             "The distribution shift", icon=":material/moving:",

@@ -133,16 +133,17 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
 
 @ui.page_body
 def body() -> None:
-    c1, c2 = st.columns([3, 2])
-    with c1:
-        eps = ui.eps_slider(
-            help="Log scale from 10⁻⁶ to 10. With z = (1, 2, 3), ε = 1/3 and 4/3 give cores with "
-            "closed forms."
-        )
-    with c2:
-        z = ui.vector_input(
-            "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-        )
+    with ui.page_controls():
+        c1, c2 = st.columns([3, 2])
+        with c1:
+            eps = ui.eps_slider(
+                help="Log scale from 10⁻⁶ to 10. With z = (1, 2, 3), ε = 1/3 and 4/3 give cores "
+                "with closed forms."
+            )
+        with c2:
+            z = ui.vector_input(
+                "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
+            )
     quiz.ask(exercises.questions(z, eps), page="epsilon")
 
     core = lnviz.analyze_core(z, eps)

@@ -125,19 +125,21 @@ ui.presets(
 
 @ui.page_body
 def body() -> None:
-    z, gamma_raw, beta_raw = ui.side_by_side(
-        lambda: ui.vector_input(
-            "z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000
-        ),
-        lambda: ui.vector_input("γ (gain)", GAMMA_DEFAULT, key="gamma", lo=-100, hi=100),
-        lambda: ui.vector_input("β (bias)", BETA_DEFAULT, key="beta", lo=-100, hi=100),
-    )
-    eps = ui.eps_slider(
-        default=0.0,
-        allow_zero=True,
-        help="0 or a log scale from 10⁻⁶ to 10. The worked example uses ε = 0 so its numbers have "
-        "closed forms; real implementations use ε > 0 (PyTorch's layer norm: 10⁻⁵ by default).",
-    )
+    with ui.page_controls():
+        z, gamma_raw, beta_raw = ui.side_by_side(
+            lambda: ui.vector_input(
+                "z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000
+            ),
+            lambda: ui.vector_input("γ (gain)", GAMMA_DEFAULT, key="gamma", lo=-100, hi=100),
+            lambda: ui.vector_input("β (bias)", BETA_DEFAULT, key="beta", lo=-100, hi=100),
+        )
+        eps = ui.eps_slider(
+            default=0.0,
+            allow_zero=True,
+            help="0 or a log scale from 10⁻⁶ to 10. The worked example uses ε = 0 so its numbers "
+            "have closed forms; real implementations use ε > 0 (PyTorch's layer norm: 10⁻⁵ by "
+            "default).",
+        )
     gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
     beta = matched(beta_raw, "β", z.size, "β = 0")
     quiz.ask(exercises.questions(z, gamma, beta, eps), page="gain-and-bias")

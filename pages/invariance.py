@@ -267,16 +267,17 @@ without any effect on the normalized output, for **every** input $x$:"""
 
 @ui.page_body
 def body() -> None:
-    c1, c2 = st.columns([2, 3])
-    with c1:
-        z = ui.vector_input(
-            "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-        )
-    with c2:
-        eps = ui.eps_slider(
-            allow_zero=True,
-            help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
-        )
+    with ui.page_controls():
+        c1, c2 = st.columns([2, 3])
+        with c1:
+            z = ui.vector_input(
+                "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
+            )
+        with c2:
+            eps = ui.eps_slider(
+                allow_zero=True,
+                help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
+            )
     defined = lnviz.analyze_core(z, eps).finite
     quiz.ask(questions(z, eps), page="invariance")
 

@@ -113,7 +113,7 @@ def cube_section(red: lnviz.Reduction) -> None:
 
 @ui.page_body
 def body() -> None:
-    with st.container(border=True):
+    with ui.page_controls():
         bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
         scheme = ui.choice(
             "Scheme",

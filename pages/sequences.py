@@ -293,7 +293,7 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
 
 @ui.page_body
 def body() -> None:
-    with st.container(border=True):
+    with ui.page_controls():
         bsz, tsz, seed, win = ui.int_row(
             ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
             ui.Whole("tokens T", MIN_TOKENS, MAX_TOKENS, 32, "t", help="Days per series."),

@@ -27,17 +27,18 @@ depth. Deep stacks therefore drift, their numbers exploding or vanishing, unless
 brings them back to a common scale. Layer normalization is that something, applied to every
 token at every layer.""",
 )
-c1, c2, c3 = st.columns(3)
-with c1:
-    gain = ui.choice_slider(
-        "weight scale g", GAINS, key="gain", default=2.0,
-        help="Weights are drawn with standard deviation g/√d. g = √2 ≈ 1.414 is the scale "
-        "that keeps ReLU layers steady (He et al. 2015).",
-    )  # fmt: skip
-with c2:
-    depth = ui.int_choice("layers", DEPTHS, key="depth", default=32)
-with c3:
-    activation = ui.choice("activation", ACTIVATIONS, key="act", default="relu")
+with ui.page_controls():
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        gain = ui.choice_slider(
+            "weight scale g", GAINS, key="gain", default=2.0,
+            help="Weights are drawn with standard deviation g/√d. g = √2 ≈ 1.414 is the scale "
+            "that keeps ReLU layers steady (He et al. 2015).",
+        )  # fmt: skip
+    with c2:
+        depth = ui.int_choice("layers", DEPTHS, key="depth", default=32)
+    with c3:
+        activation = ui.choice("activation", ACTIVATIONS, key="act", default="relu")
 
 drift = drift_at(depth, gain, activation)
 quiz.ask(exercises.questions(depth, gain, activation, drift), page="why-normalize")

@@ -242,6 +242,15 @@ def page_button(
     )
 
 
+PAGE_CONTROLS_KEY = "lnviz-page-controls"
+
+
+def page_controls() -> Any:
+    """The box of the controls that drive the page's charts. In slide mode it stays above
+    every section shown (lnviz.app.slides), so a slide keeps each demo whole."""
+    return st.container(border=True, key=PAGE_CONTROLS_KEY)
+
+
 def row() -> Any:
     """Cells side by side in one flex row, drawn into in order: metrics, or charts one to a
     cell. The cells share the row's width equally; on a phone metrics wrap two to a line

@@ -89,8 +89,11 @@ export default function (component) {
     const count = section;
     const shown = slide > 0 ? Math.min(slide, count) : 0;
     blocks.forEach((b, i) => {
-      const keep = !shown || marks[i] === shown || b.querySelector(".st-key-lnviz-present-bar")
-        || b.classList.contains("st-key-lnviz-present-bar");
+      // the presentation bar, and the page's controls: every slide keeps the controls that
+      // drive its charts (lnviz.app.layout.page_controls)
+      const always = (name) => b.classList.contains(name) || b.querySelector("." + name);
+      const keep = !shown || marks[i] === shown || always("st-key-lnviz-present-bar")
+        || always("st-key-lnviz-page-controls");
       if (keep) b.removeAttribute("data-lnviz-hidden");
       else b.setAttribute("data-lnviz-hidden", "");
     });

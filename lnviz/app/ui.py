@@ -43,7 +43,7 @@ from lnviz.app.controls import (
     toggle,
     vector_input,
 )
-from lnviz.app.layout import latex_row, page_button, row, side_by_side, table
+from lnviz.app.layout import latex_row, page_button, page_controls, row, side_by_side, table
 from lnviz.app.links import in_link
 from lnviz.app.targets import target as page_target
 from lnviz.content.text import EPS_LABELS, eps_label, plain
@@ -81,6 +81,7 @@ __all__ = [
     "number_slider",
     "page_body",
     "page_button",
+    "page_controls",
     "page_end",
     "page_intro",
     "page_target",
