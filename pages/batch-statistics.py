@@ -341,7 +341,7 @@ def companion_section(s: StreamSettings) -> None:
 
 @ui.page_body
 def body() -> None:
-    with ui.page_controls():
+    with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         steps, b, f, seed = ui.int_row(*SIZE_BOXES)
         c5, c6, c7 = st.expander(
             "The distribution shift", icon=":material/moving:",

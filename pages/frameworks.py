@@ -147,7 +147,7 @@ def batch_section(comp: fd.Comparison) -> None:
 
 @ui.page_body
 def body() -> None:
-    with ui.page_controls():
+    with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         c1, c2 = st.columns(2)
         with c1:
             scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", labels=SCHEME_LABELS)

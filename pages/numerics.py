@@ -103,7 +103,7 @@ def placement_section(eps: float) -> None:
 
 @ui.page_body
 def body() -> None:
-    with ui.page_controls():
+    with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         offset = ui.choice_slider(
             "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
             fmt=offset_label, help="The sample is x = c + base; the base has mean about 0.",

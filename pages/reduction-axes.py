@@ -113,7 +113,7 @@ def cube_section(red: lnviz.Reduction) -> None:
 
 @ui.page_body
 def body() -> None:
-    with ui.page_controls():
+    with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
         scheme = ui.choice(
             "Scheme",

@@ -242,13 +242,29 @@ def page_button(
     )
 
 
-PAGE_CONTROLS_KEY = "lnviz-page-controls"
+PAGE_CONTROLS_KEY = "lnviz-page-controls"  # the key of every page's box of controls
+STICKY_CONTROLS_KEY = f"{PAGE_CONTROLS_KEY}-sticky"  # (a class prefix that slides keep)
+APP_BACKGROUND = {"light": "#ffffff", "dark": "#171614"}  # Streamlit 1.67's, as drawn
+_STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
+  :has(> .st-key-KEY) { position: sticky; top: 3.75rem; z-index: 5; }
+  .st-key-KEY { background-color: BACKGROUND; }
+}</style>"""
+STICKY_CSS = {  # constants: no visitor text reaches st.html
+    theme: _STICKY_CSS.replace("KEY", STICKY_CONTROLS_KEY).replace("BACKGROUND", colour)
+    for theme, colour in APP_BACKGROUND.items()
+}
 
 
-def page_controls() -> Any:
+def page_controls(*, sticky: bool = True) -> Any:
     """The box of the controls that drive the page's charts. In slide mode it stays above
-    every section shown (lnviz.app.slides), so a slide keeps each demo whole."""
-    return st.container(border=True, key=PAGE_CONTROLS_KEY)
+    every section shown (lnviz.app.slides), so a slide keeps each demo whole. A short box
+    (`sticky`) also stays at the top of a wide screen while the page scrolls, beside every
+    chart it drives; a phone scrolls it away."""
+    if not sticky:
+        return st.container(border=True, key=PAGE_CONTROLS_KEY)
+    css = STICKY_CSS.get(str(st.context.theme.type), STICKY_CSS["light"])
+    st.html(css)
+    return st.container(border=True, key=STICKY_CONTROLS_KEY)
 
 
 def row() -> Any:

@@ -91,9 +91,9 @@ export default function (component) {
     blocks.forEach((b, i) => {
       // the presentation bar, and the page's controls: every slide keeps the controls that
       // drive its charts (lnviz.app.layout.page_controls)
-      const always = (name) => b.classList.contains(name) || b.querySelector("." + name);
-      const keep = !shown || marks[i] === shown || always("st-key-lnviz-present-bar")
-        || always("st-key-lnviz-page-controls");
+      const always = (sel) => b.matches(sel) || b.querySelector(sel);
+      const keep = !shown || marks[i] === shown || always(".st-key-lnviz-present-bar")
+        || always('[class*="st-key-lnviz-page-controls"]');
       if (keep) b.removeAttribute("data-lnviz-hidden");
       else b.setAttribute("data-lnviz-hidden", "");
     });
