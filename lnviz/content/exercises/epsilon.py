@@ -24,9 +24,14 @@ def _core_variance(core: lnviz.Core) -> Question:
     """q / (q + ε) at the page's z and ε."""
     q, e, var = float(core.q), core.eps, float(core.core_var)
     e_text = eps_label(e)
+    given = (  # q is given, unless the answer would then stand in the prompt (q + ε = 1)
+        f"has variance q = {with_exact(q)}"
+        if abs(var - q) > 1e-12
+        else "has some population variance q (find it first)"
+    )
     return number(
         "core-variance",
-        f"At ε = {e_text}, the input z = {vector(core.z)} has variance q = {with_exact(q)}. "
+        f"At ε = {e_text}, the input z = {vector(core.z)} {given}. "
         "What is the variance of its core u_ε(z)?",
         var,
         link("epsilon", "Show this core", eps=eps_param(e), z=vector_param(core.z)),
