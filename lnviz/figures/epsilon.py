@@ -23,8 +23,10 @@ DH_LABEL = "h′<sub>ε</sub>(t)"
 
 
 def peak_text(peak: float) -> str:
-    """The slope's peak label: two short lines, so that it fits a phone."""
-    return f"peak ε<sup>−1/2</sup><br>= {short(peak)}"
+    """The slope's peak label, without its value: the page asks for that value first (its
+    hover and alt text give it). `peak` is kept so that a live frame can still vary it."""
+    del peak
+    return "peak ε<sup>−1/2</sup>"
 
 
 def bound_text(bound: float) -> str:
