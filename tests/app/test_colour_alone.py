@@ -153,6 +153,15 @@ def test_no_chart_tells_its_traces_apart_by_colour_alone(name: str) -> None:
     assert not problems, problems
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_no_chart_asks_for_motion(name: str) -> None:
+    """No figure sets a transition or frames: a chart only moves if Plotly is told to (and
+    lazy.js drops a transition for a visitor who prefers reduced motion)."""
+    moving = [f["layout"].get("title", {}).get("text") for f in _page_figures(name)
+              if "transition" in f["layout"] or f.get("frames")]  # fmt: skip
+    assert not moving, moving
+
+
 def test_the_check_sees_colour_alone_and_accepts_a_dash() -> None:
     """Green against red lines of one style fail (0.7 apart under deuteranopia); a dash on
     one of them, or blue against orange, pass."""

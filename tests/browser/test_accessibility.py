@@ -81,3 +81,23 @@ def test_axe_finds_what_it_should(open_page: Callable[..., Visit]) -> None:
     )
     found = severe_violations(page, {"include": [["#lnviz-axe-probe"]]})
     assert "color-contrast" in found, found
+
+
+MOTION_JS = """async (reduce) => {
+  const gd = document.querySelector('.js-plotly-plot');
+  await window.Plotly.react(gd, gd.data, { ...gd.layout, transition: { duration: 800 } });
+  const own = document.getAnimations().filter((a) => a.effect && a.effect.target &&
+    a.effect.target.closest && a.effect.target.closest('.js-plotly-plot, .live'));
+  return { duration: gd.layout.transition.duration, own: own.length };
+}"""
+
+
+def test_reduced_motion_turns_chart_transitions_off(open_page: Callable[..., Visit]) -> None:
+    """A chart that asks for an 800 ms transition is drawn without one when the visitor
+    prefers reduced motion (the suite's contexts do), and keeps it otherwise; no CSS
+    animation or transition runs on the charts or the live controls."""
+    page = open_page("epsilon").page  # charts and a live control
+    page.wait_for_function("() => window.Plotly && window.Plotly.__lnvizLazy")  # wrapped
+    assert page.evaluate(MOTION_JS) == {"duration": 0, "own": 0}
+    page.emulate_media(reduced_motion="no-preference")
+    assert page.evaluate(MOTION_JS)["duration"] == 800
