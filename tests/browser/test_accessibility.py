@@ -129,7 +129,7 @@ MOTION_JS = """async (reduce) => {
   await window.Plotly.react(gd, gd.data, { ...gd.layout, transition: { duration: 800 } });
   const own = document.getAnimations().filter((a) => a.effect && a.effect.target &&
     a.effect.target.closest && a.effect.target.closest('.js-plotly-plot, .live'));
-  return { duration: gd.layout.transition.duration, own: own.length };
+  return { duration: gd.layout.transition ? gd.layout.transition.duration : 0, own: own.length };
 }"""
 
 

@@ -51,13 +51,15 @@ function fitCamera(gd, args) {
 }
 
 // A visitor who asks for reduced motion (prefers-reduced-motion: reduce) gets every chart
-// drawn without a transition, whatever its figure asks (layout.transition): Plotly.react
-// would otherwise animate a change of data or axes.
+// drawn without a transition, whatever its figure asks: layout.transition is dropped
+// (Plotly.react animates a change of data or axes only when the layout has one; even a
+// 0 ms one takes its transition path).
 function stillUnlessMotionWanted(args) {
   const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
-  if (!reduce || !reduce.matches) return args;
   const figure = args.length === 1 && args[0] && args[0].layout ? args[0] : null;
-  const layout = { ...(figure ? figure.layout : args[1]), transition: { duration: 0 } };
+  const given = figure ? figure.layout : args[1];
+  if (!reduce || !reduce.matches || !given || given.transition === undefined) return args;
+  const { transition, ...layout } = given; // eslint-disable-line no-unused-vars
   return figure ? [{ ...figure, layout }] : [args[0], layout, ...args.slice(2)];
 }
 
