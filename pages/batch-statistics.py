@@ -142,7 +142,7 @@ ui.presets(
 def running_section(
     stream: Stream, runs: tuple[Running, Running], feat: int, s: StreamSettings
 ) -> None:
-    st.subheader("Running statistics over the stream")
+    st.header("Running statistics over the stream")
     steps, b, f = stream.x.shape
     left, right = st.columns(2)
     for col, which in ((left, "mean"), (right, "var")):
@@ -208,7 +208,7 @@ def running_section(
 
 
 def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
-    st.subheader("Training mode vs evaluation mode")
+    st.header("Training mode vs evaluation mode")
     st.markdown(
         "Each batch is normalized twice: with its own statistics (training) and with the "
         "running statistics as they stand after that step's update (evaluation). Layer norm "
@@ -265,7 +265,7 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
 
 @st.fragment
 def size_section(f: int, seed: int, feat: int) -> None:
-    st.subheader("Batch size: one, two, many")
+    st.header("Batch size: one, two, many")
     eps = ui.eps_slider(default=1e-5, help="ε of this section's batch norm and layer norm.")
     z = batch_sizes(f, seed, eps)
     st.markdown(
@@ -308,7 +308,7 @@ def size_section(f: int, seed: int, feat: int) -> None:
 
 @st.fragment
 def companion_section(s: StreamSettings) -> None:
-    st.subheader("Same example, new companions")
+    st.header("Same example, new companions")
     with st.columns([1, 2])[0]:
         sets = ui.int_input("batches (companion sets)", 2, 8, 5, key="sets")
     cs = stream_companions(s, sets)

@@ -41,7 +41,7 @@ ui.presets(
 
 def core_numbers(core: lnviz.Core, eps: float) -> None:
     """The core of the visitor's z (after the first charts: a phone reaches them sooner)."""
-    st.subheader("The core of your z")
+    st.header("The core of your z")
     row = ui.row()
     row.metric("mean μ", ui.fmt(float(core.mu)))
     row.metric("variance q", ui.fmt(float(core.q)))
@@ -53,7 +53,7 @@ def core_numbers(core: lnviz.Core, eps: float) -> None:
 
 @st.fragment
 def family_section(eps: float) -> None:
-    st.subheader("The family (−t, 0, t)")
+    st.header("The family (−t, 0, t)")
     ui.prose(
         r"For $z=(-t,0,t)$ the variance is $q=2t^2/3$, so the third coordinate of the core is "
         r"$h_\varepsilon(t)=t/\sqrt{2t^2/3+\varepsilon}$ with slope "
@@ -69,7 +69,7 @@ def family_section(eps: float) -> None:
 
 @st.fragment
 def variance_section(core: lnviz.Core) -> None:
-    st.subheader("How far from variance 1?")
+    st.header("How far from variance 1?")
     ratio = lnviz.core_variance_ratio(RATIO_GRID)
     q_over_eps = float(core.q) / core.eps
     ui.chart(figs.VARIANCE, RATIO_GRID, ratio, q_over_eps, key="variance")
@@ -78,7 +78,7 @@ def variance_section(core: lnviz.Core) -> None:
 
 @st.fragment
 def scaling_section(z: np.ndarray, eps: float) -> None:
-    st.subheader("Scaling the input")
+    st.header("Scaling the input")
     ui.prose(
         r"Multiplying $z$ by $a>0$ gives $u_\varepsilon(az)=\dfrac{av}{\sqrt{a^2q+\varepsilon}}"
         r"=u_{\varepsilon/a^2}(z)$: scaling the input is the same as dividing ε by $a^2$, so "
@@ -99,7 +99,7 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
 
 @st.fragment
 def jacobian_section(z: np.ndarray, eps: float) -> None:
-    st.subheader("Sensitivity: the Jacobian and the Lipschitz bound")
+    st.header("Sensitivity: the Jacobian and the Lipschitz bound")
     ui.prose(
         r"The Jacobian $Du_\varepsilon(z)$ is the matrix of partial derivatives: how far each "
         r"coordinate of the core moves per small move of each coordinate of $z$."

@@ -28,7 +28,7 @@ def claim_card(card: claims_view.Card) -> None:
         if card.agrees
         else ":red-badge[:material/cancel: a check disagrees]"
     )
-    parts = [f"#### {card.title}", badge, card.statement]
+    parts = [f"### {card.title}", badge, card.statement]
     if card.sources:
         parts.append(f"**What the sources state.** {card.sources}")
     parts += [line.markdown for line in card.stated]
@@ -97,7 +97,7 @@ def checks_body() -> None:
         for result in shown:
             claim_card(claims_view.card(result))
 
-    st.subheader("The whole table")
+    st.header("The whole table")
     st.download_button(
         "Download every check as CSV",
         lambda: claims.to_csv(results),  # written when clicked
@@ -117,11 +117,11 @@ app's engine; each example opens the page that shows it, set to exactly that sta
 them, folded away, every claim of the sources is checked live.""",
 )
 
-st.subheader("Step by step")
+st.header("Step by step")
 for n, example in enumerate(worked_examples.EXAMPLES):
     work = worked_examples.worked(example)
     with st.container(border=True, key=f"worked-{n}"):
-        st.markdown(f"##### {example.title}")
+        st.markdown(f"### {example.title}")
         st.markdown("\n".join(f"{i}. {step.markdown}" for i, step in enumerate(work.steps, 1)))
         st.page_link(
             ui.page_target(example.link.script),

@@ -51,7 +51,7 @@ ui.presets(words.PRESETS | words.PRESETS_MORE, key="fw-presets")  # one row: two
 @st.fragment
 def difference_section(result: fd.Analysis) -> None:
     comp = result.comparison
-    st.subheader("How far apart the outputs land")
+    st.header("How far apart the outputs land")
     labels = {
         k: " vs ".join(framework_label(f, comp.backend) for f in fd.PAIRS[i])
         for k, i in PAIR_KEYS.items()
@@ -71,7 +71,7 @@ def difference_section(result: fd.Analysis) -> None:
 
 
 def code_section(codes: dict, scheme: str, lay: str, shape: tuple[int, ...], backend: str) -> None:
-    st.subheader("The same layer in three frameworks")
+    st.header("The same layer in three frameworks")
     ui.prose(
         r"""Four conventions explain most of the gap: the default $\varepsilon$; how $\sigma^2$ is
 computed (two passes or Welford's running update, which avoid cancellation, or the one-pass
@@ -99,7 +99,7 @@ the axes pooled for $\mu,\sigma^2$."""
 
 @st.fragment
 def diagnosis_section(result: fd.Analysis) -> None:
-    st.subheader("Which convention explains the gap")
+    st.header("Which convention explains the gap")
     left, right = st.columns(2)
     with left:
         ui.chart(figs.DIAGNOSIS, result.diagnosis, key="diag")  # fmt: skip
@@ -116,7 +116,7 @@ def diagnosis_section(result: fd.Analysis) -> None:
 
 @st.fragment
 def batch_section(comp: fd.Comparison) -> None:
-    st.subheader("Batch norm: momentum and the running variance")
+    st.header("Batch norm: momentum and the running variance")
     if comp.scheme != "batch":
         st.info("Choose the batch scheme (or the 'Batch norm momentum' preset) to follow the "
                 "running statistics.", icon=":material/info:")  # fmt: skip

@@ -147,7 +147,7 @@ def body() -> None:
     res = lnviz.affine_stages(z, gamma, beta, eps)
     check = explorers.affine_check(res)
 
-    st.subheader("Three stages: input → core → output")
+    st.header("Three stages: input → core → output")
     if not res.defined:
         st.warning(
             "**Undefined at ε = 0 for a constant input.** Every coordinate of z is equal, so the "
@@ -173,7 +173,7 @@ def body() -> None:
         )
     ui.notice(notes.stage_notes(res, check))
 
-    st.subheader("“Normalized” does not mean mean 0 and variance 1")
+    st.header("“Normalized” does not mean mean 0 and variance 1")
     ui.prose(
         r"""The core always has mean 0. Its variance is $q/(q+\varepsilon)$: exactly 1 only at
 $\varepsilon=0$, and below 1 otherwise. The affine step then changes both moments, because
@@ -195,7 +195,7 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
         )
     ui.notice(notes.moment_notes(res, check))
 
-    st.subheader("How sensitive is the output to z?")
+    st.header("How sensitive is the output to z?")
     ui.prose(
         r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$, a
 Lipschitz bound; the gain multiplies it by its largest entry in absolute value. So for any two

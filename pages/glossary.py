@@ -121,9 +121,9 @@ matches = glossary.search(query or "")
 words = glossary.parse_query(query or "")
 
 if selected is not None:
-    st.subheader("Linked entry")
+    st.header("Linked entry")
     show_term(selected, expanded=True, highlighted=True)
-    st.subheader("All entries" if not words else "Search results")
+    st.header("All entries" if not words else "Search results")
 
 if words:
     st.caption(f"{len(matches)} of {len(glossary.TERMS)} entries match the search.")

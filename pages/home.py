@@ -21,7 +21,7 @@ spread about 1, using only that vector's own numbers.""",
 )
 ui.page_button(START, f"See the drift happen: {START.title}", icon=":material/trending_up:")
 
-st.subheader("Where it sits: in every transformer block")
+st.header("Where it sits: in every transformer block")
 ui.prose(
     """In a transformer, the model behind today's language models, each token is a vector
 that travels through the blocks along the **residual stream**. Every block reads a copy of
@@ -39,7 +39,7 @@ ui.prose(
     "size but usually needs a gentle start of training (a learning-rate warm-up)."
 )
 
-st.subheader("The formula")
+st.header("The formula")
 ui.prose(
     r"""For a vector $z$ with $d$ entries, subtract their mean $\mu$, divide by the square
 root of their population variance $q$ plus a small $\varepsilon$, then give each entry a
@@ -54,7 +54,7 @@ st.markdown(
 )
 
 with st.container(border=True):
-    st.markdown(f"### Start the course: {len(registry.COURSE)} steps")
+    st.markdown(f"## Start the course: {len(registry.COURSE)} steps")
     st.markdown(
         "From first principles to engineering, one idea per page. Each page asks you to "
         "predict before it shows the answer, and ends with a link to the next step."
@@ -66,13 +66,13 @@ with st.container(border=True):
         with col:
             ui.page_button(info, icon=":material/build:", help=info.blurb)
 
-st.subheader("Explore one idea at a time")
+st.header("Explore one idea at a time")
 cards = [p for p in registry.PAGES if p.card]
 for start in range(0, len(cards), 3):
     cols = st.columns(3)
     for col, info in zip(cols, cards[start : start + 3], strict=False):
         with col.container(border=True):
-            st.markdown(f"#### {info.title}")
+            st.markdown(f"### {info.title}")
             ui.chart(
                 thumbs.CARD_PICTURES[info.url_path],
                 alt=thumbs.card_alt(info.title, info.blurb),
@@ -86,7 +86,7 @@ more = [s for s in registry.SECTIONS if s not in ("Start", "The formula")]
 cols = st.columns(len(more))
 for col, section in zip(cols, more, strict=True):
     with col:
-        st.markdown(f"#### {section}")
+        st.markdown(f"### {section}")
         for info in registry.in_section(section):
             ui.page_button(info, icon=":material/arrow_forward:")
             st.caption(info.blurb)

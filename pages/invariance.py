@@ -101,7 +101,7 @@ ui.presets(
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.subheader("1 · A common shift changes nothing")
+    st.header("1 · A common shift changes nothing")
     c = ui.choice_slider("c (added to every coordinate)", SHIFT_OPTIONS, key="c", default=100.0)
     sym = symmetry.common_shift(z, c, eps)
     if not sym.ln_defined:
@@ -119,7 +119,7 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
 
 
 def unequal_shift_section(z: np.ndarray, eps: float) -> None:
-    st.subheader("2 · An unequal shift does get through")
+    st.header("2 · An unequal shift does get through")
     ui.prose(
         r"""Any shift splits as $s=\bar s\,\mathbf 1+(s-\bar s\,\mathbf 1)$. Layer norm removes
 the first part and keeps the second, so only a shift with all entries equal is invisible."""
@@ -158,7 +158,7 @@ the first part and keeps the second, so only a shift with all entries equal is i
 
 
 def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.subheader("3 · Scaling: exact only at ε = 0")
+    st.header("3 · Scaling: exact only at ε = 0")
     st.latex(
         r"u_\varepsilon(az)=\frac{a\,v}{\sqrt{a^2q+\varepsilon}}=u_{\varepsilon/a^2}(z),"
         r"\qquad a>0"
@@ -186,7 +186,7 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
 
 
 def rms_section(shift: symmetry.Symmetry, scaled: symmetry.Symmetry) -> None:
-    st.subheader("4 · RMS norm for contrast")
+    st.header("4 · RMS norm for contrast")
     ui.prose(
         r"""RMS norm skips the centring: $\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$
 with $m=\tfrac1d\sum_i z_i^2$, the mean square. Without the centring nothing absorbs a common
@@ -215,7 +215,7 @@ def shift_scale_sections(z: np.ndarray, eps: float) -> None:
 
 @st.fragment
 def redundancy_section(eps: float) -> None:
-    st.subheader("5 · Redundancy in the layer before")
+    st.header("5 · Redundancy in the layer before")
     ui.prose(
         r"""Usually $z$ comes out of an affine map $z=Wx+b$. Two of its parameters can change
 without any effect on the normalized output, for **every** input $x$:"""

@@ -75,7 +75,7 @@ ui.presets(words.PRESETS, key="num-presets")
 
 @st.fragment
 def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str) -> None:
-    st.subheader("One format up close: the mean, the variance, the clamp")
+    st.header("One format up close: the mean, the variance, the clamp")
     prec = ui.choice("precision", PRECISIONS, key="prec", default="float32")
     c = clamping(sw.ClampSetup(sample, offset, prec, eps, summ))
     row = ui.row()
@@ -91,7 +91,7 @@ def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str
 
 @st.fragment
 def placement_section(eps: float) -> None:
-    st.subheader("Where ε sits, and which divisor")
+    st.header("Where ε sits, and which divisor")
     x = ui.vector_input(
         "x (input vector)", "1, 0, 0, 0", key="x", min_len=2, max_len=16, lo=-1e6, hi=1e6
     )
@@ -148,7 +148,7 @@ def body() -> None:
     k = swept.index(offset)
     quiz.ask(questions(sample, offset, eps, summation, clamp, swept.at(k)), page="numerics")
 
-    st.subheader("One sample, three algorithms, four formats")
+    st.header("One sample, three algorithms, four formats")
     left, right = st.columns([1, 1])
     with left:
         ui.chart(figs.HEATMAP, swept, k, key="heat")
@@ -158,7 +158,7 @@ def body() -> None:
         ui.table(words.variance_columns(swept, k))
     ui.notice(list(words.error_notes(swept, k)))
 
-    st.subheader("Error against the offset")
+    st.header("Error against the offset")
     ui.chart(figs.SWEEP, swept, offset, key="sweep")
     st.caption(
         "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input in "
@@ -170,7 +170,7 @@ def body() -> None:
     clamping_section(sample, offset, eps, summation)
     placement_section(eps)
 
-    st.subheader("What each framework computes")
+    st.header("What each framework computes")
     runs = recipes(sample, offset)
     ui.table(words.recipe_columns(runs))
     with st.expander("How each framework computes its row", icon=":material/functions:"):

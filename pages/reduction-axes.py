@@ -75,7 +75,7 @@ ui.presets(
 
 @st.fragment
 def cube_section(red: lnviz.Reduction) -> None:
-    st.subheader("The tensor as a block")
+    st.header("The tensor as a block")
     shape = red.x.shape
     left, right = st.columns([3, 2])
     with right:  # the entry's boxes beside the block (under it on a phone: the block first)
@@ -164,12 +164,12 @@ def body() -> None:
     cube_section(red)
     ui.notice(list(axes_text.scheme_notes(red)))
 
-    st.subheader("Unfolded: rows are (batch, token), columns are features")
+    st.header("Unfolded: rows are (batch, token), columns are features")
     with ui.row():
         for which in ("labels", "input", "output"):
             ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
 
-    st.subheader("Per-group statistics")
+    st.header("Per-group statistics")
     table = axes_tables.group_table(red)
     ui.table(
         axes_text.display_columns(table.columns()),
@@ -193,11 +193,11 @@ def body() -> None:
         on_click="ignore",  # the page does not rerun on the click
     )
 
-    st.subheader("Every scheme on the same tensor")
+    st.header("Every scheme on the same tensor")
     ui.chart(figs.SCHEMES, results, key="schemes")
     ui.table(axes_tables.scheme_table(results).columns())
 
-    st.subheader("Statistics and parameters are separate choices")
+    st.header("Statistics and parameters are separate choices")
     agree = statistics_agree(
         results["layer_all"],
         lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),

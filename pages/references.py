@@ -19,7 +19,7 @@ for ref in REFERENCES:  # one element per reference: a run costs ~0.25 ms per el
             f"**{ref.cite}**. {title}. {ref.where}.\n\n{ref.contributes}\n\n"
             f":gray[:small[Used on: {used}]]"
         )
-st.subheader("For teachers")
+st.header("For teachers")
 st.markdown(
     "Every question of the course on one sheet, each with the link that opens the page in "
     "the state that shows its answer."

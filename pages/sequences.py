@@ -71,7 +71,7 @@ ui.presets(
 
 @st.fragment
 def dependence_section(a: Analysis, leak: bool) -> None:
-    st.subheader("Which tokens does each output see?")
+    st.header("Which tokens does each output see?")
     ui.prose(
         "The page compares token-wise statistics with three other choices of *where the "
         "statistics come from*, each applied to the same tensor with the same formula (no "
@@ -142,7 +142,7 @@ def dependence_section(a: Analysis, leak: bool) -> None:
 
 @st.fragment
 def leak_section(a: Analysis, settings: Settings) -> None:
-    st.subheader("A leaky feature stays leaky")
+    st.header("A leaky feature stays leaky")
     m, table = a.market, a.leaks
     names = list(m.names)
     if st.session_state.get("sf") not in names:
@@ -190,7 +190,7 @@ def leak_section(a: Analysis, settings: Settings) -> None:
 
 @st.fragment
 def shock_section(settings: Settings) -> None:
-    st.subheader("Change the future, watch the past")
+    st.header("Change the future, watch the past")
     st.markdown(
         "Add a shock to one day's return, rebuild the features from the shocked prices, "
         "normalize again, and see which tokens move. A causal pipeline leaves every earlier "
@@ -239,7 +239,7 @@ def shock_section(settings: Settings) -> None:
 
 @st.fragment
 def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
-    st.subheader("Training, inference and the batch")
+    st.header("Training, inference and the batch")
     ui.prose(
         "Layer norm computes its statistics from the current input at training and at "
         "inference alike. Batch norm, in evaluation mode, uses running statistics gathered "
@@ -317,7 +317,7 @@ def body() -> None:
     settings = Settings(bsz, tsz, seed, win, leak, eps)
     a = analyse(settings)
 
-    st.subheader("The data")
+    st.header("The data")
     left, right = st.columns([3, 2])
     with left:
         ui.chart(figs.PRICES, a.market, key="prices")
@@ -347,7 +347,7 @@ def body() -> None:
     shock_section(settings)
     inference_section(settings, a.market.names)
 
-    st.subheader("What normalization does not replace")
+    st.header("What normalization does not replace")
     ui.prose(
         "Token-wise statistics close one route for the future to reach the past: the "
         "normalization itself. Every other route stays open, and each needs its own remedy."

@@ -159,7 +159,7 @@ layers and of attention's value and output projections."""
         )
 
 
-st.subheader("Pre-LN or Post-LN: where the norm sits")
+st.header("Pre-LN or Post-LN: where the norm sits")
 ui.side_by_side(
     lambda: ui.chart(BLOCK, "pre", key="block-pre", static=True),
     lambda: ui.chart(BLOCK, "post", key="block-post", static=True),
@@ -170,7 +170,7 @@ placement_section()
 # --- 2. the sphere -----------------------------------------------------------------------
 @st.fragment
 def sphere_section() -> None:
-    st.subheader("Every token on a sphere")
+    st.header("Every token on a sphere")
     ui.prose(
         """Subtracting the mean moves a token into the plane of vectors whose coordinates
 add up to 0 (orthogonal to 𝟏 = (1, …, 1)); dividing by its spread puts it on a sphere of
@@ -216,7 +216,7 @@ sphere to an ellipsoid, which a zero in γ can flatten."""
 # --- 3. attention -----------------------------------------------------------------------
 @st.fragment
 def attention_section() -> None:
-    st.subheader("Attention: bounded logits and keys that can win")
+    st.header("Attention: bounded logits and keys that can win")
     ui.prose(
         """Attention turns the scores q·k of a query against each key into weights with a
 softmax. Training can grow q and k (a scale s here) until one key takes nearly all the weight
@@ -257,7 +257,7 @@ picks k₄."""
 # --- 4. tanh -----------------------------------------------------------------------------
 @st.fragment
 def tanh_section() -> None:
-    st.subheader("Layer norm against a tanh")
+    st.header("Layer norm against a tanh")
     ui.prose(
         """In trained transformers, layer norm's output plotted against its input over many
 tokens often bends like an S, and Zhu et al. (2025) replaced layer norm by
@@ -286,7 +286,7 @@ the start by default), γ and β hold one number per channel."""
 # --- 5. the backward pass ------------------------------------------------------------------
 @st.fragment
 def backward_section() -> None:
-    st.subheader("The backward pass: the gradient is re-centred")
+    st.header("The backward pass: the gradient is re-centred")
     ui.prose(
         """The gradient that comes back through layer norm has mean 0: moving all
 coordinates together would not change the output. Its part along the output x̂ is removed

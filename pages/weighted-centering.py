@@ -71,7 +71,7 @@ def set_x(point: tuple[float, float], text: str) -> None:
 # --- n = 3 and the matrix -------------------------------------------------------------------------
 @st.fragment
 def space_and_matrix(r2: wt.WeightedCentering) -> None:
-    st.subheader("Three coordinates: a plane in space")
+    st.header("Three coordinates: a plane in space")
     ui.prose(
         r"""With three coordinates the points of weighted mean 0 fill a plane through the
 origin. Type any three weights $\ge 0$ (they are rescaled to add up to 1) and a point; drag
@@ -97,7 +97,7 @@ the view to look along the plane's edge."""
         degenerate_warning(wt.projection_checks(r3.a).zero_weights, brief=r2.degenerate)
     ui.notice(wtext.space_notes(r3))
 
-    st.subheader("Pₐ as a matrix, with its properties measured")
+    st.header("Pₐ as a matrix, with its properties measured")
     which = ui.choice(
         "Use the weights of the picture with n =",
         MATRIX_OPTIONS,
@@ -139,7 +139,7 @@ the view to look along the plane's edge."""
 @ui.page_body
 def body() -> None:
     # --- n = 2 ------------------------------------------------------------------------------------
-    st.subheader("Two coordinates: one line, two ways to reach it")
+    st.header("Two coordinates: one line, two ways to reach it")
     ui.prose(
         r"""With two coordinates take $a=(w,\,1-w)$. The points with weighted mean 0 form the
 line $\ker a^{\mathsf T}$ through the origin, perpendicular to $a$. $P_a$ reaches it by
@@ -215,7 +215,7 @@ same two vectors are at another angle whenever the weights differ."""
     ui.notice(wtext.plane_notes(r2))
 
     # --- weighted least squares -------------------------------------------------------------------
-    st.subheader("The same map as a least-squares fit")
+    st.header("The same map as a least-squares fit")
     ui.prose(
         r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
 weight $a_i$. Setting the derivative to zero gives the weighted mean:"""

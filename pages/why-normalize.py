@@ -43,7 +43,7 @@ with ui.page_controls():
 drift = drift_at(depth, gain, activation)
 quiz.ask(exercises.questions(depth, gain, activation, drift), page="why-normalize")
 
-st.subheader("The same stack, with and without layer norm")
+st.header("The same stack, with and without layer norm")
 ui.chart(figs.DRIFT, drift, key="drift")
 m1, m2, m3 = st.columns(3)
 m1.metric("spread at the input", ui.fmt(float(drift.plain.spread[0]), 3))
@@ -65,7 +65,7 @@ ui.notice(
     ]
 )  # fmt: skip
 
-st.subheader("What layer norm does to one token")
+st.header("What layer norm does to one token")
 st.markdown(
     "For one token's activations $z\\in\\mathbb R^d$ it subtracts their mean $\\mu$, "
     "divides by the square root of their variance $q$ plus a small $\\varepsilon$, and then "

@@ -93,7 +93,10 @@ _PHONE_TABLE_CSS = """
 # 11:1 dark). No key class reaches every caption. A display formula overflowed its box by
 # KaTeX's 2 px rounding, which made a scroll region no keyboard can reach.
 _READABLE_CSS = """[data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
-.katex-display > .katex { padding-right: 2px; }"""
+.katex-display > .katex { padding-right: 2px; }
+.stMain h2 { font-size: 1.75rem; } .stMain h3 { font-size: 1.5rem; }"""
+# (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
+# sizes they had as h3 and h4)
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}
@@ -110,8 +113,7 @@ PHONE_CSS = f"""<style>
   [data-testid="stMetricLabel"] * {{ white-space: normal !important; text-overflow: clip; }}
   [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
   [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
-  [data-testid="stMain"] h2 {{ font-size: 1.45rem; }}
-  [data-testid="stMain"] h3 {{ font-size: 1.15rem; }}
+  .stMain h2, .stMain h3 {{ font-size: 1.15rem; }}
   {_SMALL_ROW} {{ flex-flow: row wrap; row-gap: 0.25rem; }}
   {_SMALL_ROW} > [data-testid="stColumn"] {{
     min-width: calc(50% - 0.5rem) !important; flex: 1 1 calc(50% - 0.5rem) !important;

@@ -27,6 +27,7 @@ def label_heatmap(red: Reduction, **kwargs: object) -> dict[str, object]:
     labels = red.labels.reshape(bsz * tsz, fsz)  # (B*T, F)
     n = min(red.group_count, len(QUALITATIVE))
     style: dict[str, object] = {"showscale": False, "xgap": 1, "ygap": 1}
+    style["texttemplate"] = "%{customdata}"  # each cell's group by number, not colour alone
     return {
         "z": (labels % len(QUALITATIVE)).astype(np.int32),
         "customdata": labels.astype(np.int32),
@@ -78,9 +79,9 @@ def _points(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int], size: 
     chosen = red.members(*entry).ravel()  # (B*T*F,)
     colors = _palette(red.labels.ravel())
     custom = np.column_stack([b.ravel(), t.ravel(), f.ravel(), red.labels.ravel()])
-    for mask, name, opacity, scale in (
-        (~chosen, "other groups", 0.28, 1.0),
-        (chosen, f"group of entry {entry}", 1.0, 1.25),
+    for mask, name, opacity, scale, symbol in (
+        (~chosen, "other groups", 0.28, 1.0, "square-open"),  # open: not the group asked
+        (chosen, f"group of entry {entry}", 1.0, 1.25, "square"),
     ):
         if not mask.any():
             continue
@@ -94,7 +95,7 @@ def _points(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int], size: 
             customdata=custom[mask],
             marker={
                 "size": size * scale,
-                "symbol": "square",
+                "symbol": symbol,
                 "color": colors[mask].tolist(),
                 "line": {"width": 0},
             },

@@ -151,9 +151,13 @@ def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
                 line={"color": color, "dash": "dashdot", "width": 1}, opacity=0.6,
                 legendgroup=prec, showlegend=False,
             )  # fmt: skip
-        fig.add_scatter(  # legend key: colour = format; clicking it hides the format's lines
-            x=[None], y=[None], mode="lines", name=prec, legendgroup=prec,
-            line={"color": color, "width": 3},
+        first = errors[:, j, 0]  # (A,) every algorithm at the smallest offset
+        level = float(np.min(first[np.isfinite(first)], initial=ceiling))
+        fig.add_scatter(  # legend key: colour = format, its name written by its lines (the
+            # colours alone do not tell formats apart to every eye); a click hides the format
+            x=[x[0]], y=[max(level, FLOOR)], mode="lines+text", name=prec, legendgroup=prec,
+            line={"color": color, "width": 3}, text=[prec], textposition="top right",
+            hoverinfo="skip",
         )  # fmt: skip
     for alg in s.algorithms:  # legend key: line style = algorithm
         dash, symbol = ALGORITHM_STYLE[alg]

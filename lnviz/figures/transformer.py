@@ -160,7 +160,7 @@ def depth_figure(sweep: DepthSweep | LastBlockSweep, depth: int | None = None) -
             mode="markers",
             name=f"circled: the stack above (L = {depth})",
             marker={
-                "color": [COLORS[p] for p in PLACEMENTS],
+                "color": GRAY,  # each sits on its line's point: no colour of its own
                 "size": 15,
                 "symbol": "circle-open",
                 "line": {"width": 2.5},

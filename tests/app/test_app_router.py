@@ -53,8 +53,8 @@ def test_home_page_starts_a_beginner_and_a_practitioner() -> None:
     start = registry.COURSE[0]
     assert links[f"Start the course: {start.title}"] == start.url_path
     assert links["Framework parity"] == "frameworks" and links["Numerics lab"] == "numerics"
-    assert any("### Start the course" in str(m.value) for m in at.markdown)
-    subheads = [h.value for h in at.subheader]
+    assert any("## Start the course" in str(m.value) for m in at.markdown)
+    subheads = [h.value for h in at.header]
     assert subheads.index("The formula") < subheads.index("Explore one idea at a time")
 
 

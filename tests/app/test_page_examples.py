@@ -52,7 +52,12 @@ SHOWN = {
 
 
 def card_titles(at) -> list[str]:
-    return [m.value.split("\n")[0] for m in at.markdown if m.value.startswith("#### ")]
+    """The claim cards' titles (h3, as the worked examples' one-line titles: a card goes on)."""
+    return [
+        m.value.split("\n")[0]
+        for m in at.markdown
+        if m.value.startswith("### ") and "\n" in m.value
+    ]
 
 
 def test_default_shows_every_card_agreeing() -> None:
@@ -62,11 +67,12 @@ def test_default_shows_every_card_agreeing() -> None:
     assert metric(at, "claims that agree") == f"{N_CLAIMS} of {N_CLAIMS}"
     assert metric(at, "numbers the sources write") == str(N_STATED)
     assert f"the {N_STATED} numbers the source documents write" in at.success[0].value
-    assert card_titles(at) == [f"#### {c.title}" for c in claims.CATALOG]
+    assert card_titles(at) == [f"### {c.title}" for c in claims.CATALOG]
     page_text = texts(at)
     assert page_text.count("**agrees**") == N_CHECKS
     assert "DISAGREES" not in page_text and not at.error
-    assert [h.value for h in at.header] == [h for _, h, _ in claims.SECTIONS]
+    sections = [h.value for h in at.header if h.value not in ("Step by step", "The whole table")]
+    assert sections == [h for _, h, _ in claims.SECTIONS]
     assert (
         "the note on ε and weighted centering writes: (−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)"
         in page_text
@@ -143,13 +149,13 @@ def test_only_disagreements_toggle(monkeypatch: pytest.MonkeyPatch) -> None:
     assert len(at.info) == len(claims.SECTIONS)  # "Every claim of this section agrees."
     monkeypatch.setattr(lnviz, "normalized_core", lambda z, eps: np.zeros(np.shape(z)))
     at = via_router("examples", {"fails": "true"})
-    titles = [t[5:] for t in card_titles(at)]
+    titles = [t[4:] for t in card_titles(at)]
     assert titles == [r.claim.title for r in claims.evaluate_all() if not r.agrees]
 
 
 @pytest.mark.parametrize(("page", "label"), [("epsilon", "Epsilon"), ("invariance", "Invariances")])
 def test_section_choice_from_the_url_and_the_radio(page: str, label: str) -> None:
-    expected = [f"#### {c.title}" for c in claims.CATALOG if c.page == page]
+    expected = [f"### {c.title}" for c in claims.CATALOG if c.page == page]
     at = via_router("examples", {"section": label})
     assert_clean(at)
     assert not at.warning
@@ -192,7 +198,7 @@ def test_presentation_mode_shows_the_same_cards() -> None:
 def test_repeated_keys_use_the_last() -> None:
     at = via_router("examples", [("section", "Epsilon"), ("section", "Weighted centering")])
     assert_clean(at)
-    weighted = [f"#### {c.title}" for c in claims.CATALOG if c.page == "weighted-centering"]
+    weighted = [f"### {c.title}" for c in claims.CATALOG if c.page == "weighted-centering"]
     assert card_titles(at) == weighted
 
 
@@ -225,9 +231,9 @@ def test_examples_are_worked_first_and_the_checks_are_folded() -> None:
 
     at = via_router("examples")
     assert_clean(at)
-    assert at.subheader[0].value == "Step by step"
-    titles = [m.value for m in at.markdown if m.value.startswith("##### ")]
-    assert titles == [f"##### {e.title}" for e in ex.EXAMPLES]
+    assert at.header[0].value == "Step by step"
+    titles = [m.value for m in at.markdown if m.value.startswith("### ") and "\n" not in m.value]
+    assert titles == [f"### {e.title}" for e in ex.EXAMPLES]
     checks = [e for e in at.expander if e.label.startswith("Checks")]
     assert len(checks) == 1 and not checks[0].proto.expanded  # closed by default
     assert not checks[0].metric and not checks[0].header  # and not drawn while closed
@@ -236,7 +242,7 @@ def test_examples_are_worked_first_and_the_checks_are_folded() -> None:
     at.run()
     checks = [e for e in at.expander if e.label.startswith("Checks")]
     assert checks[0].metric and checks[0].header  # the verification lives inside it
-    assert card_titles(at) == [f"#### {c.title}" for c in claims.CATALOG]
+    assert card_titles(at) == [f"### {c.title}" for c in claims.CATALOG]
     worked = ex.worked(ex.EXAMPLES[0])
     first = next(m.value for m in at.markdown if m.value.startswith("1. **input z**"))
     assert all(step.value in first for step in worked.steps)

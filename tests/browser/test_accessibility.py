@@ -43,6 +43,35 @@ def severe_violations(page: Any, context: Any) -> dict[str, list[str]]:
     }
 
 
+STRUCTURE_JS = """() => {
+  const shown = (h) => h.getClientRects().length > 0 && !h.closest('[aria-hidden="true"]');
+  const main = document.querySelector('main');
+  const levels = main ? [...main.querySelectorAll('h1, h2, h3, h4, h5, h6')].filter(shown)
+    .map((h) => [Number(h.tagName[1]), h.textContent.trim().slice(0, 60)]) : [];
+  return { lang: document.documentElement.lang, levels,
+    h1: [...document.querySelectorAll('h1')].filter(shown).length,
+    main: document.querySelectorAll('main').length,
+    nav: document.querySelectorAll('nav, [role="navigation"]').length };
+}"""
+
+
+def structure_problems(page: Any) -> list[str]:
+    """One h1, headings in the main landmark that start at h1 and never skip a level,
+    one main landmark and a navigation one, the page's language set."""
+    found = page.evaluate(STRUCTURE_JS)
+    problems = [f"{found['h1']} h1"] if found["h1"] != 1 else []
+    previous = 0
+    for level, text in found["levels"]:
+        if level > previous + 1:
+            problems.append(f"h{level} after h{previous}: {text}")
+        previous = level
+    if found["main"] != 1 or found["nav"] < 1:
+        problems.append(f"landmarks: {found['main']} main, {found['nav']} navigation")
+    if not found["lang"]:
+        problems.append("no lang on <html>")
+    return problems
+
+
 def own_and_streamlits(page: Any) -> None:
     own = severe_violations(page, {"exclude": [[SIDEBAR_NAV]]})
     assert own == {}, own
@@ -59,6 +88,7 @@ def test_the_pages_own_markup_has_no_serious_violation(
     visit = open_page(url_path, viewport=DESKTOP, color_scheme="light")
     page = visit.page
     own_and_streamlits(page)
+    assert structure_problems(page) == []  # (axe's heading-order is only "moderate")
     page.set_viewport_size(PHONE)
     page.emulate_media(color_scheme="dark")
     page.wait_for_function(  # Streamlit's theme has followed: a dark page background
@@ -81,3 +111,34 @@ def test_axe_finds_what_it_should(open_page: Callable[..., Visit]) -> None:
     )
     found = severe_violations(page, {"include": [["#lnviz-axe-probe"]]})
     assert "color-contrast" in found, found
+
+
+def test_the_structure_check_finds_a_skipped_level(open_page: Callable[..., Visit]) -> None:
+    """The check itself: an h4 right under the page's h1, and a second h1, are found."""
+    page = open_page("references").page
+    page.evaluate(
+        """() => { const main = document.querySelector('main');
+          for (const tag of ['h4', 'h1']) { const h = document.createElement(tag);
+            h.textContent = 'probe ' + tag; main.querySelector('h1').after(h); } }"""
+    )
+    assert structure_problems(page) == ["2 h1", "h4 after h1: probe h4"]
+
+
+MOTION_JS = """async (reduce) => {
+  const gd = document.querySelector('.js-plotly-plot');
+  await window.Plotly.react(gd, gd.data, { ...gd.layout, transition: { duration: 800 } });
+  const own = document.getAnimations().filter((a) => a.effect && a.effect.target &&
+    a.effect.target.closest && a.effect.target.closest('.js-plotly-plot, .live'));
+  return { duration: gd.layout.transition ? gd.layout.transition.duration : 0, own: own.length };
+}"""
+
+
+def test_reduced_motion_turns_chart_transitions_off(open_page: Callable[..., Visit]) -> None:
+    """A chart that asks for an 800 ms transition is drawn without one when the visitor
+    prefers reduced motion (the suite's contexts do), and keeps it otherwise; no CSS
+    animation or transition runs on the charts or the live controls."""
+    page = open_page("epsilon").page  # charts and a live control
+    page.wait_for_function("() => window.Plotly && window.Plotly.__lnvizLazy")  # wrapped
+    assert page.evaluate(MOTION_JS) == {"duration": 0, "own": 0}
+    page.emulate_media(reduced_motion="no-preference")
+    assert page.evaluate(MOTION_JS)["duration"] == 800

@@ -50,6 +50,19 @@ function fitCamera(gd, args) {
   return figure ? [{ ...figure, layout: fitted }] : [args[0], fitted, ...args.slice(2)];
 }
 
+// A visitor who asks for reduced motion (prefers-reduced-motion: reduce) gets every chart
+// drawn without a transition, whatever its figure asks: layout.transition is dropped
+// (Plotly.react animates a change of data or axes only when the layout has one; even a
+// 0 ms one takes its transition path).
+function stillUnlessMotionWanted(args) {
+  const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  const figure = args.length === 1 && args[0] && args[0].layout ? args[0] : null;
+  const given = figure ? figure.layout : args[1];
+  if (!reduce || !reduce.matches || !given || given.transition === undefined) return args;
+  const { transition, ...layout } = given; // eslint-disable-line no-unused-vars
+  return figure ? [{ ...figure, layout }] : [args[0], layout, ...args.slice(2)];
+}
+
 function install() {
   if (window.__lnvizCharts) return;
   const pending = new Map(); // graph div -> { self, react, args, resolve, reject }
@@ -112,7 +125,7 @@ function install() {
     const react = P.react;
     const purge = P.purge;
     P.react = function (gd, ...given) {
-      const args = fitCamera(gd, given);
+      const args = fitCamera(gd, stillUnlessMotionWanted(given));
       // Only a chart's first draw waits: once drawn, its updates (a new width, a theme)
       // follow at once, as Streamlit expects them (deferred too, each one's finish started
       // the next, and a chart far from the screen never came to rest).
