@@ -250,6 +250,9 @@ APP_BACKGROUND = {"light": "#ffffff", "dark": "#171614"}  # Streamlit 1.67's, as
 _STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
   :has(> .st-key-KEY) { position: sticky; top: 3.75rem; z-index: 5; }
   .st-key-KEY { background-color: BACKGROUND; }
+  /* what the browser scrolls into view (a focused control, a link's target) lands below
+     the box, not under it (the scroll padding counts on the main pane, which scrolls) */
+  :has(.st-key-KEY) { scroll-padding-top: 16rem; }
 }</style>"""
 STICKY_CSS = {  # constants: no visitor text reaches st.html
     theme: _STICKY_CSS.replace("KEY", STICKY_CONTROLS_KEY).replace("BACKGROUND", colour)
@@ -261,8 +264,9 @@ def page_controls(*, sticky: bool = True) -> Any:
     """The box of the controls that drive the page's charts. In slide mode it stays above
     every section shown (lnviz.app.slides), so a slide keeps each demo whole. A short box
     (`sticky`) also stays at the top of a wide screen while the page scrolls, beside every
-    chart it drives; a phone scrolls it away."""
-    if not sticky:
+    chart it drives; a phone scrolls it away, and so does presentation mode (a hall reads
+    one slide at a time)."""
+    if not sticky or presenting():
         return st.container(border=True, key=PAGE_CONTROLS_KEY)
     css = STICKY_CSS.get(str(st.context.theme.type), STICKY_CSS["light"])
     st.html(css)

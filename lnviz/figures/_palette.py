@@ -93,7 +93,9 @@ def second_cues(fig: dict[str, Any]) -> dict[str, Any]:
         if "text" in mode or kind not in ("scatter", "scatter3d", "bar"):
             continue
         marker, line = t.get("marker") or {}, t.get("line") or {}
-        cues = (kind, mode, line.get("dash"), marker.get("symbol"), marker.get("pattern"))
+        pattern = marker.get("pattern")
+        shape = pattern.get("shape") if isinstance(pattern, dict) else pattern  # (hashable)
+        cues = (kind, mode, line.get("dash"), marker.get("symbol"), shape)
         alike.setdefault(cues, []).append(t)
         used["dash"].add(line.get("dash"))
         used["symbol"].add(marker.get("symbol"))

@@ -206,7 +206,7 @@ def arm_live(page: Page, key: str, timeout: float = READY_TIMEOUT_MS) -> None:
     server sends its frames (frames on demand, lnviz.app.live), and wait until the control
     holds them and the run that brought them has finished."""
     control = page.locator(f".st-key-{key} .live")
-    control.scroll_into_view_if_needed()
+    control.evaluate("(e) => e.scrollIntoView({block: 'center'})")  # clear of sticky boxes
     control.hover()
     # (the control lives in its component's shadow root: Playwright's selectors reach it)
     page.locator(f".st-key-{key} .live[data-ready='1']").wait_for(timeout=timeout)

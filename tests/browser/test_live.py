@@ -130,6 +130,10 @@ def drag(page: Any, key: str, stops: list[float], shot: str | None = None) -> No
     """Press on the control's thumb, move through `stops` (fractions of its width), and
     stop there without releasing. Screenshots along the way when `shot` is given."""
     rail = live(page, key).locator("input")
+    # mid-screen: a page's box of controls stays at the top of a wide screen (sticky), and
+    # a pointer there would press that box instead
+    rail.evaluate("(e) => e.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(200)
     box = rail.bounding_box()
     assert box is not None
     y = box["y"] + box["height"] / 2

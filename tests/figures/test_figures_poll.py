@@ -31,3 +31,12 @@ def test_alt_text_gives_every_count_and_total() -> None:
     assert "Round 1, 9 answers: grows: 3; stays the same: 5; shrinks: 1." in alt
     assert "Round 2, 9 answers" in alt
     assert "none yet" in ANSWERS.alt((), ((),), None)
+
+
+def test_the_chart_goes_through_the_json_every_chart_takes() -> None:
+    """What reaches the browser (lnviz.figures._spec.json_data, with the colour cues):
+    two rounds keep their own patterns."""
+    from lnviz.figures import _spec
+
+    data = _spec.json_data(ANSWERS.figure, LABELS, ((3, 5, 1), (1, 8, 0)), 1)["data"]
+    assert [t["marker"]["pattern"]["shape"] for t in data] == ["", "/"]
