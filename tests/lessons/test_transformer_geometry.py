@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
@@ -124,7 +124,10 @@ def test_gain_maps_the_circle_into_the_axis_aligned_ellipsoid_about_beta() -> No
 @given(gamma=arrays(np.float64, 3, elements=st.floats(-5, 5, allow_nan=False)))
 def test_image_semi_axes_are_the_farthest_and_nearest_points_of_the_drawn_curve(gamma) -> None:
     """d = 3: the image of the circle is an ellipse (or segment, or point) about beta whose
-    semi-axes are its largest and smallest distances from beta."""
+    semi-axes are its largest and smallest distances from beta. (Gains between 0 and 1e-6
+    are left to test_degenerate_gains: there the sampled curve's rank, with its own
+    tolerance, cannot tell a 1e-12 ellipse from a point, as the engine's exact rule does.)"""
+    assume(all(g == 0 or abs(g) >= 1e-6 for g in gamma))
     beta = np.array([0.5, -1.0, 2.0])
     v = sphere_view(sample_tokens(5, 3, seed=0), 0.0, gamma, beta, n_circle=2001)
     dist = np.linalg.norm(v.ellipse - beta, axis=1)  # (K,)
