@@ -28,6 +28,8 @@ from lnviz.content.text import plain
 
 
 def join_from_link() -> None:
+    """Join the class a link names (?room=CODE), keeping the voter id the link carries, or
+    put this session's class back into a link that lost it (a page change by the sidebar)."""
     raw = st.query_params.get(ROOM_PARAM)
     student = st.session_state.get(STUDENT_KEY)
     if raw is None:
@@ -109,6 +111,8 @@ def _signature(view: RoomView | None) -> tuple[object, ...]:
 
 
 def student_box(student: dict[str, str], url_path: str) -> None:
+    """The class box at the top of the page: the lecturer's question to answer, or the
+    reveal; a way to the class's page when this one is another; the watcher after it."""
     code, voter = student["code"], student["voter"]
     shown = Poll.display_code(code)
     with st.container(border=True, key="lnviz-class-box"):
