@@ -220,7 +220,14 @@ _SHARE_HTML = """
 </style>
 <script>
   const u = document.getElementById("u"), b = document.getElementById("b");
-  const here = () => {{ try {{ return window.parent.location.href; }} catch (e) {{ return ""; }} }};
+  const here = () => {{  /* a class poll's anonymous voter id stays with its phone */
+    try {{
+      const href = window.parent.location.href, url = new URL(href);
+      if (!url.searchParams.has("voter")) return href;
+      url.searchParams.delete("voter");
+      return url.href;
+    }} catch (e) {{ return ""; }}
+  }};
   const tick = () => {{ const h = here(); if (u.value !== h) u.value = h; }};
   tick(); setInterval(tick, 600);
   b.addEventListener("click", async () => {{

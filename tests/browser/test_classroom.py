@@ -63,3 +63,16 @@ def test_share_box_follows_every_control(open_page: Callable[..., Visit]) -> Non
     page.wait_for_timeout(1500)  # the box polls the address every 0.6 s
     link = box.input_value()
     assert "a=3" in link and "eps=4" in link  # the fragment's control is in the link too
+
+
+def test_a_students_share_box_leaves_out_the_voter_id(open_page: Callable[..., Visit]) -> None:
+    """A class poll student's link holds an anonymous id (a reload keeps the answer); the
+    link the share box offers keeps the class and leaves that id with this phone."""
+    voter = "0123456789abcdef" * 2
+    visit = open_page("epsilon", {"room": "ABCDE-FGHJK", "voter": voter})
+    assert voter in visit.page.url
+    box = visit.page.frame_locator("[data-testid=stSidebar] iframe").first.locator("#u")
+    box.wait_for()
+    visit.page.wait_for_timeout(800)
+    link = unquote(box.input_value())
+    assert "room=ABCDE-FGHJK" in link and "voter" not in link
