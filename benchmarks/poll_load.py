@@ -65,7 +65,6 @@ ANSWERS = ("2/3", "0.667", "1/2")  # two forms of the right value, one wrong
 WATCH_EVERY_S = 2.0  # lnviz.app.classpoll: a phone's watcher fragment (run_every)
 PROJECTOR_EVERY_S = 1.0  # lnviz.app.classpoll: the projector's fragment (run_every)
 RUN_TIMEOUT_S = 30.0  # one request longer than this counts as an error
-REDIS_SERVER = "/usr/bin/redis-server"
 CODE = re.compile(r"Class ([0-9A-Z]{5}-[0-9A-Z]{5})")
 COUNT = re.compile(r"Class poll · round (\d+) · [a-z ]+\*\* · (\d+) answered")
 BUDGET_LOST = 0
@@ -460,37 +459,16 @@ def print_report(s: dict[str, object], res: Results) -> None:
 @contextlib.contextmanager
 def redis_server() -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
     """A redis-server on a free loopback port, nothing persisted: (its URL, the process)."""
-    import redis
-
-    from deploy.replicas import free_port
+    from deploy.replicas import REDIS_SERVER
+    from deploy.replicas import redis_server as started
 
     if not os.access(REDIS_SERVER, os.X_OK):
         raise SystemExit(f"{REDIS_SERVER} is needed for --replicas (apt-get install redis-server)")
     workdir = Path(tempfile.mkdtemp(prefix="lnviz-redis-"))
-    port = free_port()
-    cmd = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-           "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]  # fmt: skip
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"redis://127.0.0.1:{port}/0"
     try:
-        client = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
-        deadline = time.monotonic() + 10
-        while True:
-            with contextlib.suppress(redis.RedisError):
-                if client.ping():
-                    break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server did not start on port {port}")
-            time.sleep(0.05)
-        client.close()
-        yield url, proc
+        with started(workdir) as (url, proc):
+            yield url, proc
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
         shutil.rmtree(workdir, ignore_errors=True)
 
 

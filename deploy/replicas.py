@@ -202,6 +202,54 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+REDIS_SERVER = "/usr/bin/redis-server"  # Debian's, for the class poll's shared store
+
+
+def start_redis(port: int, workdir: Path) -> subprocess.Popen[bytes]:
+    """redis-server on 127.0.0.1:`port`, nothing persisted, its files in `workdir`."""
+    cmd = [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
+           "--appendonly", "no", "--dir", str(workdir), "--daemonize", "no"]  # fmt: skip
+    return subprocess.Popen(
+        cmd, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+
+
+def redis_ready(port: int, proc: subprocess.Popen[bytes], timeout_s: float = 10.0) -> bool:
+    """Whether the server on `port` answers PING (+PONG) before `timeout_s`, while it runs."""
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline and proc.poll() is None:
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5) as c:
+            c.sendall(b"PING\r\n")
+            if c.recv(16).startswith(b"+PONG"):
+                return True
+        time.sleep(0.05)
+    return False
+
+
+@contextlib.contextmanager
+def redis_server(workdir: Path) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """A redis-server on a free loopback port: (its URL, the process); stopped after.
+    RuntimeError if three tries on free ports do not start one."""
+    for _attempt in range(3):  # the free port can be taken before the server binds it
+        port = free_port()
+        proc = start_redis(port, workdir)
+        if redis_ready(port, proc):
+            break
+        proc.kill()
+        proc.wait()
+    else:
+        raise RuntimeError(f"{REDIS_SERVER} did not start")
+    try:
+        yield f"redis://127.0.0.1:{port}/0", proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
 def _die_with_parent() -> None:  # pragma: no cover - runs in the child
     """Linux: the child gets SIGTERM if its parent dies without stopping it."""
     with contextlib.suppress(Exception):

@@ -3,6 +3,7 @@ service, the session keys, a question's snapshot and the answers chart."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -11,10 +12,9 @@ import streamlit as st
 from lnviz.app.charts import chart
 from lnviz.classpoll.rooms import Poll, PollError, PollQuestion, Tally
 from lnviz.classpoll.store import StoreUnavailable, open_store
-from lnviz.content.answers import read_answer
+from lnviz.content.answers import check_answer
 from lnviz.content.questions import Question
 from lnviz.content.text import plain, short
-from lnviz.errors import LnvizError
 from lnviz.figures.poll import ANSWERS
 
 ROOM_PARAM, VOTER_PARAM = "room", "voter"  # a student's link: the room, the anonymous id
@@ -115,13 +115,15 @@ def bars(
     )
     right = None
     if revealed and question.answer is not None:
-        near = [i for i, v in enumerate(values) if close_to(v, question.answer, question.rel_tol)]
+        near = [i for i, v in enumerate(values) if _right(v, question)]
         right = near[0] if near else None
     return labels, counts, right
 
 
-def close_to(value: float, expected: float, rel_tol: float) -> bool:
-    return abs(value - expected) <= max(rel_tol * abs(expected), 1e-9)
+def _right(value: float, question: PollQuestion) -> bool:
+    """The rule of a page's own Check (lnviz.content.answers.check_answer)."""
+    assert question.answer is not None
+    return math.isclose(value, question.answer, rel_tol=question.rel_tol, abs_tol=1e-9)
 
 
 def _group_label(value: float, forms: dict[str, int]) -> str:
@@ -139,12 +141,9 @@ def verdict(question: PollQuestion, mine: str) -> str:
             mine == question.choices[question.correct]
         )
     else:
-        try:
-            right = question.answer is not None and close_to(
-                read_answer(mine), question.answer, question.rel_tol
-            )
-        except LnvizError:
-            right = False
+        right = question.answer is not None and (
+            check_answer(mine, question.answer, rel_tol=question.rel_tol).correct
+        )
     return "right" if right else "not it"
 
 

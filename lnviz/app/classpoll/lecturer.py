@@ -170,32 +170,17 @@ def _projector(
     if now.total or view.round > 1:
         results_chart(question, tallies, revealed=view.revealed, key="class-results")
     with st.container(horizontal=True, key="lnviz-class-buttons"):
-        if not view.revealed and view.round == 1:
-            st.button(
-                "Vote again",
-                icon=":material/forum:",
-                key="class-again",
-                on_click=_lecturer_do,
-                args=("vote_again",),
-                help="A second round: neighbours discuss, then everyone answers again.",
-            )
-        if not view.revealed:
-            st.button(
-                "Reveal the answer",
-                icon=":material/visibility:",
-                key="class-reveal",
-                on_click=_lecturer_do,
-                args=("reveal",),
-                type="primary",
-            )
-        st.button(
-            "Reset",
-            icon=":material/restart_alt:",
-            key="class-reset",
-            on_click=_lecturer_do,
-            args=("reset",),
-            help="Forget this question's answers and start its first round again.",
-        )
+        rounds = (  # (shown, label, icon, the room's action, more of the button)
+            (not view.revealed and view.round == 1, "Vote again", "forum", "vote_again",
+             {"help": "A second round: neighbours discuss, then everyone answers again."}),
+            (not view.revealed, "Reveal the answer", "visibility", "reveal", {"type": "primary"}),
+            (True, "Reset", "restart_alt", "reset",
+             {"help": "Forget this question's answers and start its first round again."}),
+        )  # fmt: skip
+        for shown, label, icon, action, more in rounds:
+            if shown:
+                st.button(label, icon=f":material/{icon}:", key=f"class-{action}",
+                          on_click=_lecturer_do, args=(action,), **more)  # fmt: skip
         if following is not None:
             label, asked = following
             st.button(

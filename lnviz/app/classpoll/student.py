@@ -20,7 +20,7 @@ from lnviz.app.classpoll.common import (
     verdict,
 )
 from lnviz.app.targets import current_url_path, target
-from lnviz.classpoll.rooms import Poll, PollError, PollQuestion, RoomView
+from lnviz.classpoll.rooms import VOTER, Poll, PollError, PollQuestion, RoomView
 from lnviz.classpoll.store import StoreUnavailable
 from lnviz.content import registry
 from lnviz.content.answers import ACCEPTED, MAX_CHARS
@@ -99,7 +99,7 @@ def _join_by_code() -> None:
 
 
 def _is_voter(text: str) -> bool:
-    return len(text) == 32 and all(c in "0123456789abcdef" for c in text)
+    return VOTER.fullmatch(text) is not None
 
 
 def _signature(view: RoomView | None) -> tuple[object, ...]:
