@@ -70,7 +70,8 @@ function decode(value) {
   return value;
 }
 
-// Per frame, one Plotly.update(gd, data, layout, traces) argument set.
+// Per frame, one Plotly.update(gd, data, layout, traces) argument set, and the same trace
+// attributes as one object per trace for Plotly.animate.
 function prepare(chart, n) {
   const position = new Map(chart.traces.map((t, i) => [t, i]));
   const frames = [];
@@ -82,7 +83,12 @@ function prepare(chart, n) {
     }
     const layout = {};
     for (const l of chart.layout) layout[l.path] = decode(l.values[k]);
-    frames.push({ data, layout });
+    const traces = chart.traces.map((_, pos) => {
+      const one = {};
+      for (const attr of Object.keys(data)) if (data[attr][pos] !== undefined) one[attr] = data[attr][pos];
+      return one;
+    });
+    frames.push({ data, layout, traces });
   }
   return { key: chart.key, traces: chart.traces, frames };
 }
@@ -96,148 +102,34 @@ function onScreen(el) {
   return r.bottom > 0 && r.top < window.innerHeight && r.right > 0 && r.left < window.innerWidth;
 }
 
-// --- Fast frames while dragging -------------------------------------------------------------
-// Plotly.update recalculates and redraws a whole chart: 40-55 ms a chart in Debian's
-// software-rendered Chromium, so a drag that moved two charts showed about 8 states a second.
-// While the pointer moves, what is plain geometry is written straight into the SVG Plotly
-// drew: a line's path, its markers' positions (their text labels move with them), vertical
-// bars' heights, all through the chart's own axes (c2p). The rest of the frame (names, texts,
-// titles, ranges, heatmaps) follows with one Plotly.update once the pointer pauses
-// (SETTLE_MS) and on release, which also brings Plotly's own state up to date.
+// --- Frames while dragging ------------------------------------------------------------------
+// Plotly.update recalculates and redraws a whole chart (40-55 ms a chart in Debian's
+// software-rendered Chromium). While the pointer moves, a frame's trace attributes go
+// through Plotly.animate without a redraw: Plotly's transition path redraws only the traces
+// of the animatable types (lines, markers, bars and their texts). The rest of the frame
+// (layout: titles, ranges, shapes; other trace types) follows with one Plotly.update once
+// the pointer pauses (SETTLE_MS) and on release.
 const SETTLE_MS = 150;
-const LIMIT_PX = 1e5; // far outside any plot, well inside what SVG draws
+const ANIMATABLE = new Set(["scatter", "bar"]);
+const NO_REDRAW = { mode: "immediate", transition: { duration: 0 }, frame: { duration: 0, redraw: false } };
 
-function axisOf(fl, id) {
-  const m = /^([xy])(\d*)$/.exec(id || "");
-  return m ? fl[`${m[1]}axis${m[2]}`] : null;
-}
-
-function traceGroup(gd, layer, index) {
-  for (const g of gd.querySelectorAll(`.${layer} .trace`)) {
-    const cd = g.__data__;
-    const t = cd && cd[0] && cd[0].trace;
-    if (t && t.index === index) return g;
-  }
-  return null;
-}
-
-const ORIGIN = new WeakMap(); // text element -> [x, y, point px, point py] as Plotly drew them
-
-function fastScatter(gd, t, xs, ys) {
-  const fl = gd._fullLayout;
-  const xa = axisOf(fl, t.xaxis);
-  const ya = axisOf(fl, t.yaxis);
-  const mode = t.mode || "";
-  const shape = (t.line && t.line.shape) || "linear";
-  const shaped = !["linear", "hv", "vh"].includes(shape);
-  if (!xa || !ya || !xs || !ys || xs.length !== ys.length || shaped) return false;
-  if ((t.fill && t.fill !== "none") || ya.type === "category") return false;
-  const g = traceGroup(gd, "scatterlayer", t.index);
-  if (!g) return false;
-  // data -> pixels through the axis (d2c: a category's name, a date's text, a number as is)
-  const toPx = (a, v) => (v === null || v === undefined ? NaN : a.c2p(a.d2c(v)));
-  const ok = (v, a) => Number.isFinite(toPx(a, v)) && (a.type !== "log" || v > 0);
-  const px = (i) => Math.max(-LIMIT_PX, Math.min(LIMIT_PX, toPx(xa, xs[i])));
-  const py = (i) => Math.max(-LIMIT_PX, Math.min(LIMIT_PX, toPx(ya, ys[i])));
-  const points = mode.includes("markers") ? g.querySelectorAll("path.point") : [];
-  const texts = mode.includes("text") ? g.querySelectorAll("g.textpoint text") : [];
-  if (points.length && points.length !== xs.length) return false;
-  if (texts.length && texts.length !== xs.length) return false;
-  if (mode.includes("lines")) {
-    const paths = g.querySelectorAll("path.js-line");
-    if (!paths.length) return false;
-    let d = "";
-    let pen = false;
-    for (let i = 0; i < xs.length; i++) {
-      if (!ok(xs[i], xa) || !ok(ys[i], ya)) {
-        pen = false;
-        continue;
-      }
-      const [x, y] = [px(i).toFixed(2), py(i).toFixed(2)];
-      if (!pen) d += `M${x},${y}`;
-      else d += shape === "hv" ? `H${x}V${y}` : shape === "vh" ? `V${y}H${x}` : `L${x},${y}`;
-      pen = true;
-    }
-    paths[0].setAttribute("d", d);
-    for (let k = 1; k < paths.length; k++) paths[k].setAttribute("d", "");
-  }
-  const old = t.x && t.y && t.x.length === xs.length ? t : null; // where Plotly drew them
-  for (let i = 0; i < xs.length; i++) {
-    const shown = ok(xs[i], xa) && ok(ys[i], ya);
-    if (points.length) {
-      points[i].style.display = shown ? "" : "none";
-      if (shown) points[i].setAttribute("transform", `translate(${px(i)},${py(i)})`);
-    }
-    if (texts.length) {
-      const el = texts[i];
-      if (!ORIGIN.has(el)) {
-        if (!old) return false;
-        const at = [toPx(xa, old.x[i]), toPx(ya, old.y[i])];
-        ORIGIN.set(el, [+el.getAttribute("x"), +el.getAttribute("y"), ...at]);
-      }
-      const [x0, y0, p0, q0] = ORIGIN.get(el);
-      el.style.display = shown ? "" : "none";
-      if (shown) {
-        el.setAttribute("x", x0 + px(i) - p0);
-        el.setAttribute("y", y0 + py(i) - q0);
-        for (const span of el.querySelectorAll("tspan[x]")) span.setAttribute("x", x0 + px(i) - p0);
-      }
-    }
-  }
-  return true;
-}
-
-function fastBars(gd, t, ys) {
-  const ya = axisOf(gd._fullLayout, t.yaxis);
-  if (!ya || t.orientation === "h" || !ys || ya.type === "log") return false;
-  const g = traceGroup(gd, "barlayer", t.index);
-  const paths = g ? g.querySelectorAll("g.point > path") : [];
-  if (!paths.length || paths.length !== ys.length) return false;
-  const edges = /^M([-\d.e]+),([-\d.e]+)V([-\d.e]+)H([-\d.e]+)V([-\d.e]+)Z$/;
-  for (let i = 0; i < ys.length; i++) {
-    const m = edges.exec(paths[i].getAttribute("d") || "");
-    if (!m || !Number.isFinite(+ys[i])) return false;
-    const top = Math.max(-LIMIT_PX, Math.min(LIMIT_PX, ya.c2p(ys[i])));
-    paths[i].setAttribute("d", `M${m[1]},${m[2]}V${top.toFixed(2)}H${m[4]}V${m[2]}Z`);
-  }
-  return true;
-}
-
-// Draw frame f of `chart` on gd the fast way: "done" when all of it is drawn, "later" when
-// what is left (texts, names, layout) can wait for the pause, "now" when some geometry could
-// not be drawn this way (Plotly.update draws the frame now, as before).
-function fastApply(gd, chart, f) {
-  const full = gd._fullData;
-  if (!full) return "now";
-  let rest = Object.keys(f.layout).length > 0;
-  let now = false;
-  chart.traces.forEach((index, pos) => {
-    const t = full[index];
-    const value = (attr) => (f.data[attr] ? f.data[attr][pos] : undefined);
-    const geometry = ["x", "y"].filter((a) => value(a) !== undefined);
-    const other = Object.keys(f.data).filter((a) => !["x", "y"].includes(a) && value(a) !== undefined);
-    let done = false;
-    try {
-      if (t && t.type === "scatter" && geometry.length) {
-        done = fastScatter(gd, t, value("x") || t.x, value("y") || t.y);
-      } else if (t && t.type === "bar" && geometry.length === 1 && geometry[0] === "y") {
-        done = fastBars(gd, t, value("y"));
-      }
-    } catch (err) {
-      done = false;
-    }
-    if (geometry.length && !done) now = true;
-    if (other.length) rest = true;
-  });
-  return now ? "now" : rest ? "later" : "done";
+// Draw frame f of `chart` on gd while dragging: "done" when all of it is drawn, "later" when
+// its layout waits for the pause, "now" when a trace type cannot be animated (Plotly.update
+// draws the frame now).
+function quickApply(P, gd, chart, f) {
+  const types = chart.traces.map((i) => (gd.data[i] && gd.data[i].type) || "scatter");
+  if (!types.every((t) => ANIMATABLE.has(t))) return "now";
+  if (chart.traces.length) P.animate(gd, { data: f.traces, traces: chart.traces }, NO_REDRAW).catch(() => {});
+  return Object.keys(f.layout).length ? "later" : "done";
 }
 
 // One Plotly.update of frame f: what the server would draw, and Plotly's state with it.
 function fullApply(P, gd, chart, f) {
-  for (const el of gd.querySelectorAll("g.textpoint text")) ORIGIN.delete(el);
-  // what the fast path hid (a point without a value): Plotly keeps the element it reuses
-  for (const el of gd.querySelectorAll("path.point, g.textpoint text")) el.style.display = "";
   P.update(gd, f.data, f.layout, chart.traces);
+}
+
+function drawn(gd) {
+  return Boolean(gd && gd.data && gd.layout && gd.querySelector(".main-svg"));
 }
 
 // Draw frame i of every chart of ctl that is on screen (everywhere: all of them, in full).
@@ -248,13 +140,13 @@ function drawFrame(ctl, i, everywhere) {
   clearTimeout(ctl.settleTimer);
   for (const chart of ctl.charts) {
     const gd = chartElement(chart.key);
-    if (!gd || !gd._fullLayout) continue;
+    if (!drawn(gd)) continue;
     if (!everywhere && !onScreen(gd)) {
       ctl.stale.add(chart.key);
       continue;
     }
     const f = chart.frames[i];
-    if (everywhere || fastApply(gd, chart, f) === "now") {
+    if (everywhere || quickApply(P, gd, chart, f) === "now") {
       fullApply(P, gd, chart, f);
       ctl.unsettled.delete(chart.key);
     } else {
@@ -278,7 +170,7 @@ function settle(ctl, i) {
   for (const chart of ctl.charts) {
     if (!ctl.unsettled.has(chart.key)) continue;
     const gd = chartElement(chart.key);
-    if (P && gd && gd._fullLayout) fullApply(P, gd, chart, chart.frames[i]);
+    if (P && drawn(gd)) fullApply(P, gd, chart, chart.frames[i]);
   }
   ctl.unsettled.clear();
 }
@@ -438,18 +330,43 @@ function create(root) {
 // --- Point mode: drag a point of a chart in the plane ---------------------------------------
 // The states are a lattice xs × ys (state k = (xs[k % nx], ys[k // nx])). A press within
 // GRAB_PX of the point (trace data.trace of chart data.chart) starts a drag: the pointer
-// is turned into data coordinates with the chart's own axes (p2l and the plot area's
-// offset), snapped to the lattice, and that state's frame is applied once per animation
+// is turned into data coordinates from the chart's public figure (plotMap), snapped to the lattice, and that state's frame is applied once per animation
 // frame. Presses elsewhere on the chart are left to Plotly (zoom, pan, hover), and a press
 // on the point never reaches Plotly's drag layer. Nothing is sent until the release.
 const GRAB_PX = 22;
 
-function plotArea(gd) {
+// Data coordinates <-> client pixels on gd, from its public figure: the margins, the axis
+// ranges (Plotly writes an autoranged or constrained range back into gd.layout) and, for an
+// axis tied to the other by scaleanchor, one scale for both, the plot centred in its area.
+// The figure's margins are planned to hold its labels (lnviz/figures/_margins.py), so
+// Plotly draws the plot area where its layout says.
+function plotMap(gd) {
   const svg = gd.querySelector(".main-svg");
-  const fl = gd._fullLayout;
-  if (!svg || !fl || !fl.xaxis || !fl.yaxis) return null;
+  const L = gd.layout;
+  const xr = L && L.xaxis && L.xaxis.range;
+  const yr = L && L.yaxis && L.yaxis.range;
+  if (!svg || !xr || !yr) return null;
   const r = svg.getBoundingClientRect();
-  return { left: r.left + fl.xaxis._offset, top: r.top + fl.yaxis._offset, xa: fl.xaxis, ya: fl.yaxis };
+  const m = { l: 80, r: 80, t: 100, b: 80, ...(L.margin || {}) }; // Plotly's defaults
+  const [w, h] = [r.width - m.l - m.r, r.height - m.t - m.b];
+  let [sx, sy] = [w / (xr[1] - xr[0]), h / (yr[1] - yr[0])];
+  if (L.yaxis.scaleanchor === "x" || L.xaxis.scaleanchor === "y") sx = sy = Math.min(sx, sy);
+  const [cx, cy] = [r.left + m.l + w / 2, r.top + m.t + h / 2];
+  const [mx, my] = [(xr[0] + xr[1]) / 2, (yr[0] + yr[1]) / 2];
+  return {
+    toPx: ([x, y]) => [cx + (x - mx) * sx, cy - (y - my) * sy],
+    toData: (px, py) => [mx + (px - cx) / sx, my - (py - cy) / sy],
+  };
+}
+
+const GRAB_STYLE = ".lnviz-live-grab, .lnviz-live-grab * { cursor: grab !important; }";
+
+function grabCursor(gd, on) {
+  if (on && !document.getElementById("lnviz-live-grab")) {
+    const style = Object.assign(document.createElement("style"), { id: "lnviz-live-grab", textContent: GRAB_STYLE });
+    document.head.appendChild(style);
+  }
+  gd.classList.toggle("lnviz-live-grab", on);
 }
 
 function number(v) {
@@ -525,12 +442,11 @@ function createPoint(root) {
     });
   };
 
-  // where the point is drawn now, in client pixels (null when the chart is not ready)
+  // where the point is drawn now, in client pixels (null when the chart is not ready): the
+  // lattice state shown since the last rerun, or the page's point
   const pointAt = (gd) => {
-    const area = plotArea(gd);
-    const t = gd._fullData && gd._fullData[ctl.data.trace];
-    if (!area || !t || !t.x || !t.x.length) return null;
-    return [area.left + area.xa.l2p(t.x[0]), area.top + area.ya.l2p(t.y[0])];
+    const map = plotMap(gd);
+    return map ? map.toPx(ctl.moved ? point(ctl.shown) : ctl.data.value) : null;
   };
 
   const chart = () => (ctl.data && plotly() ? chartElement(ctl.data.chart) : null);
@@ -560,11 +476,9 @@ function createPoint(root) {
     const gd = chart();
     if (!ctl.drag) {
       // a grab cursor over the point, Plotly's own elsewhere
-      const layer = gd && gd.contains(e.target) ? gd.querySelector(".nsewdrag") : null;
-      if (layer) {
-        const at = pointAt(gd);
-        const near = at && Math.hypot(e.clientX - at[0], e.clientY - at[1]) <= GRAB_PX;
-        layer.style.cursor = near ? "grab" : "";
+      if (gd) {
+        const at = gd.contains(e.target) ? pointAt(gd) : null;
+        grabCursor(gd, Boolean(at && Math.hypot(e.clientX - at[0], e.clientY - at[1]) <= GRAB_PX));
       }
       return;
     }
@@ -572,10 +486,9 @@ function createPoint(root) {
     ctl.moved_at = performance.now();
     e.preventDefault();
     e.stopPropagation();
-    const area = plotArea(gd);
-    if (!area) return;
-    const x = area.xa.p2l(e.clientX - ctl.drag.dx - area.left);
-    const y = area.ya.p2l(e.clientY - ctl.drag.dy - area.top);
+    const map = plotMap(gd);
+    if (!map) return;
+    const [x, y] = map.toData(e.clientX - ctl.drag.dx, e.clientY - ctl.drag.dy);
     setTarget(snap(ctl.data.ys, y) * nx() + snap(ctl.data.xs, x));
   };
   const onUp = (e) => {
