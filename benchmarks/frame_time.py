@@ -41,6 +41,15 @@ PAGES = {
     "gain-and-bias": ("gb-live", ("stage-input", "stage-core", "stage-output"), {"drag": "z₁"}),
 }
 TARGET_MS = 33.0
+DRAWN_JS = """(key) => {
+  const lazy = window.__lnvizCharts;
+  if (lazy && lazy.pending()) lazy.drawAll();
+  return !!document.querySelector(`.st-key-${key} .js-plotly-plot .main-svg`);
+}"""
+ON_SCREEN_JS = """(keys) => keys.filter((k) => {
+  const r = document.querySelector(`.st-key-${k}`).getBoundingClientRect();
+  return r.bottom > 0 && r.top < innerHeight;
+}).length"""
 
 RAF_JS = """(key) => {
   const host = document.querySelector(`.st-key-${key} [data-testid=stBidiComponentIsolated]`);
@@ -79,6 +88,7 @@ def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
     updates: list[float] = []
     sent = 0
     shown = 0
+    on_screen = 0
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=LAUNCH_ARGS, headless=True)
         for _ in range(drags):
@@ -89,10 +99,14 @@ def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
             qs = "&".join(f"{k}={v}" for k, v in query.items())
             page.goto(f"{url}/{name}?{qs}")
             page.locator(f".st-key-{key} .live input").wait_for()
-            for chart in charts:
-                page.locator(f".st-key-{chart} .js-plotly-plot .main-svg").first.wait_for()
+            for chart in charts:  # a chart below the fold waits to be drawn (lazy charts)
+                page.wait_for_function(DRAWN_JS, arg=chart, polling=100)
             page.wait_for_function("() => !!window.Plotly")
-            page.locator(f".st-key-{key} .live input").scroll_into_view_if_needed()
+            page.locator(f".st-key-{key} .live input").evaluate(
+                "(e) => e.scrollIntoView({block: 'center'})"  # clear of the sticky controls
+            )
+            page.wait_for_timeout(300)
+            on_screen += page.evaluate(ON_SCREEN_JS, list(charts))
             # frames on demand (lnviz/app/live.py): the pointer over the control asks for them
             page.locator(f".st-key-{key} .live").hover()
             page.locator(f".st-key-{key} .live[data-ready='1']").wait_for()
@@ -116,6 +130,7 @@ def measure(url: str, name: str, drags: int, moves: int) -> dict[str, Any]:
         "page": name,
         "frames": len(intervals),
         "states_shown": shown,
+        "charts_on_screen": f"{on_screen / drags:g} of {len(charts)}",
         "median_ms": round(statistics.median(intervals), 1),
         "p95_ms": round(q[18], 1),
         "max_ms": round(max(intervals), 1),

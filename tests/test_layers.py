@@ -158,20 +158,32 @@ def test_shipped_code_uses_public_apis_only(path: Path) -> None:
     assert private_uses(path.read_text()) == []
 
 
-PLOTLY_INTERNALS = re.compile(r"\._full[A-Z]\w*|__data__|\._(?:scene|context|dragger)\b")
-# Files still reading Plotly.js internals, each with what replaces it (issue 34, item 3:
-# live drag by Plotly's public frame switching). A file leaves the list when it is rewritten.
-PLOTLY_INTERNALS_LEFT = {"lnviz/app/live_component/live.js"}
+PLOTLY_INTERNALS = re.compile(
+    r"\._full[A-Z]\w*|__data__|\._(?:scene|context|dragger|offset|size)\b"
+    r"|\.(?:c2p|p2c|l2p|p2l|d2c|c2d)\(|\bnsewdrag\b"
+)
 
 
 @pytest.mark.parametrize(
-    "path", sorted((ROOT / "lnviz").rglob("*.js")), ids=lambda p: str(p.relative_to(ROOT))
+    ("source", "found"),
+    [
+        ("gd._fullLayout.xaxis", ["._fullLayout"]),
+        ("const a = fl.xaxis._offset + xa.l2p(x);", ["._offset", ".l2p("]),
+        ("g.__data__[0]; gd.querySelector('.nsewdrag')", ["__data__", "nsewdrag"]),
+        ("P.animate(gd, frame, opts); gd.layout.xaxis.range", []),
+    ],
+)
+def test_the_plotly_internals_check_finds_them(source: str, found: list[str]) -> None:
+    """The pattern below on scripts that read Plotly.js internals, and on one that does not."""
+    assert sorted(set(PLOTLY_INTERNALS.findall(source))) == sorted(found)
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((ROOT / "lnviz").rglob("*.js")) + list(SOURCES),  # and scripts inside Python
+    ids=lambda p: str(p.relative_to(ROOT)),
 )
 def test_shipped_scripts_use_plotlys_public_api(path: Path) -> None:
     """No underscore internals of Plotly.js (`_fullLayout`, `_fullData`, d3's `__data__`):
     the public figure (`gd.data`, `gd.layout`), events and Plotly's functions instead."""
-    found = sorted(set(PLOTLY_INTERNALS.findall(path.read_text())))
-    if str(path.relative_to(ROOT)) in PLOTLY_INTERNALS_LEFT:
-        assert found, f"{path.name} no longer reads internals: take it off the list"
-    else:
-        assert not found, found
+    assert not PLOTLY_INTERNALS.findall(path.read_text())

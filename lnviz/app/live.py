@@ -11,11 +11,11 @@ Design (issue 18):
   iframe: live_component/live.js) draws a native range input. While it is dragged, each
   animation frame shows the frame of the value under the pointer on the page's own charts,
   only those on screen (the others catch up on release). Plotly.update redraws a whole chart
-  (40-55 ms a chart in a software-rendered browser), so while the pointer moves the plain
-  geometry (lines, markers and their labels, vertical bars) is written straight into the
-  SVG Plotly drew, through the chart's own axes; the rest of the frame (names, texts,
-  titles, ranges, heatmaps) follows with one Plotly.update once the pointer rests for
-  150 ms, and on release. Nothing is sent to the server during the drag.
+  (40-55 ms a chart in a software-rendered browser), so while the pointer moves a frame's
+  trace attributes go through Plotly.animate without a redraw (Plotly's transition path
+  redraws only the traces' lines, markers, bars and texts); the layout (titles, ranges,
+  shapes) and trace types Plotly cannot animate follow with one Plotly.update once the
+  pointer rests for 150 ms, and on release. Nothing is sent to the server during the drag.
 - **The page's state on release.** Releasing the pointer (or pausing after arrow keys) sends
   the value once as a trigger; its callback puts it into the page's ordinary URL-bound
   control, so the link is updated and the page reruns once. Every chart, metric, note and
