@@ -22,7 +22,7 @@ PRESENT_CSS = """<style>
   /* Everything Streamlit sizes in rem grows by 23/16: body text and inputs 23 px, metric
      values 52 px, table cells (drawn on a canvas from rem sizes) 20 px. */
   html { font-size: 23px !important; }
-  [data-testid="stMainBlockContainer"] { padding-top: 4.5rem; padding-bottom: 3rem; }
+  .stMainBlockContainer { padding-top: 4.5rem; padding-bottom: 3rem; }
   .st-key-lnviz-present-bar { gap: 0.75rem; align-items: center; flex-wrap: wrap; }
   .st-key-lnviz-present-bar .st-key-slide-label p { font-weight: 600; margin: 0; }
   .katex { font-size: 1.15em; }

@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 import numpy as np
 import streamlit as st
 
+from lnviz.app import streamlit_dom as dom
 from lnviz.app.chrome import link_params, presenting
 from lnviz.app.lazy_charts import HIDDEN_RULE as _LAZY_CHARTS_RULE
 from lnviz.app.live import FRAMES_RULE as _LIVE_FRAMES_RULE
@@ -35,20 +36,14 @@ PHONE_ROWS = 24  # rows a phone table shows at most (a group table can have hund
 # A row of st.columns of metrics or number boxes: two cells to a line. Rows with a chart, a
 # table, code, a slider or a radio (they need the width) keep Streamlit's stacking.
 _SMALL_ROW = (
-    '[data-testid="stHorizontalBlock"]'
-    ':has(> [data-testid="stColumn"] :is([data-testid="stMetric"], [data-testid="stNumberInput"],'
-    ' [data-testid="stTextInput"]))'
-    ':not(:has(.stPlotlyChart, [data-testid="stDataFrame"], [data-testid="stTable"],'
-    ' [data-testid="stCode"], [data-testid="stImage"], [data-testid="stIFrame"],'
-    ' [data-testid="stSlider"], [data-testid="stRadio"], [data-testid="stHorizontalBlock"]))'
+    ".stHorizontalBlock:has(> .stColumn :is(.stMetric, .stNumberInput, .stTextInput))"
+    ":not(:has(.stPlotlyChart, .stDataFrame, .stTable, .stCode, .stImage, .stIFrame, .stSlider,"
+    " .stRadio, .stHorizontalBlock))"
 )
 
 # A row of metrics (row below): its metrics share the width equally, as columns
 # would, and wrap two to a line on a phone.
-_METRIC_ROW_CELL = (
-    '[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
-    ':has([data-testid="stMetric"])'
-)
+_METRIC_ROW_CELL = ".stHorizontalBlock > .stElementContainer:has(.stMetric)"
 
 # A row of presets (lnviz.app.controls.presets: its container's key ends in "-row"): smaller
 # buttons on a phone, so two short ones share a line and the row takes less height.
@@ -57,15 +52,14 @@ _PRESET_ROW = '[class*="presets"][class*="-row"]'
 # The box around a chart: Streamlit fixes its height to the figure's (a flex basis) and
 # clips what overflows it, so the toolbar's strip goes above it as a margin (padding inside
 # it cut the chart's bottom 30 px: the x axis titles).
-_CHART_BOX = '[data-testid="stElementContainer"]:has(.stPlotlyChart)'
+_CHART_BOX = ".stElementContainer:has(.stPlotlyChart)"
 
 # A table (table() below) is drawn twice: as Streamlit's data grid, which keeps its columns'
 # widths and scrolls sideways on a phone, and as a plain HTML table whose cells wrap, shown
 # on a phone instead of the grid just before it.
-_PHONE_TABLE_BOX = '[data-testid="stElementContainer"]:has(.lnviz-phone-table)'
+_PHONE_TABLE_BOX = ".stElementContainer:has(.lnviz-phone-table)"
 _GRID_WITH_PHONE_TABLE = (
-    '[data-testid="stElementContainer"]:has([data-testid="stDataFrame"])'
-    ':has(+ [data-testid="stElementContainer"] .lnviz-phone-table)'
+    ".stElementContainer:has(.stDataFrame):has(+ .stElementContainer .lnviz-phone-table)"
 )
 # More than three columns do not fit a phone's width as columns: each row becomes a card,
 # one "column name  value" line per cell.
@@ -92,9 +86,9 @@ _PHONE_TABLE_CSS = """
 # 3.9:1 on white (Streamlit 1.67); here in the text's own colour at 80 % (6.8:1 light,
 # 11:1 dark). No key class reaches every caption. A display formula overflowed its box by
 # KaTeX's 2 px rounding, which made a scroll region no keyboard can reach.
-_READABLE_CSS = """[data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
-.katex-display > .katex { padding-right: 2px; }
-.stMain h2 { font-size: 1.75rem; } .stMain h3 { font-size: 1.5rem; }"""
+_READABLE_CSS = f"""{dom.CAPTION} {{ color: inherit; opacity: 0.8; }}
+.katex-display > .katex {{ padding-right: 2px; }}
+.stMain h2 {{ font-size: 1.75rem; }} .stMain h3 {{ font-size: 1.5rem; }}"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
 # sizes they had as h3 and h4)
 
@@ -110,15 +104,15 @@ PHONE_CSS = f"""<style>
 @media (max-width: {PHONE_MAX_WIDTH}px) {{
   {_METRIC_ROW_CELL} {{ flex: 1 1 calc(50% - 0.5rem) !important; }}
   .katex-display > .katex {{ font-size: 0.9em; }}  /* the widest formula fits, no scroll box */
-  [data-testid="stMetricLabel"] * {{ white-space: normal !important; text-overflow: clip; }}
-  [data-testid="stMainBlockContainer"] {{ padding-top: 3.5rem; }}
-  [data-testid="stMain"] h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
+  .stMetric label * {{ white-space: normal !important; text-overflow: clip; }}
+  .stMainBlockContainer {{ padding-top: 3.5rem; }}
+  .stMain h1 {{ font-size: 1.75rem; line-height: 1.2; padding-top: 0.5rem; }}
   .stMain h2, .stMain h3 {{ font-size: 1.15rem; }}
   {_SMALL_ROW} {{ flex-flow: row wrap; row-gap: 0.25rem; }}
-  {_SMALL_ROW} > [data-testid="stColumn"] {{
+  {_SMALL_ROW} > .stColumn {{
     min-width: calc(50% - 0.5rem) !important; flex: 1 1 calc(50% - 0.5rem) !important;
   }}
-  [data-testid="stMetricValue"] {{ font-size: 1.6rem; }}
+  {dom.METRIC_VALUE} {{ font-size: 1.6rem; }}
   {_PRESET_ROW} {{ gap: 0.4rem; }}
   {_PRESET_ROW} button {{ min-height: 2rem; padding: 0.15rem 0.65rem; }}
   {_PRESET_ROW} button p {{ font-size: 0.875rem; }}

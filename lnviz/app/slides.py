@@ -14,8 +14,11 @@ when a page is opened in presentation mode, and opens it again when the mode is 
 
 from __future__ import annotations
 
+import json
+
 import streamlit as st
 
+from lnviz.app.streamlit_dom import SIDEBAR_TOGGLE
 from lnviz.app.targets import current_url_path
 from lnviz.content.text import plain
 
@@ -25,6 +28,8 @@ _SLIDE_PAGE = "lnviz-slide-page"  # the page the slide number belongs to
 _FOLD = "lnviz-fold"  # the page the sidebar was last folded for ("" = not presenting)
 
 STAGE_JS = r"""
+const SIDEBAR_TOGGLE = __SIDEBAR_TOGGLE__;
+
 export default function (component) {
   const { data, parentElement } = component;
   const w = window;
@@ -32,14 +37,15 @@ export default function (component) {
   const fold = data.fold || "";
 
   // the sidebar: folded once per page shown in presentation mode, opened again on leaving
-  const sidebar = document.querySelector('[data-testid="stSidebar"]');
+  // (by its toggle, fold or unfold, whichever is shown: its aria-expanded says which)
   if (w.__lnvizFold !== fold) {
     const was = w.__lnvizFold;
     w.__lnvizFold = fold;
-    const open = sidebar && sidebar.getAttribute("data-collapsed") === "false";
-    const click = (sel) => { const b = document.querySelector(sel); if (b) b.click(); };
-    if (fold && open) click('[data-testid="stSidebarCollapseButton"] button');
-    if (!fold && was && !open) click('[data-testid="stExpandSidebarButton"]');
+    const toggle = (expanded) => document.querySelector(
+      `${SIDEBAR_TOGGLE}[aria-expanded="${expanded}"]`);
+    const open = toggle(true);
+    if (fold && open) open.click();
+    if (!fold && was && !open && toggle(false)) toggle(false).click();
   }
 
   // the arrow keys (and a presenter remote's Page Up / Page Down) step the sections
@@ -65,17 +71,15 @@ export default function (component) {
 
   // one section on screen: the main pane's top-level blocks, cut at each section heading
   const show = () => {
-    const main = document.querySelector(
-      '[data-testid="stMainBlockContainer"] > [data-testid="stVerticalBlock"]');
+    const main = document.querySelector(".stMainBlockContainer > .stVerticalBlock");
     if (!main) return;
     // A fragment is a block of its own (a layout wrapper around a vertical block); one that
     // holds section headings (a page's body: its controls and every section) is looked
     // through, so its children are cut at the headings like the main pane's.
-    const HEADINGS = '[data-testid="stHeading"] h2, [data-testid="stHeading"] h3';
+    const HEADINGS = ".stHeading h2, .stHeading h3";
     const flat = (parent) => [...parent.children].flatMap((b) => {
-      const wrapper = b.getAttribute("data-testid") === "stLayoutWrapper";
-      const inner = wrapper ? b.firstElementChild : null;
-      const through = inner && inner.getAttribute("data-testid") === "stVerticalBlock"
+      const inner = b.classList.contains("stElementContainer") ? null : b.firstElementChild;
+      const through = inner && inner.classList.contains("stVerticalBlock")
         && !inner.className.includes("st-key-") && b.querySelector(HEADINGS);
       return through ? flat(inner) : [b];
     });
@@ -100,7 +104,7 @@ export default function (component) {
     const label = document.querySelector(".st-key-slide-label p");
     if (label && shown) {
       const heading = blocks.find((b, i) => marks[i] === shown
-        && b.querySelector('[data-testid="stHeading"]'));
+        && b.querySelector(".stHeading"));
       const title = heading ? heading.querySelector("h1, h2, h3").innerText.trim() : "";
       const text = `Section ${shown} of ${count}` + (title ? `: ${title}` : "");
       if (label.textContent !== text) label.textContent = text; // (no write, no new mutation)
@@ -120,13 +124,14 @@ export default function (component) {
       pending = true;
       requestAnimationFrame(() => { pending = false; show(); });
     });
-    const root = document.querySelector('[data-testid="stMainBlockContainer"]');
+    const root = document.querySelector(".stMainBlockContainer");
     // characterData too: the server's "Section n" can arrive as an edit of a text node
     if (root) w.__lnvizStage.observe(root, { childList: true, subtree: true, characterData: true });
   }
 }
 """
 
+STAGE_JS = STAGE_JS.replace("__SIDEBAR_TOGGLE__", json.dumps(SIDEBAR_TOGGLE))
 STAGE_CSS = "[data-lnviz-hidden] { display: none !important; }"
 STAGE_STYLE = f"<style>{STAGE_CSS}</style>"  # constant: no visitor text reaches st.html
 

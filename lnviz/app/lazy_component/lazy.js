@@ -70,8 +70,8 @@ function install() {
   let observer = null;
   let observedRoot;
 
-  const pane = () => document.querySelector('[data-testid="stMain"]');
-  const box = (gd) => gd.closest('[data-testid="stElementContainer"]') || gd;
+  const pane = () => document.querySelector("main");
+  const box = (gd) => gd.closest(".stElementContainer") || gd;
 
   function near(gd) {
     const r = box(gd).getBoundingClientRect();
