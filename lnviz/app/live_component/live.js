@@ -115,17 +115,38 @@ const NO_REDRAW = { mode: "immediate", transition: { duration: 0 }, frame: { dur
 
 // Draw frame f of `chart` on gd while dragging: "done" when all of it is drawn, "later" when
 // its layout waits for the pause, "now" when a trace type cannot be animated (Plotly.update
-// draws the frame now).
+// draws the frame now). Plotly.animate draws in its next animation frame: while one is on
+// its way the chart keeps only the latest frame asked for (a loaded browser skips states
+// instead of queueing them).
 function quickApply(P, gd, chart, f) {
   const types = chart.traces.map((i) => (gd.data[i] && gd.data[i].type) || "scatter");
   if (!types.every((t) => ANIMATABLE.has(t))) return "now";
-  if (chart.traces.length) P.animate(gd, { data: f.traces, traces: chart.traces }, NO_REDRAW).catch(() => {});
-  return Object.keys(f.layout).length ? "later" : "done";
+  const later = Object.keys(f.layout).length ? "later" : "done";
+  if (!chart.traces.length) return later;
+  if (chart.busy) {
+    chart.next = f;
+    return later;
+  }
+  const run = (frame) => {
+    chart.busy = P.animate(gd, { data: frame.traces, traces: chart.traces }, NO_REDRAW)
+      .catch(() => {})
+      .then(() => {
+        chart.busy = null;
+        const next = chart.next;
+        chart.next = null;
+        if (next) run(next);
+      });
+  };
+  run(f);
+  return later;
 }
 
-// One Plotly.update of frame f: what the server would draw, and Plotly's state with it.
+// One Plotly.update of frame f: what the server would draw, and Plotly's state with it
+// (after an animation on its way, which it replaces).
 function fullApply(P, gd, chart, f) {
-  P.update(gd, f.data, f.layout, chart.traces);
+  chart.next = null;
+  if (chart.busy) chart.busy.then(() => P.update(gd, f.data, f.layout, chart.traces));
+  else P.update(gd, f.data, f.layout, chart.traces);
 }
 
 function drawn(gd) {
