@@ -21,6 +21,7 @@ import streamlit as st
 from lnviz.app.chrome import presenting
 from lnviz.app.targets import current_url_path
 from lnviz.figures._margins import planned as planned_margins
+from lnviz.figures._numbers import tables
 from lnviz.figures._presentation import enlarged
 from lnviz.figures._spec import Chart, json_data
 
@@ -66,11 +67,43 @@ def chart(
         "toImageButtonOptions": {"format": "png", "filename": download_name(key), "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
-    if still:  # on a phone a still picture that touches pass through (lnviz.app.layout)
-        with st.container(key=f"{STILL_3D}{key}"):
+    with_numbers = bool(st.session_state.get(TABLES_KEY))
+    if still or with_numbers:  # a box: still on a phone (lnviz.app.layout), numbers below
+        with st.container(key=f"{STILL_3D if still else 'chart-'}{key}"):
             st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+            if with_numbers:
+                numbers(spec)
         return
     st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+TABLES_KEY = "lnviz-chart-tables"  # the sidebar switch: every chart's numbers as tables
+
+
+def tables_switch() -> None:
+    """The sidebar's switch that puts the numbers of every chart under it, drawn by the router
+    on every run (so it holds for the whole session, on every page); off, it costs nothing."""
+    if not st.context.is_embedded:
+        st.sidebar.toggle(
+            "Charts as tables",
+            key=TABLES_KEY,
+            help="Under every chart, a table of the numbers it draws: for a screen reader, "
+            "or to read exact values.",
+        )
+
+
+def numbers(spec: dict[str, Any]) -> None:
+    """The chart's numbers (lnviz.figures._numbers), folded under it: text tables a screen
+    reader reads cell by cell (st.table: HTML, where st.dataframe draws on a canvas)."""
+    import pandas as pd
+
+    found = tables(spec)
+    if not found:
+        return
+    with st.expander("The numbers behind this chart", icon=":material/table:"):
+        for caption, columns in found:
+            st.caption(caption)
+            st.table(pd.DataFrame(columns).style.hide(axis="index"))
 
 
 MOBILE_MARKS = ("Mobi", "Android", "iPhone", "iPad")  # in a phone's or tablet's User-Agent
