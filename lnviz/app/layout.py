@@ -94,9 +94,12 @@ _PHONE_TABLE_CSS = """
 # KaTeX's 2 px rounding, which made a scroll region no keyboard can reach.
 _READABLE_CSS = """[data-testid="stCaptionContainer"] { color: inherit; opacity: 0.8; }
 .katex-display > .katex { padding-right: 2px; }
-.stMain h2 { font-size: 1.75rem; } .stMain h3 { font-size: 1.5rem; }"""
+.stMain h2 { font-size: 1.75rem; } .stMain h3 { font-size: 1.5rem; }
+[class*="st-key-"] div:has(> :is(input[type="text"], input[type="number"], textarea):focus-visible),
+[data-testid="stSidebarNavLink"]:focus-visible { outline: 2px solid currentColor; }"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
-# sizes they had as h3 and h4)
+# sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
+# Streamlit only recolours a 1 px border (text boxes) or shades the background (page links).
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}
