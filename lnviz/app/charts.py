@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import pickle
 import threading
 from collections import OrderedDict
@@ -93,17 +94,36 @@ def tables_switch() -> None:
 
 
 def numbers(spec: dict[str, Any]) -> None:
-    """The chart's numbers (lnviz.figures._numbers), folded under it: text tables a screen
-    reader reads cell by cell (st.table: HTML, where st.dataframe draws on a canvas)."""
-    import pandas as pd
-
+    """The chart's numbers (lnviz.figures._numbers), folded under it, as HTML tables: a
+    screen reader reads them cell by cell (st.dataframe draws on a canvas), and a wide one
+    scrolls in a box the keyboard reaches (focusable, named by the caption above it)."""
     found = tables(spec)
-    if not found:
-        return
-    with st.expander("The numbers behind this chart", icon=":material/table:"):
-        for caption, columns in found:
-            st.caption(caption)
-            st.table(pd.DataFrame(columns).style.hide(axis="index"))
+    if found:
+        with st.expander("The numbers behind this chart", icon=":material/table:"):
+            st.html("".join(numbers_html(caption, columns) for caption, columns in found))
+
+
+def numbers_html(caption: str, columns: dict[str, list[str]]) -> str:
+    """One table of text columns, every text escaped.
+
+    >>> t = numbers_html("a <b>", {"x": ["1", "2"], "y": ["3", "4"]})
+    >>> '<p class="lnviz-numbers-caption">a &lt;b&gt;</p>' in t, t.count("<th"), t.count("<td>")
+    (True, 2, 4)
+    """
+    esc = functools.partial(html.escape, quote=True)
+    head = "".join(f'<th scope="col">{esc(name)}</th>' for name in columns)
+    rows = "".join(
+        "<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
+        for row in zip(*columns.values(), strict=True)
+    )
+    return (
+        f'<p class="{NUMBERS_CLASS}-caption">{esc(caption)}</p>'
+        f'<div class="{NUMBERS_CLASS}" tabindex="0" role="region" aria-label="{esc(caption)}">'
+        f"<table><tr>{head}</tr>{rows}</table></div>"
+    )
+
+
+NUMBERS_CLASS = "lnviz-numbers"  # its style: lnviz.app.layout
 
 
 MOBILE_MARKS = ("Mobi", "Android", "iPhone", "iPad")  # in a phone's or tablet's User-Agent
