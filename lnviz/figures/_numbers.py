@@ -87,6 +87,8 @@ def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
     series: list[tuple[str, dict[str, np.ndarray], dict[str, Any]]] = []
     out: list[tuple[str, dict[str, list[str]]]] = []
     for number, trace in enumerate(spec.get("data", []), 1):
+        if trace.get("visible") is False:  # drawn nowhere
+            continue
         name = _text(trace.get("name")) or f"trace {number}"
         arrays = {k: a for k in ONE_D if (a := plain_array(trace.get(k))) is not None}
         z = arrays.get("z")
