@@ -100,27 +100,30 @@ def numbers(spec: dict[str, Any]) -> None:
     found = tables(spec)
     if found:
         with st.expander("The numbers behind this chart", icon=":material/table:"):
-            st.html("".join(numbers_html(caption, columns) for caption, columns in found))
+            st.html(numbers_html(found))
 
 
-def numbers_html(caption: str, columns: dict[str, list[str]]) -> str:
-    """One table of text columns, every text escaped.
+def numbers_html(found: list[tuple[str, dict[str, list[str]]]]) -> str:
+    """Tables of text columns under their captions, every text escaped.
 
-    >>> t = numbers_html("a <b>", {"x": ["1", "2"], "y": ["3", "4"]})
+    >>> t = numbers_html([("a <b>", {"x": ["1", "2"], "y": ["3", "4"]})])
     >>> '<p class="lnviz-numbers-caption">a &lt;b&gt;</p>' in t, t.count("<th"), t.count("<td>")
     (True, 2, 4)
     """
     esc = functools.partial(html.escape, quote=True)
-    head = "".join(f'<th scope="col">{esc(name)}</th>' for name in columns)
-    rows = "".join(
-        "<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
-        for row in zip(*columns.values(), strict=True)
-    )
-    return (
-        f'<p class="{NUMBERS_CLASS}-caption">{esc(caption)}</p>'
-        f'<div class="{NUMBERS_CLASS}" tabindex="0" role="region" aria-label="{esc(caption)}">'
-        f"<table><tr>{head}</tr>{rows}</table></div>"
-    )
+    out = []
+    for caption, columns in found:
+        head = "".join(f'<th scope="col">{esc(name)}</th>' for name in columns)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
+            for row in zip(*columns.values(), strict=True)
+        )
+        out.append(
+            f'<p class="{NUMBERS_CLASS}-caption">{esc(caption)}</p><div class="{NUMBERS_CLASS}"'
+            f' tabindex="0" role="region" aria-label="{esc(caption)}">'
+            f"<table><tr>{head}</tr>{rows}</table></div>"
+        )
+    return "".join(out)
 
 
 NUMBERS_CLASS = "lnviz-numbers"  # its style: lnviz.app.layout
