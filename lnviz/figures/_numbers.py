@@ -80,6 +80,9 @@ def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
     >>> spec["data"][1] = {"name": "b", "x": [1, 2], "y": [3, 4]}
     >>> tables(spec)[0][1]
     {'ε': ['1', '2'], 'a': ['0.5', '–'], 'b': ['3', '4']}
+    >>> spec["data"].append({"name": "c", "x": [1, 2], "y": [5, 6], "z": [7, 8]})
+    >>> list(tables(spec)[0][1])
+    ['series', 'ε', 'y', 'z']
     """
     layout = spec.get("layout", {})
     title = _text(layout.get("title"))
@@ -94,7 +97,7 @@ def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
         z = arrays.get("z")
         if z is not None and z.ndim == 2:
             heads = [_axis_title(layout, trace, k) or k for k in "yx"]
-            grid_caption, columns = _grid(trace.get("name") and name, heads, z, arrays)
+            grid_caption, columns = _grid(name if trace.get("name") else "", heads, z, arrays)
             out.append((f"{caption} {grid_caption}", columns))
             continue
         arrays = {k: a.ravel() for k, a in arrays.items() if a.ndim == 1 or a.size == len(a)}
@@ -108,7 +111,8 @@ def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
             heads.setdefault(k, set()).add(_axis_title(layout, trace, k) if k in "xyz" else k)
     head = {k: (min(t) if len(t) == 1 and "" not in t else k) for k, t in heads.items()}
     names = [name for name, _, _ in series]
-    xs = {tuple(cell(v) for v in a["x"]) for _, a, _ in series if set(a) == {"x", "y"}}
+    plain = all(set(a) == {"x", "y"} for _, a, _ in series)  # lines or bars over x
+    xs = {tuple(cell(v) for v in a["x"]) for _, a, _ in series} if plain else set()
     if len(series) > 1 and len(xs) == 1 and len(set(names)) == len(series) and len(heads["x"]) == 1:
         x = xs.pop()
         step = _every(len(x), MAX_ROWS)
@@ -156,5 +160,5 @@ def _grid(
     for j in range(0, n_cols, across):
         columns[cell(x[j])] = [cell(z[i, j]) for i in range(0, n_rows, down)]
     note = "" if down == across == 1 else f" One row in {down}, one column in {across}."
-    named = f"{name}: r" if name else "R"
-    return f"{named}ows by {heads[0]}, columns by {heads[1]}.{note}", columns
+    rows = f"{name}: rows" if name else "Rows"
+    return f"{rows} by {heads[0]}, columns by {heads[1]}.{note}", columns
