@@ -101,7 +101,8 @@ _READABLE_CSS = """[data-testid="stCaptionContainer"] { color: inherit; opacity:
 .lnviz-numbers table { border-collapse: collapse; font-size: 0.875rem; }
 .lnviz-numbers-caption { opacity: 0.8; margin: 0.5rem 0 0.2rem; font-size: 0.875rem; }
 .lnviz-numbers th, .lnviz-numbers td { padding: 0.2rem 0.5rem; white-space: nowrap;
-  border-bottom: 1px solid rgba(128, 128, 128, 0.3); text-align: right; }"""
+  border-bottom: 1px solid rgba(128, 128, 128, 0.3); text-align: right; }
+.lnviz-numbers :is(th, td):first-child { text-align: left; }"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
 # sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
 # Streamlit only recolours a 1 px border (text boxes) or shades the background (page links).

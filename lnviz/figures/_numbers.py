@@ -27,15 +27,16 @@ def plain_array(value: Any) -> np.ndarray | None:
 
 
 def cell(value: Any) -> str:
-    """A number to 6 significant digits, anything else as text; a gap as a dash.
+    """A number to 6 significant digits with a true minus, anything else as text; a gap
+    as a dash.
 
-    >>> cell(1 / 3), cell(2.0), cell(None), cell(float("nan")), cell("LN")
-    ('0.333333', '2', '–', '–', 'LN')
+    >>> cell(-1 / 3), cell(2.0), cell(1e-9), cell(None), cell(float("nan")), cell("LN")
+    ('−0.333333', '2', '1e−09', '–', '–', 'LN')
     """
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     if isinstance(value, int | float | np.number) and not isinstance(value, bool):
-        return f"{float(value):.6g}"
+        return f"{float(value):.6g}".replace("-", "−").replace("inf", "∞")
     return str(value)
 
 
