@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import html
 import pickle
 import threading
 from collections import OrderedDict
@@ -21,6 +22,7 @@ import streamlit as st
 from lnviz.app.chrome import presenting
 from lnviz.app.targets import current_url_path
 from lnviz.figures._margins import planned as planned_margins
+from lnviz.figures._numbers import tables
 from lnviz.figures._presentation import enlarged
 from lnviz.figures._spec import Chart, json_data
 
@@ -66,11 +68,65 @@ def chart(
         "toImageButtonOptions": {"format": "png", "filename": download_name(key), "scale": 2},
         "modeBarButtonsToRemove": ["lasso2d", "select2d"],
     }
-    if still:  # on a phone a still picture that touches pass through (lnviz.app.layout)
-        with st.container(key=f"{STILL_3D}{key}"):
+    with_numbers = bool(st.session_state.get(TABLES_KEY))
+    if still or with_numbers:  # a box: still on a phone (lnviz.app.layout), numbers below
+        with st.container(key=f"{STILL_3D if still else 'chart-'}{key}"):
             st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+            if with_numbers:
+                numbers(spec)
         return
     st.plotly_chart(_BuiltFigure(spec), key=key, config=config, alt=alt, theme="streamlit")
+
+
+TABLES_KEY = "lnviz-chart-tables"  # the sidebar switch: every chart's numbers as tables
+
+
+def tables_switch() -> None:
+    """The sidebar's switch that puts the numbers of every chart under it, drawn by the router
+    on every run (so it holds for the whole session, on every page); off, it costs nothing."""
+    if not st.context.is_embedded:
+        st.sidebar.toggle(
+            "Charts as tables",
+            key=TABLES_KEY,
+            help="Under every chart, a table of the numbers it draws: for a screen reader, "
+            "or to read exact values.",
+        )
+
+
+def numbers(spec: dict[str, Any]) -> None:
+    """The chart's numbers (lnviz.figures._numbers), folded under it, as HTML tables: a
+    screen reader reads them cell by cell (st.dataframe draws on a canvas), and a wide one
+    scrolls in a box the keyboard reaches (focusable, named by the caption above it)."""
+    found = tables(spec)
+    if found:
+        with st.expander("The numbers behind this chart", icon=":material/table:"):
+            st.html(numbers_html(found))
+
+
+def numbers_html(found: list[tuple[str, dict[str, list[str]]]]) -> str:
+    """Tables of text columns under their captions, every text escaped.
+
+    >>> t = numbers_html([("a <b>", {"x": ["1", "2"], "y": ["3", "4"]})])
+    >>> '<p class="lnviz-numbers-caption">a &lt;b&gt;</p>' in t, t.count("<th"), t.count("<td>")
+    (True, 2, 4)
+    """
+    esc = functools.partial(html.escape, quote=True)
+    out = []
+    for caption, columns in found:
+        head = "".join(f'<th scope="col">{esc(name)}</th>' for name in columns)
+        rows = "".join(
+            "<tr>" + "".join(f"<td>{esc(v)}</td>" for v in row) + "</tr>"
+            for row in zip(*columns.values(), strict=True)
+        )
+        out.append(
+            f'<p class="{NUMBERS_CLASS}-caption">{esc(caption)}</p><div class="{NUMBERS_CLASS}"'
+            f' tabindex="0" role="region" aria-label="{esc(caption)}">'
+            f"<table><tr>{head}</tr>{rows}</table></div>"
+        )
+    return "".join(out)
+
+
+NUMBERS_CLASS = "lnviz-numbers"  # its style: lnviz.app.layout
 
 
 MOBILE_MARKS = ("Mobi", "Android", "iPhone", "iPad")  # in a phone's or tablet's User-Agent

@@ -88,9 +88,18 @@ _PHONE_TABLE_CSS = """
 # KaTeX's 2 px rounding, which made a scroll region no keyboard can reach.
 _READABLE_CSS = f"""{dom.CAPTION} {{ color: inherit; opacity: 0.8; }}
 .katex-display > .katex {{ padding-right: 2px; }}
-.stMain h2 {{ font-size: 1.75rem; }} .stMain h3 {{ font-size: 1.5rem; }}"""
+.stMain h2 {{ font-size: 1.75rem; }} .stMain h3 {{ font-size: 1.5rem; }}
+[class*="st-key-"] div:has(> :is(input[type="text"], input[type="number"], textarea):focus-visible),
+.stSidebar a:focus-visible {{ outline: 2px solid currentColor; }}
+.lnviz-numbers {{ overflow-x: auto; }} .lnviz-numbers:focus-visible {{ outline: 2px solid; }}
+.lnviz-numbers table {{ border-collapse: collapse; font-size: 0.875rem; }}
+.lnviz-numbers-caption {{ opacity: 0.8; margin: 0.5rem 0 0.2rem; font-size: 0.875rem; }}
+.lnviz-numbers th, .lnviz-numbers td {{ padding: 0.2rem 0.5rem; white-space: nowrap;
+  border-bottom: 1px solid rgba(128, 128, 128, 0.3); text-align: right; }}
+.lnviz-numbers :is(th, td):first-child {{ text-align: left; }}"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
-# sizes they had as h3 and h4)
+# sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
+# Streamlit only recolours a 1 px border (text boxes) or shades the background (page links).
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}

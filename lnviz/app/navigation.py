@@ -9,6 +9,7 @@ from pathlib import Path
 import streamlit as st
 
 from lnviz.app import classpoll
+from lnviz.app.charts import tables_switch
 from lnviz.app.chrome import PRESENT_KEY, presentation_switch
 from lnviz.app.controls import BOUND_KEY
 from lnviz.app.links import remember_link, settle_link
@@ -98,7 +99,8 @@ def run() -> None:
     with st.container(key=TOP_KEY):  # always there, so the page's elements keep their places
         if shown not in (None, navigation.url_path):
             to_the_top(navigation.url_path)
-    presentation_switch()  # the entrypoint's control: a state of the whole app
+    presentation_switch()  # the entrypoint's controls: states of the whole app
+    tables_switch()
     classpoll.before_page(navigation.url_path)  # a student's class box; a room follows
     _ROUTING.active = True  # the page runs inside this call, in this thread
     try:

@@ -110,7 +110,7 @@ def test_no_page_or_module_offers_an_upload() -> None:
 
 
 # Builders whose every piece of text is escaped (tested below): the only computed st.html.
-ESCAPING_HTML_BUILDERS = {"phone_table"}
+ESCAPING_HTML_BUILDERS = {"phone_table", "numbers_html"}
 
 
 def test_no_html_is_rendered_from_markdown_anywhere() -> None:
@@ -148,3 +148,16 @@ def test_the_phone_table_escapes_every_header_and_cell() -> None:
         assert bad not in html
     assert "&lt;script&gt;" in html and "&quot; onmouseover=&quot;x" in html
     assert html.count("<td") == 2 * 7 and html.count("<th>") == 7
+
+
+def test_the_charts_numbers_escape_every_caption_header_and_cell() -> None:
+    """A chart's names and labels can quote a visitor (a vector, a label): in the tables of
+    its numbers they are text, never markup."""
+    from lnviz.app.charts import numbers_html
+
+    hostile = ["<script>alert(1)</script>", '" onmouseover="x', "<img src=x onerror=y>"]
+    html = numbers_html([(h, {h: [h], "x": ["</td>"]}) for h in hostile])
+    for bad in ("<script", "<img", '" onmouseover', "</td></td>"):
+        assert bad not in html
+    assert "&lt;script&gt;" in html and "&quot; onmouseover=&quot;x" in html
+    assert html.count("<td>") == 2 * 3 and html.count("<th ") == 2 * 3

@@ -4,7 +4,9 @@ The project's own markup has no serious or critical violation at 1280 px in the 
 theme and at 390 px in the dark one. Streamlit's own sidebar navigation (Streamlit 1.67)
 has list violations of its own (its list holds `div`s, its items sit outside a list);
 they are checked apart, so that a new kind shows up, and listed in docs/accessibility.md.
-Issue 35 goes on from here (states beyond the defaults, keyboard, data tables).
+The same holds in states beyond the defaults: a question answered, the charts' numbers
+shown, a glossary entry opened by its link, the worked examples' checks opened, and
+presentation mode.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ import pytest
 from lnviz.content.registry import PAGES
 
 from .conftest import DESKTOP, PHONE
-from .helpers import Visit
+from .helpers import Visit, exception_report, interact
 
 pytestmark = pytest.mark.browser
 
@@ -97,6 +99,44 @@ def test_the_pages_own_markup_has_no_serious_violation(
     )
     page.wait_for_timeout(500)  # the phone layout's reflow and the charts' resize
     own_and_streamlits(page)
+
+
+def _answered_with_numbers(visit: Visit) -> None:
+    """A wrong answer checked, then every chart's numbers on, the first of them opened."""
+    page = visit.page
+    page.locator('[class*="st-key-answer-"] input').fill("1000")
+    interact(page, page.locator('[class*="st-key-FormSubmitter-quiz-"] button').click)
+    assert page.locator('.st-key-lnviz-quiz [data-testid="stAlert"]').count() >= 1
+    interact(page, page.locator(".st-key-lnviz-chart-tables label").click)
+    numbers = page.locator('[data-testid="stExpander"] summary', has_text="The numbers behind")
+    interact(page, numbers.first.click)
+    page.locator(".lnviz-numbers[tabindex='0']").first.wait_for()  # the keyboard reaches it
+
+
+def _checks_open(visit: Visit) -> None:
+    summary = visit.page.locator("summary", has_text="Checks: every claim")
+    interact(visit.page, summary.click)
+    visit.page.locator('[class*="st-key-claim-"]').first.wait_for()
+
+
+STATES = {  # a state beyond the defaults: (page, link, what the visitor does, theme)
+    "answered-numbers": ("epsilon", None, _answered_with_numbers, "light"),
+    "glossary-entry": ("glossary", {"term": "epsilon"}, None, "dark"),
+    "examples-checks": ("examples", None, _checks_open, "light"),
+    "presentation": ("epsilon", {"present": "true"}, None, "dark"),
+}
+
+
+@pytest.mark.parametrize("state", STATES)
+def test_other_states_have_no_serious_violation(
+    open_page: Callable[..., Visit], state: str
+) -> None:
+    url_path, query, act, scheme = STATES[state]
+    visit = open_page(url_path, query, viewport=DESKTOP, color_scheme=scheme)
+    if act is not None:
+        act(visit)
+    assert not exception_report(visit)
+    own_and_streamlits(visit.page)
 
 
 def test_axe_finds_what_it_should(open_page: Callable[..., Visit]) -> None:
