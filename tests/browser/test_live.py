@@ -263,8 +263,8 @@ DRAWN_JS = """() => {
     P.update = (...args) => { window.__lnvizUpdates += 1; return update.apply(P, args); };
     P.__lnvizCounted = true;
   }
-  const paths = [...gd.querySelectorAll('.scatterlayer path.js-line')].map((e) => e.getAttribute('d'));
-  return [paths.join('|'), window.__lnvizUpdates];
+  const paths = [...gd.querySelectorAll('.scatterlayer path.js-line')];
+  return [paths.map((e) => e.getAttribute('d')).join('|'), window.__lnvizUpdates];
 }"""
 
 
