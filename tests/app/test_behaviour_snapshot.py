@@ -47,9 +47,10 @@ def _digest(value: Any) -> str:
 
 
 def fingerprint(at: Any) -> dict[str, Any]:
-    """The page's visible text and charts, as short digests."""
+    """The page's visible text (its main pane: the sidebar is the app's) and charts, as
+    short digests."""
     return {
-        "text": _digest(ah.texts(at)),
+        "text": _digest(ah.texts(at.main)),
         "charts": [_digest(_rounded(f)) for f in ah.figures(at)],
     }
 
