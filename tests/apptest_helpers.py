@@ -246,7 +246,7 @@ def assert_right_answer_explained(
     for part in explained:
         assert part in said, f"{part!r} not in {said!r}"
     if links_back:
-        assert any(link.proto.page.endswith(page_path) for link in at.get("page_link"))
+        assert any(link.proto.page.endswith(page_path) for link in at.main.get("page_link"))
     return at
 
 

@@ -97,12 +97,15 @@ _READABLE_CSS = f"""{dom.CAPTION} {{ color: inherit; opacity: 0.8; }}
 .lnviz-numbers th, .lnviz-numbers td {{ padding: 0.2rem 0.5rem; white-space: nowrap;
   border-bottom: 1px solid rgba(128, 128, 128, 0.3); text-align: right; }}
 .lnviz-numbers :is(th, td):first-child {{ text-align: left; }}"""
+_NAV_CSS = """.st-key-lnviz-course-nav { gap: 0.45rem; }
+.st-key-lnviz-course-nav .stMarkdown { margin-top: 0.6rem; font-size: 0.875rem; }"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
 # sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
 # Streamlit only recolours a 1 px border (text boxes) or shades the background (page links).
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}
+{_NAV_CSS}
 {_LAZY_CHARTS_RULE}
 {_LIVE_FRAMES_RULE}
 {_PHONE_TABLE_BOX} {{ display: none; }}

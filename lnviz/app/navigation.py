@@ -90,8 +90,9 @@ def run() -> None:
     """
     remember_link()  # the link as it came, before a control takes a value from it
     pages = _pages()
-    position = "hidden" if st.context.is_embedded else "sidebar"
-    navigation = st.navigation(pages, position=position, expanded=True)  # the whole course
+    navigation = st.navigation(pages, position="hidden")  # the whole course
+    if not st.context.is_embedded:  # embedded in another site, the page shows alone
+        course_nav(pages)
     shown = st.session_state.get(SHOWN_KEY)  # None on a visitor's first run
     if shown != navigation.url_path:
         forget_controls(keep=(PRESENT_KEY,))
@@ -108,6 +109,29 @@ def run() -> None:
     finally:
         _ROUTING.active = False
     settle_link()  # (not reached when the run stopped to correct a link: st.rerun)
+
+
+NAV_KEY = "lnviz-course-nav"
+
+
+def course_nav(pages: dict[str, list[st.Page]]) -> None:
+    """The course's sections and pages as links (st.page_link) in the sidebar: Streamlit's
+    own navigation puts its list items in plain divs, which screen readers announce wrongly
+    (axe-core's list rules, docs/accessibility.md)."""
+    with st.sidebar, st.container(key=NAV_KEY):
+        for section, section_pages in pages.items():
+            st.markdown(f"**{section}**")
+            for page in section_pages:
+                st.page_link(page)
+        st.html(_NAV_ROLE_JS, unsafe_allow_javascript=True)
+
+
+_NAV_ROLE_JS = """<script>
+(() => {  /* the links' box is the page's navigation landmark, named */
+  const nav = document.querySelector(".st-key-lnviz-course-nav");
+  if (nav) { nav.setAttribute("role", "navigation"); nav.setAttribute("aria-label", "Course"); }
+})();
+</script>"""
 
 
 TOP_KEY = "lnviz-page-top"

@@ -30,7 +30,7 @@ def test_home_page_renders_a_card_per_explorer_page() -> None:
     assert len(specs) == 2 + len(EXPLORE)  # Pre-LN's and Post-LN's blocks, one card per page
     drawn = {str(spec["data"]) for spec in specs[2:]}
     assert len(drawn) == len(EXPLORE), "two cards show the same thumbnail"
-    links = at.get("page_link")
+    links = at.main.get("page_link")
     assert {link.proto.page for link in links} == URL_PATHS  # a link to every page
 
 
@@ -49,7 +49,7 @@ def test_home_page_starts_a_beginner_and_a_practitioner() -> None:
     assert "the sum goes through layer norm" in post.proto.alt
     assert "Post-LN transformer block" in post.proto.alt
     assert "usually needs a gentle start of training" in text
-    links = {link.proto.label: link.proto.page for link in at.get("page_link")}
+    links = {link.proto.label: link.proto.page for link in at.main.get("page_link")}
     start = registry.COURSE[0]
     assert links[f"Start the course: {start.title}"] == start.url_path
     assert links["Framework parity"] == "frameworks" and links["Numerics lab"] == "numerics"

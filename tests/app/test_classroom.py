@@ -96,7 +96,7 @@ def test_in_page_links_carry_slide_mode_and_leave_presentation_to_its_bound_swit
     page; a link that named it as well arrived with it twice (tests/browser/
     test_presentation.py follows the links in a browser)."""
     at = via_router("epsilon", {"present": "true", "slide": "3"})
-    nxt = [p for p in at.get("page_link") if "Next:" in p.proto.label]
+    nxt = [p for p in at.main.get("page_link") if "Next:" in p.proto.label]
     assert nxt and not any("present=" in p.proto.query_string for p in nxt)
     assert all("slide=1" in p.proto.query_string for p in nxt)  # a new page from its start
 

@@ -105,7 +105,9 @@ def test_no_private_labels_or_claim_ids_on_the_page() -> None:
 
 def test_links_on_the_cards_carry_each_claims_state() -> None:
     at = via_router("examples", OPEN)
-    shown = {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
+    shown = {
+        (p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.main.get("page_link")
+    }
     for target in LINKS.values():
         assert (target.page, target.query) in shown, target
 
@@ -259,7 +261,9 @@ def test_every_worked_example_link_opens_its_state() -> None:
     from lnviz.content import examples_worked as ex
 
     at = via_router("examples")
-    shown = {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
+    shown = {
+        (p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.main.get("page_link")
+    }
     for example in ex.EXAMPLES:
         assert (example.link.page, example.link.query) in shown, example.title
         assert_link_opens(example.link)

@@ -31,7 +31,9 @@ def labels(at) -> list[str]:
 
 
 def rendered_links(at) -> set[tuple[str, tuple[tuple[str, str], ...]]]:
-    return {(p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.get("page_link")}
+    return {
+        (p.proto.page, tuple(parse_qsl(p.proto.query_string))) for p in at.main.get("page_link")
+    }
 
 
 def open_entries(at, slugs=None):
@@ -47,7 +49,7 @@ def test_default_lists_every_term_collapsed_with_its_links() -> None:
     assert not at.warning and not at.error
     assert labels(at) == [t.name for t in glossary.TERMS]
     assert not any(e.proto.expanded for e in at.expander)
-    assert not at.latex and not at.get("page_link")  # folded bodies are not sent
+    assert not at.latex and not at.main.get("page_link")  # folded bodies are not sent
     open_entries(at)
     assert_clean(at)
     assert labels(at) == [t.name for t in glossary.TERMS]
@@ -179,6 +181,6 @@ def test_no_private_labels_on_the_page() -> None:
 
     at = open_entries(via_router("glossary"))
     assert_clean(at)
-    page_text = texts(at) + " ".join(p.proto.label for p in at.get("page_link"))
+    page_text = texts(at) + " ".join(p.proto.label for p in at.main.get("page_link"))
     assert "The error in a backtest" in page_text and "worked example a = (1/4, 3/4)" in page_text
     assert private_labels(page_text) == []

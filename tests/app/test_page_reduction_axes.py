@@ -225,7 +225,9 @@ def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
     ah.assert_clean(at)
     assert "is right" in ah.verdicts(at) and "B·T = 2·4 = 8" in ah.verdicts(at)
     assert "1 of 4 answered" in ah.texts(at)
-    (link,) = [p for p in at.get("page_link") if p.proto.label == "Show this scheme on this tensor"]
+    (link,) = [
+        p for p in at.main.get("page_link") if p.proto.label == "Show this scheme on this tensor"
+    ]
     assert link.proto.page.endswith("reduction-axes")
 
 

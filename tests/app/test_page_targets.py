@@ -37,7 +37,7 @@ def test_links_are_given_the_registered_pages(
 ) -> None:
     at = via_router(name, query)
     assert not at.exception
-    links = at.get("page_link")
+    links = at.main.get("page_link")
     assert links, "the page shows page links"
     paths = {p.url_path for p in registry.PAGES}
     for link in links:

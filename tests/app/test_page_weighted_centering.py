@@ -325,7 +325,7 @@ def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
     at = ah.answer(via_router(NAME), NAME, "subtracted", "5/2")
     ah.assert_clean(at)
     assert "is right" in ah.verdicts(at) and "aᵀx = 0.25·4 + 0.75·2 = 2.5" in ah.verdicts(at)
-    (link,) = [p for p in at.get("page_link") if "these weights" in p.proto.label]
+    (link,) = [p for p in at.main.get("page_link") if "these weights" in p.proto.label]
     assert link.proto.page.endswith(NAME)
 
 

@@ -39,7 +39,7 @@ def test_right_answers_in_every_form_are_marked_right(text: str) -> None:
     at = answer(opened(), "token", text)
     assert_clean(at)
     assert "is right" in shown(at) and "√2" in shown(at)
-    assert any(link.proto.page.endswith("gain-and-bias") for link in at.get("page_link"))
+    assert any(link.proto.page.endswith("gain-and-bias") for link in at.main.get("page_link"))
 
 
 @pytest.mark.parametrize("text", ["1.5", "2", "1/2", "-√2"])

@@ -42,7 +42,7 @@ _LOOK_JS = """() => {
     box = box.parentElement || (box.getRootNode() && box.getRootNode().host);
   const key = box ? String(box.className).match(/st-key-\\S+/)[0] : '';
   return { boxes, key, tag: el ? el.tagName : '', own: el ? style(el) : '',
-           nav: !!(el && el.closest && el.closest('[data-testid="stSidebarNavLink"]')) };
+           nav: !!(el && el.closest && el.closest('.st-key-lnviz-course-nav a')) };
 }"""
 
 

@@ -22,7 +22,7 @@ def _eps_shown(visit: Visit) -> str:
 
 
 def _to(visit: Visit, title: str) -> None:
-    link = visit.page.locator("[data-testid=stSidebarNav] a", has_text=title).first
+    link = visit.page.locator(".st-key-lnviz-course-nav a", has_text=title).first
     interact(visit.page, link.click)
     visit.page.wait_for_function(
         "(t) => [...document.querySelectorAll('h1')].some((h) => h.innerText.includes(t))",

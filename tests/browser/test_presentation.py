@@ -111,7 +111,7 @@ def test_presentation_mode_outlives_every_route_and_leaving_sticks(
     _assert_presenting(visit, "in-page link")
 
     _open_sidebar(visit)  # folded, but still reachable by its toggle
-    _follow(visit, page.locator("[data-testid=stSidebarNav] a", has_text="Home").first, "")
+    _follow(visit, page.locator(".st-key-lnviz-course-nav a", has_text="Home").first, "")
     _assert_presenting(visit, "sidebar link")
 
     card = page.locator("[data-testid=stMain] [data-testid=stPageLink] a", has_text="Open ")
@@ -126,9 +126,7 @@ def test_presentation_mode_outlives_every_route_and_leaving_sticks(
     )
     assert "present" not in _query(visit)
     assert page.evaluate(_STATE_JS) == {"sidebarFolded": False, "wayOut": False, "switchOn": False}
-    _follow(
-        visit, page.locator("[data-testid=stSidebarNav] a", has_text="Epsilon").first, "epsilon"
-    )
+    _follow(visit, page.locator(".st-key-lnviz-course-nav a", has_text="Epsilon").first, "epsilon")
     _follow(visit, _end_link(visit, "Next"), "invariance")
     assert "present" not in _query(visit)
     assert page.evaluate(_STATE_JS)["wayOut"] is False  # leaving sticks too
