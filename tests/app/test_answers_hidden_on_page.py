@@ -21,12 +21,11 @@ QUIZ_KEY = "lnviz-quiz"  # the question box's container key (lnviz.app.quiz)
 STEPS = [p.url_path for p in registry.COURSE if exercises.for_page(p.url_path)]
 EXCEPTIONS: dict[tuple[str, str], str] = {}  # (page, question key): why the page may show it
 # Not fixed yet: the page works out the very state its questions ask about (tables, chart
-# labels, notes). The fix is the weighted-centering one: ask about a new case and link to it.
+# labels, notes). The fix of the weighted-centering, sequences and batch-statistics
+# questions: ask about a new case (questions.twice_or_half) and link to it.
 KNOWN = {
     "gain-and-bias": "output mean and variance: chart label, table, metrics, notes",
     "epsilon": "core variance in the metrics, slope bound and limit in notes and labels",
-    "sequences": "the count of future pairs in the chart labels, table and notes",
-    "batch-statistics": "Keras's weight in the conventions table, (B − 1)/B in table, notes",
 }
 
 
