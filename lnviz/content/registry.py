@@ -39,8 +39,7 @@ class PageInfo:
     title: str
     icon: str  # a Material Symbols name, as st.Page takes it
     section: str
-    blurb: str  # one line for the home page and the navigation's hover text
-    card: bool = False  # a card with a live picture on the home page (lnviz.figures.home)
+    blurb: str  # one line for the home page's card, the recap and the navigation's hover
     course: bool = True  # a step of the course path (every page but home and the reference)
     terms: tuple[str, ...] = ()  # glossary slugs whose first mention on the page links there
 
@@ -94,7 +93,6 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "What the learned affine step does to mean and variance: normalized does not mean "
         "mean 0 and variance 1.",
-        card=True,
         terms=(
             "layer-normalization",
             "population-variance",
@@ -109,7 +107,6 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "How ε bends the core: the curve h_ε(t), the variance q/(q+ε), lost scale invariance "
         "and the Lipschitz bound ε^(−1/2).",
-        card=True,
         terms=(
             "layer-normalization",
             "population-variance",
@@ -127,7 +124,6 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "Common shifts vanish exactly; unequal shifts and rescaling do not; the redundancy of "
         "a bias before the normalization.",
-        card=True,
         terms=(
             "layer-normalization",
             "population-variance",
@@ -143,7 +139,6 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "Which entries share one mean and variance under batch, layer, instance, group and "
         "RMS normalization, on a tensor you control.",
-        card=True,
         terms=(
             "rms-normalization",
             "batch-normalization",
