@@ -227,17 +227,20 @@ def page_end() -> None:
 
 
 def course_recap() -> None:
-    """At the end of the course: every step in one line, each linked, and where to go next
-    (folded: the page's own flow stays short)."""
+    """At the end of the course: what each step taught in one line (the registry's
+    `lesson`), each linked back, and where to go next."""
     steps = "\n".join(
-        f"{k}. [{p.title}]({p.url_path}): {p.blurb}" for k, p in enumerate(registry.COURSE, 1)
+        f"{k}. [{p.title}]({p.url_path}): {p.lesson}" for k, p in enumerate(registry.COURSE, 1)
     )
-    with st.expander("You finished the course: the course in review", icon=":material/flag:"):
+    with st.expander("You finished the course: the course in review", expanded=True,
+                     icon=":material/flag:"):  # fmt: skip
         st.markdown(f"**The course in review**\n\n{steps}")
         st.markdown(
-            "**Where next.** Test yourself on the whole course's exercise sheet "
-            "([References](references)); look up any term in the [Glossary](glossary); or "
-            "open any step again with your own numbers: every state is a link."
+            "**Where next.** Check what the two source documents state, with their numbers, "
+            "on [Worked examples](examples); read the papers behind each step and test "
+            "yourself on the whole course's exercise sheet on [References](references); look "
+            "up any term in the [Glossary](glossary); or open any step again with your own "
+            "numbers: every state is a link."
         )
 
 
