@@ -63,8 +63,8 @@ def shrunk(fig: go.Figure) -> go.Figure:
     """A page's own chart as a card picture: small, without title, ticks, legend or notes."""
     fig.update_layout(height=170, margin={"l": 4, "r": 4, "t": 4, "b": 4}, showlegend=False,
                       title_text="", annotations=[])  # fmt: skip
-    fig.update_xaxes(showticklabels=False, title_text="")
-    fig.update_yaxes(showticklabels=False, title_text="")
+    fig.update_xaxes(showticklabels=False, title_text="", ticks="", automargin=False)
+    fig.update_yaxes(showticklabels=False, title_text="", ticks="", automargin=False)
     fig.update_traces(showscale=False, selector={"type": "heatmap"})
     return fig
 
