@@ -62,15 +62,15 @@ def invariance_thumb(cores: list[np.ndarray]) -> go.Figure:
 def shrunk(fig: go.Figure) -> go.Figure:
     """A page's own chart as a card picture: small, without title, ticks, legend or notes."""
     fig.update_layout(height=170, margin={"l": 4, "r": 4, "t": 4, "b": 4}, showlegend=False,
-                      title_text="", annotations=[])  # fmt: skip
+                      title_text="")  # fmt: skip
+    fig.update_annotations(visible=False)
     fig.update_xaxes(showticklabels=False, title_text="", ticks="", automargin=False)
     fig.update_yaxes(showticklabels=False, title_text="", ticks="", automargin=False)
-    fig.update_traces(showscale=False, selector={"type": "heatmap"})
     return fig
 
 
 def _steps() -> dict[str, Callable[[], go.Figure]]:
-    """The other course steps' pictures: each page's first chart at its defaults."""
+    """The other course steps' pictures: one of each page's charts at its defaults."""
     from lnviz import weighted as wt
     from lnviz.figures import batchstats, frameworks, numerics, sequences, transformer
     from lnviz.figures import weighted as wfig
@@ -95,9 +95,9 @@ def _steps() -> dict[str, Callable[[], go.Figure]]:
     def gradient() -> go.Figure:
         return transformer.GRADIENT.figure(tp.page_stack(12, 64, 0), "pre")
 
-    def delta() -> go.Figure:
+    def diagnosis() -> go.Figure:
         setup = fd.Setup((2, 4, 8), "btf", "layer", 2, 0.0, 1.0, 0, False)
-        return frameworks.DELTA.figure(fd.analyse(setup).comparison, "keras", "pytorch")
+        return frameworks.DIAGNOSIS.figure(fd.analyse(setup).diagnosis)
 
     def sweep() -> go.Figure:
         offsets = tuple(float(c) for c in np.logspace(0, 6, 13))
@@ -109,7 +109,7 @@ def _steps() -> dict[str, Callable[[], go.Figure]]:
         return wfig.PLANE.figure(r2, wt.projection_view(r2))
 
     pictures = {"why-normalize": drift, "sequences": prices, "batch-statistics": gap,
-                "transformer": gradient, "frameworks": delta, "numerics": sweep,
+                "transformer": gradient, "frameworks": diagnosis, "numerics": sweep,
                 "weighted-centering": plane}  # fmt: skip
     return {path: functools.partial(_shrunk_of, draw) for path, draw in pictures.items()}
 
