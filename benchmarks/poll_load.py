@@ -12,7 +12,7 @@ Every visitor speaks Streamlit's protocol (benchmarks/stclient.py) on its own We
   timer does), reading "… · N answered" each time;
 - each student opens /epsilon?room=CODE (arrivals spread over `--arrive` s), reruns the
   class box's watcher fragment every 2 s like a phone, and once the question is in the box
-  sends an answer ("2/3", "0.667" or "1/2") at a random moment of the `--window` seconds
+  sends an answer ("8/9", "0.889" or "1/2") at a random moment of the `--window` seconds
   after the lecturer asked (at once if the question reached the phone later), by filling
   the box's "Your answer" and clicking "Send"; "Answer received" is the acknowledgement.
 
@@ -61,7 +61,7 @@ from lnviz.classpoll.rooms import Poll
 from lnviz.classpoll.store import Store, open_store
 
 PAGE = "epsilon"  # the lecturer asks its first question (a number: 2/3)
-ANSWERS = ("2/3", "0.667", "1/2")  # two forms of the right value, one wrong
+ANSWERS = ("8/9", "0.889", "1/2")  # two forms of the right value, one wrong
 WATCH_EVERY_S = 2.0  # lnviz.app.classpoll: a phone's watcher fragment (run_every)
 PROJECTOR_EVERY_S = 1.0  # lnviz.app.classpoll: the projector's fragment (run_every)
 RUN_TIMEOUT_S = 30.0  # one request longer than this counts as an error

@@ -308,35 +308,35 @@ def size_section(f: int, seed: int, feat: int) -> None:
 
 @st.fragment
 def companion_section(s: StreamSettings) -> None:
-    st.header("Same example, new companions")
-    with st.columns([1, 2])[0]:
-        sets = ui.int_input("batches (companion sets)", 2, 8, 5, key="sets")
-    cs = stream_companions(s, sets)
-    comp = cs.comp
-    st.markdown(
-        f"Example 1 of step 0 replaces the first row of the batch at steps "
-        f"{', '.join(map(str, comp.steps))}; the other {s.batch - 1} rows are its "
-        f"companions. Both norms use PyTorch's ε = {text.eps_label(TORCH_EPS)}."
-    )
-    left, right = st.columns(2)
-    for col, which in ((left, "bn"), (right, "ln")):
-        with col:
-            ui.chart(figs.COMPANION, comp, which, key=f"comp-{which}")
-    row = ui.row()
-    row.metric("batch norm: largest spread", text.number(cs.bn_spread))
-    row.metric("layer norm: largest spread", text.number(cs.ln_spread))
-    ui.notice(
-        [
-            "The input is the same in every batch; only the companions change, and batch "
-            "norm's output moves with them"
-            + (", most after the shift." if cs.most_after_shift else "."),
-            "Layer norm's lines lie on top of each other: its spread is 0 (up to rounding in "
-            "the last bit).",
-            "So padding, masking or regrouping a batch can change batch-norm outputs in "
-            "training, never the outputs of a layer norm taken over each example's (or each "
-            "token's) own features.",
-        ]
-    )
+    with ui.going_further("Same example, new companions", "sets"):
+        with st.columns([1, 2])[0]:
+            sets = ui.int_input("batches (companion sets)", 2, 8, 5, key="sets")
+        cs = stream_companions(s, sets)
+        comp = cs.comp
+        st.markdown(
+            f"Example 1 of step 0 replaces the first row of the batch at steps "
+            f"{', '.join(map(str, comp.steps))}; the other {s.batch - 1} rows are its "
+            f"companions. Both norms use PyTorch's ε = {text.eps_label(TORCH_EPS)}."
+        )
+        left, right = st.columns(2)
+        for col, which in ((left, "bn"), (right, "ln")):
+            with col:
+                ui.chart(figs.COMPANION, comp, which, key=f"comp-{which}")
+        row = ui.row()
+        row.metric("batch norm: largest spread", text.number(cs.bn_spread))
+        row.metric("layer norm: largest spread", text.number(cs.ln_spread))
+        ui.notice(
+            [
+                "The input is the same in every batch; only the companions change, and batch "
+                "norm's output moves with them"
+                + (", most after the shift." if cs.most_after_shift else "."),
+                "Layer norm's lines lie on top of each other: its spread is 0 (up to rounding in "
+                "the last bit).",
+                "So padding, masking or regrouping a batch can change batch-norm outputs in "
+                "training, never the outputs of a layer norm taken over each example's (or each "
+                "token's) own features.",
+            ]
+        )
 
 
 @ui.page_body

@@ -78,57 +78,60 @@ def variance_section(core: lnviz.Core) -> None:
 
 @st.fragment
 def scaling_section(z: np.ndarray, eps: float) -> None:
-    st.header("Scaling the input")
-    ui.prose(
-        r"Multiplying $z$ by $a>0$ gives $u_\varepsilon(az)=\dfrac{av}{\sqrt{a^2q+\varepsilon}}"
-        r"=u_{\varepsilon/a^2}(z)$: scaling the input is the same as dividing ε by $a^2$, so "
-        "for ε > 0 there is no scale invariance."
-    )
-    a = ui.choice_slider(
-        "a (scale factor)", SCALE_OPTIONS, key="a", default=10.0, fmt=lambda v: f"{v:g}"
-    )
-    check = explorers.scaling_check(z, eps, a)
-    s, exact = check.scaling, check.at_zero
-    ui.chart(figs.SCALING, s, key="scaling")
-    row = ui.row()
-    row.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
-    row.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
-    row.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
-    ui.notice(notes.scaling_notes(check))
+    with ui.going_further("Scaling the input", "a"):
+        ui.prose(
+            r"Multiplying $z$ by $a>0$ gives $u_\varepsilon(az)=\dfrac{av}{\sqrt{a^2q+\varepsilon}}"
+            r"=u_{\varepsilon/a^2}(z)$: scaling the input is the same as dividing ε by $a^2$, so "
+            "for ε > 0 there is no scale invariance."
+        )
+        a = ui.choice_slider(
+            "a (scale factor)", SCALE_OPTIONS, key="a", default=10.0, fmt=lambda v: f"{v:g}"
+        )
+        check = explorers.scaling_check(z, eps, a)
+        s, exact = check.scaling, check.at_zero
+        ui.chart(figs.SCALING, s, key="scaling")
+        row = ui.row()
+        row.metric("max |u_ε(az) − u_ε(z)|", ui.fmt(s.change, 8))
+        row.metric("max |u_ε(az) − u_(ε/a²)(z)|", ui.fmt(s.identity_error, 12))
+        row.metric("same change at ε = 0", "—" if exact is None else ui.fmt(exact.change, 12))
+        ui.notice(notes.scaling_notes(check))
 
 
 @st.fragment
 def jacobian_section(z: np.ndarray, eps: float) -> None:
-    st.header("Sensitivity: the Jacobian and the Lipschitz bound")
-    ui.prose(
-        r"The Jacobian $Du_\varepsilon(z)$ is the matrix of partial derivatives: how far each "
-        r"coordinate of the core moves per small move of each coordinate of $z$."
-    )
-    st.latex(
-        r"Du_\varepsilon(z)=\frac{1}{\sqrt{q+\varepsilon}}"
-        r"\Bigl(P-\frac{vv^{\mathsf T}}{d\,(q+\varepsilon)}\Bigr)"
-    )
-    ui.prose(
-        r"Here $P=I-\mathbf 1\mathbf 1^{\mathsf T}/d$ is the centering matrix and $v=Pz$ the "
-        r"centred input. No direction is stretched by more than $\varepsilon^{-1/2}$: that is a "
-        r"Lipschitz bound, the core never moves faster than $\varepsilon^{-1/2}$ times the "
-        "change of z."
-    )
-    spec = lnviz.jacobian_spectrum(z, eps)
-    with ui.row():
-        ui.chart(figs.JACOBIAN, spec, key="jacobian")
-        ui.chart(figs.EIGEN, spec, key="eigen")
-    table = explorers.jacobian_table(spec)
-    ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))
-    st.caption("b: a unit vector of the eigenspace; bᵀJb measures its eigenvalue on the matrix.")
-    row = ui.row()
-    row.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))
-    row.metric("bound ε^(−1/2)", ui.fmt(spec.core_bound, 6))
-    row.metric("bound attained?", "yes" if spec.attained else "no")
-    reached = notes.bound_message(spec)
-    if reached is not None:
-        st.success(reached, icon=":material/check_circle:")
-    ui.notice(notes.jacobian_notes(spec))
+    with ui.going_further("Sensitivity: the Jacobian and the Lipschitz bound"):
+        ui.prose(
+            r"The Jacobian $Du_\varepsilon(z)$ is the matrix of partial derivatives: how far each "
+            r"coordinate of the core moves per small move of each coordinate of $z$."
+        )
+        st.latex(
+            r"Du_\varepsilon(z)=\frac{1}{\sqrt{q+\varepsilon}}"
+            r"\Bigl(P-\frac{vv^{\mathsf T}}{d\,(q+\varepsilon)}\Bigr)"
+        )
+        ui.prose(
+            r"Here $P=I-\mathbf 1\mathbf 1^{\mathsf T}/d$ is the centering matrix and $v=Pz$ "
+            r"the centred input. No direction is stretched by more than $\varepsilon^{-1/2}$: "
+            r"that is a "
+            r"Lipschitz bound, the core never moves faster than $\varepsilon^{-1/2}$ times the "
+            "change of z."
+        )
+        spec = lnviz.jacobian_spectrum(z, eps)
+        with ui.row():
+            ui.chart(figs.JACOBIAN, spec, key="jacobian")
+            ui.chart(figs.EIGEN, spec, key="eigen")
+        table = explorers.jacobian_table(spec)
+        ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))
+        st.caption(
+            "b: a unit vector of the eigenspace; bᵀJb measures its eigenvalue on the matrix."
+        )
+        row = ui.row()
+        row.metric("operator norm ‖Du‖₂", ui.fmt(spec.operator_norm, 6))
+        row.metric("bound ε^(−1/2)", ui.fmt(spec.core_bound, 6))
+        row.metric("bound attained?", "yes" if spec.attained else "no")
+        reached = notes.bound_message(spec)
+        if reached is not None:
+            st.success(reached, icon=":material/check_circle:")
+        ui.notice(notes.jacobian_notes(spec))
 
 
 @ui.page_body

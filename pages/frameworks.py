@@ -116,33 +116,38 @@ def diagnosis_section(result: fd.Analysis) -> None:
 
 @st.fragment
 def batch_section(comp: fd.Comparison) -> None:
-    st.header("Batch norm: momentum and the running variance")
-    if comp.scheme != "batch":
-        st.info("Choose the batch scheme (or the 'Batch norm momentum' preset) to follow the "
-                "running statistics.", icon=":material/info:")  # fmt: skip
-        return
-    k = values_per_channel(comp.x.shape, comp.layout)
-    ui.prose(
-        r"Each training call moves the running variance $r$ towards the batch variance "
-        rf"$\sigma_B^2$ of the $k={k}$ values each channel holds (divisor $k$). "
-        r"**PyTorch**, momentum $m=0.1$, feeds the unbiased variance:"
-    )
-    st.latex(r"r\leftarrow(1-m)\,r+m\,\tfrac{k}{k-1}\,\sigma_B^2")
-    ui.prose(r"**Keras and Flax**, momentum $m=0.99$, feed the biased one:")
-    st.latex(r"r\leftarrow m\,r+(1-m)\,\sigma_B^2")
-    c1, c2 = st.columns(2)
-    with c1:
-        steps = int(ui.choice_slider("training steps", STEPS, key="steps", default=10))
-    with c2:
-        ch = ui.int_input("channel shown", 0, comp.x.shape[1 if comp.layout == "nchw" else -1] - 1,
-                          0, key="ch")  # fmt: skip
-    stats = fd.running_statistics(comp.x, comp.layout, steps)
-    ui.chart(figs.RUNNING, stats, ch, key="running")  # fmt: skip
-    st.markdown("**Largest gap between evaluation and training outputs after these steps**")
-    cols = [*st.columns(2), *st.columns(2)]
-    for col, s in zip(cols, stats, strict=True):
-        col.metric(s.label, words.gap(s.eval_gap))
-    ui.notice(list(words.batch_notes(stats, steps, k)))
+    with ui.going_further(
+        "Batch norm: momentum and the running variance",
+        "steps",
+        "ch",
+        expanded=comp.scheme == "batch",
+    ):
+        if comp.scheme != "batch":
+            st.info("Choose the batch scheme (or the 'Batch norm momentum' preset) to follow the "
+                    "running statistics.", icon=":material/info:")  # fmt: skip
+            return
+        k = values_per_channel(comp.x.shape, comp.layout)
+        ui.prose(
+            r"Each training call moves the running variance $r$ towards the batch variance "
+            rf"$\sigma_B^2$ of the $k={k}$ values each channel holds (divisor $k$). "
+            r"**PyTorch**, momentum $m=0.1$, feeds the unbiased variance:"
+        )
+        st.latex(r"r\leftarrow(1-m)\,r+m\,\tfrac{k}{k-1}\,\sigma_B^2")
+        ui.prose(r"**Keras and Flax**, momentum $m=0.99$, feed the biased one:")
+        st.latex(r"r\leftarrow m\,r+(1-m)\,\sigma_B^2")
+        c1, c2 = st.columns(2)
+        with c1:
+            steps = int(ui.choice_slider("training steps", STEPS, key="steps", default=10))
+        with c2:
+            top = comp.x.shape[1 if comp.layout == "nchw" else -1] - 1
+            ch = ui.int_input("channel shown", 0, top, 0, key="ch")
+        stats = fd.running_statistics(comp.x, comp.layout, steps)
+        ui.chart(figs.RUNNING, stats, ch, key="running")  # fmt: skip
+        st.markdown("**Largest gap between evaluation and training outputs after these steps**")
+        cols = [*st.columns(2), *st.columns(2)]
+        for col, s in zip(cols, stats, strict=True):
+            col.metric(s.label, words.gap(s.eval_gap))
+        ui.notice(list(words.batch_notes(stats, steps, k)))
 
 
 @ui.page_body

@@ -195,33 +195,34 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
         )
     ui.notice(notes.moment_notes(res, check))
 
-    st.header("How sensitive is the output to z?")
-    ui.prose(
-        r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$, a
+    with ui.going_further("How sensitive is the output to z?"):
+        ui.prose(
+            r"""The core can move no faster than $\varepsilon^{-1/2}$ times the change in $z$, a
 Lipschitz bound; the gain multiplies it by its largest entry in absolute value. So for any two
 inputs"""
-    )
-    st.latex(
-        r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}\,\lVert z-z'\rVert_2 ."
-    )
-    row = ui.row()
-    row.metric(
-        "core bound ε^(−1/2)",
-        ui.fmt(res.core_lipschitz, 6),
-        help=notes.exact_help(res.core_lipschitz),
-    )
-    row.metric(
-        "output bound max|γᵢ|·ε^(−1/2)",
-        ui.fmt(res.output_lipschitz, 6),
-        help=notes.exact_help(res.output_lipschitz),
-    )
-    if eps == 0:
-        st.info(
-            "At ε = 0 there is no finite bound (∞): near a constant input the core can jump "
-            "between far-apart values for an arbitrarily small change of z.",
-            icon=":material/all_inclusive:",
         )
-    ui.notice(notes.sensitivity_notes())
+        st.latex(
+            r"\lVert y(z)-y(z')\rVert_2\le\max_i|\gamma_i|\,\varepsilon^{-1/2}"
+            r"\,\lVert z-z'\rVert_2 ."
+        )
+        row = ui.row()
+        row.metric(
+            "core bound ε^(−1/2)",
+            ui.fmt(res.core_lipschitz, 6),
+            help=notes.exact_help(res.core_lipschitz),
+        )
+        row.metric(
+            "output bound max|γᵢ|·ε^(−1/2)",
+            ui.fmt(res.output_lipschitz, 6),
+            help=notes.exact_help(res.output_lipschitz),
+        )
+        if eps == 0:
+            st.info(
+                "At ε = 0 there is no finite bound (∞): near a constant input the core can jump "
+                "between far-apart values for an arbitrarily small change of z.",
+                icon=":material/all_inclusive:",
+            )
+        ui.notice(notes.sensitivity_notes())
 
 
 body()

@@ -1,5 +1,5 @@
 """Home: why normalization exists, where layer norm sits in a transformer, the formula, the
-way into the course (and a shortcut for practitioners), then one card per explorer page."""
+way into the course (and a shortcut for practitioners), then the course as one card per step."""
 
 import streamlit as st
 
@@ -66,27 +66,27 @@ with st.container(border=True):
         with col:
             ui.page_button(info, icon=":material/build:", help=info.blurb)
 
-st.header("Explore one idea at a time")
-cards = [p for p in registry.PAGES if p.card]
-for start in range(0, len(cards), 3):
+st.header("The course, step by step")
+for start in range(0, len(registry.COURSE), 3):
     cols = st.columns(3)
-    for col, info in zip(cols, cards[start : start + 3], strict=False):
+    for col, info in zip(cols, registry.COURSE[start : start + 3], strict=False):
+        k = registry.COURSE.index(info) + 1
         with col.container(border=True):
+            st.caption(f"Step {k} · {info.section}")
             st.markdown(f"### {info.title}")
             ui.chart(
-                thumbs.CARD_PICTURES[info.url_path],
+                thumbs.card_picture,
+                info.url_path,
                 alt=thumbs.card_alt(info.title, info.blurb),
                 key=f"thumb-{info.title}",
                 static=True,
             )
             st.caption(info.blurb)
-            ui.page_button(info, f"Open {info.title}", icon=":material/arrow_forward:")
+            ui.page_button(info, f"Open step {k}", icon=":material/arrow_forward:")
 
-more = [s for s in registry.SECTIONS if s not in ("Start", "The formula")]
-cols = st.columns(len(more))
-for col, section in zip(cols, more, strict=True):
+st.markdown("### Reference")
+cols = st.columns(len(registry.in_section("Reference")))
+for col, info in zip(cols, registry.in_section("Reference"), strict=True):
     with col:
-        st.markdown(f"### {section}")
-        for info in registry.in_section(section):
-            ui.page_button(info, icon=":material/arrow_forward:")
-            st.caption(info.blurb)
+        ui.page_button(info, icon=":material/arrow_forward:")
+        st.caption(info.blurb)

@@ -186,22 +186,23 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
 
 
 def rms_section(shift: symmetry.Symmetry, scaled: symmetry.Symmetry) -> None:
-    st.header("4 · RMS norm for contrast")
-    ui.prose(
-        r"""RMS norm skips the centring: $\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$
-with $m=\tfrac1d\sum_i z_i^2$, the mean square. Without the centring nothing absorbs a common
-shift; scaling acts as for layer norm, turning $\varepsilon$ into $\varepsilon/a^2$. The chart
-uses c and a from sections 1 and 3."""
-    )
-    if not (shift.ln_defined and scaled.ln_defined and shift.rms_defined):
-        st.info(
-            "Some of these are 0/0 at ε = 0 for this z; choose ε > 0 to compare.",
-            icon=":material/info:",
+    with ui.going_further("4 · RMS norm for contrast", "c", "a"):
+        ui.prose(
+            r"""RMS norm skips the centring:
+$\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$ with $m=\tfrac1d\sum_i z_i^2$,
+the mean square. Without the centring nothing absorbs a common shift; scaling acts as for
+layer norm, turning $\varepsilon$ into $\varepsilon/a^2$. The chart uses c and a from
+sections 1 and 3."""
         )
-    ui.chart(figs.CONTRAST, shift, scaled, key="contrast")
-    both = explorers.contrast(shift, scaled)
-    ui.table(notes.contrast_table(both).as_dict())
-    ui.notice(notes.rms_notes(both))
+        if not (shift.ln_defined and scaled.ln_defined and shift.rms_defined):
+            st.info(
+                "Some of these are 0/0 at ε = 0 for this z; choose ε > 0 to compare.",
+                icon=":material/info:",
+            )
+        ui.chart(figs.CONTRAST, shift, scaled, key="contrast")
+        both = explorers.contrast(shift, scaled)
+        ui.table(notes.contrast_table(both).as_dict())
+        ui.notice(notes.rms_notes(both))
 
 
 @st.fragment
@@ -215,54 +216,54 @@ def shift_scale_sections(z: np.ndarray, eps: float) -> None:
 
 @st.fragment
 def redundancy_section(eps: float) -> None:
-    st.header("5 · Redundancy in the layer before")
-    ui.prose(
-        r"""Usually $z$ comes out of an affine map $z=Wx+b$. Two of its parameters can change
+    with ui.going_further("5 · Redundancy in the layer before", "seed", "cb", "r", "dx"):
+        ui.prose(
+            r"""Usually $z$ comes out of an affine map $z=Wx+b$. Two of its parameters can change
 without any effect on the normalized output, for **every** input $x$:"""
-    )
-    st.latex(
-        r"\begin{aligned}"
-        r"b\to b+c\mathbf 1:&\quad z\mapsto z+c\,\mathbf 1\\"
-        r"W\to W+\mathbf 1r^{\mathsf T}:&\quad z\mapsto z+(r^{\mathsf T}x)\,\mathbf 1\\"
-        r"x\to x+\Delta x:&\quad z\mapsto z+W\Delta x"
-        r"\end{aligned}"
-    )
-    ui.prose(
-        "The first two add a common shift (the second a different one for each x, removed "
-        "input by input). Shifting the raw input by Δx adds W Δx, which has equal entries only "
-        "by accident."
-    )
-    c1, c2 = st.columns(2)
-    with c1:
-        seed = ui.int_input("layer seed (draws W, b and five inputs x)", 0, 999, 0, key="seed")
-        cb = ui.choice_slider(
-            "c (added to every entry of b)", BIAS_SHIFT_OPTIONS, key="cb", default=5.0
         )
-    layer = symmetry.seeded_layer(seed)
-    n = layer.w.shape[1]
-    with c2:
-        rv = ui.vector_input(
-            "r (added to each row of W)", "1, -2, 0.5", key="r", length=n, lo=-100, hi=100
+        st.latex(
+            r"\begin{aligned}"
+            r"b\to b+c\mathbf 1:&\quad z\mapsto z+c\,\mathbf 1\\"
+            r"W\to W+\mathbf 1r^{\mathsf T}:&\quad z\mapsto z+(r^{\mathsf T}x)\,\mathbf 1\\"
+            r"x\to x+\Delta x:&\quad z\mapsto z+W\Delta x"
+            r"\end{aligned}"
         )
-        sv = ui.vector_input(
-            "Δx (shift of the raw input x)", "1, 0, 0", key="dx", length=n, lo=-100, hi=100
+        ui.prose(
+            "The first two add a common shift (the second a different one for each x, removed "
+            "input by input). Shifting the raw input by Δx adds W Δx, which has equal entries only "
+            "by accident."
         )
-    red = lnviz.affine_redundancy(layer.w, layer.b, layer.xs, c=cb, r=rv, s=sv, eps=eps)
-    check = explorers.redundancy_check(red)
-    with st.expander("The layer: W, b and the inputs x", icon=":material/table:"):
-        for table in explorers.layer_tables(layer):
-            ui.table(table.as_dict())
-    row = ui.row()
-    row.metric("max change, b + c", ui.fmt(red.bias_change, 12))
-    row.metric("max change, W + 1rᵀ", ui.fmt(red.weight_change, 12))
-    row.metric("max change, x + Δx", ui.fmt(red.input_change, 6))
-    left, right = st.columns([3, 2])
-    with left:
-        ui.chart(figs.REDUNDANCY, red, cb, rv, sv, key="redundancy")
-    with right:
-        ui.chart(figs.WS, check.split, key="ws")
-    st.markdown(notes.ws_line(check))
-    ui.notice(notes.redundancy_notes(check))
+        c1, c2 = st.columns(2)
+        with c1:
+            seed = ui.int_input("layer seed (draws W, b and five inputs x)", 0, 999, 0, key="seed")
+            cb = ui.choice_slider(
+                "c (added to every entry of b)", BIAS_SHIFT_OPTIONS, key="cb", default=5.0
+            )
+        layer = symmetry.seeded_layer(seed)
+        n = layer.w.shape[1]
+        with c2:
+            rv = ui.vector_input(
+                "r (added to each row of W)", "1, -2, 0.5", key="r", length=n, lo=-100, hi=100
+            )
+            sv = ui.vector_input(
+                "Δx (shift of the raw input x)", "1, 0, 0", key="dx", length=n, lo=-100, hi=100
+            )
+        red = lnviz.affine_redundancy(layer.w, layer.b, layer.xs, c=cb, r=rv, s=sv, eps=eps)
+        check = explorers.redundancy_check(red)
+        with ui.fold("The layer: W, b and the inputs x", icon=":material/table:"):
+            for table in explorers.layer_tables(layer):
+                ui.table(table.as_dict())
+        row = ui.row()
+        row.metric("max change, b + c", ui.fmt(red.bias_change, 12))
+        row.metric("max change, W + 1rᵀ", ui.fmt(red.weight_change, 12))
+        row.metric("max change, x + Δx", ui.fmt(red.input_change, 6))
+        left, right = st.columns([3, 2])
+        with left:
+            ui.chart(figs.REDUNDANCY, red, cb, rv, sv, key="redundancy")
+        with right:
+            ui.chart(figs.WS, check.split, key="ws")
+        st.markdown(notes.ws_line(check))
+        ui.notice(notes.redundancy_notes(check))
 
 
 @ui.page_body

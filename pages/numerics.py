@@ -75,30 +75,30 @@ ui.presets(words.PRESETS, key="num-presets")
 
 @st.fragment
 def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str) -> None:
-    st.header("One format up close: the mean, the variance, the clamp")
-    prec = ui.choice("precision", PRECISIONS, key="prec", default="float32")
-    c = clamping(sw.ClampSetup(sample, offset, prec, eps, summ))
-    row = ui.row()
-    row.metric(f"mean in {prec}", float_result(c.mean))
-    row.metric("one-pass variance", float_result(c.variance))
-    row.metric("clamped output: largest / true largest", float_result(c.blowup))
-    st.caption(words.clamping_caption(c))
-    ui.chart(figs.CLAMPING, c, key="clamp-fig")
-    st.latex(r"v<0\ \Rightarrow\ \max(v,0)=0\ \Rightarrow\ y=\frac{x-\mu}{\sqrt{\varepsilon}}")
-    shown = words.at_preset(words.BFLOAT16_PRESET, sample, offset, prec)
-    ui.notice(list(words.clamping_notes(c, shown)))
+    with ui.going_further("One format up close: the mean, the variance, the clamp", "prec"):
+        prec = ui.choice("precision", PRECISIONS, key="prec", default="float32")
+        c = clamping(sw.ClampSetup(sample, offset, prec, eps, summ))
+        row = ui.row()
+        row.metric(f"mean in {prec}", float_result(c.mean))
+        row.metric("one-pass variance", float_result(c.variance))
+        row.metric("clamped output: largest / true largest", float_result(c.blowup))
+        st.caption(words.clamping_caption(c))
+        ui.chart(figs.CLAMPING, c, key="clamp-fig")
+        st.latex(r"v<0\ \Rightarrow\ \max(v,0)=0\ \Rightarrow\ y=\frac{x-\mu}{\sqrt{\varepsilon}}")
+        shown = words.at_preset(words.BFLOAT16_PRESET, sample, offset, prec)
+        ui.notice(list(words.clamping_notes(c, shown)))
 
 
 @st.fragment
 def placement_section(eps: float) -> None:
-    st.header("Where ε sits, and which divisor")
-    x = ui.vector_input(
-        "x (input vector)", "1, 0, 0, 0", key="x", min_len=2, max_len=16, lo=-1e6, hi=1e6
-    )
-    p = rec.eps_placements(x, eps)
-    ui.table(words.placement_columns(p))
-    ui.chart(figs.PLACEMENTS, p, key="place")
-    ui.notice(list(words.placement_notes(p)))
+    with ui.going_further("Where ε sits, and which divisor", "x"):
+        x = ui.vector_input(
+            "x (input vector)", "1, 0, 0, 0", key="x", min_len=2, max_len=16, lo=-1e6, hi=1e6
+        )
+        p = rec.eps_placements(x, eps)
+        ui.table(words.placement_columns(p))
+        ui.chart(figs.PLACEMENTS, p, key="place")
+        ui.notice(list(words.placement_notes(p)))
 
 
 @ui.page_body
@@ -170,14 +170,14 @@ def body() -> None:
     clamping_section(sample, offset, eps, summation)
     placement_section(eps)
 
-    st.header("What each framework computes")
-    runs = recipes(sample, offset)
-    ui.table(words.recipe_columns(runs))
-    with st.expander("How each framework computes its row", icon=":material/functions:"):
-        st.markdown(words.RECIPES_TEXT)
-    with st.expander("Source files read for each row", icon=":material/fact_check:"):
-        st.markdown(words.recipe_sources())
-    ui.notice(list(words.recipe_notes(runs, offset, offset == OFFSETS[-1])))
+    with ui.going_further("What each framework computes"):
+        runs = recipes(sample, offset)
+        ui.table(words.recipe_columns(runs))
+        with ui.fold("How each framework computes its row", icon=":material/functions:"):
+            st.markdown(words.RECIPES_TEXT)
+        with ui.fold("Source files read for each row", icon=":material/fact_check:"):
+            st.markdown(words.recipe_sources())
+        ui.notice(list(words.recipe_notes(runs, offset, offset == OFFSETS[-1])))
 
 
 body()

@@ -197,17 +197,17 @@ def body() -> None:
     ui.chart(figs.SCHEMES, results, key="schemes")
     ui.table(axes_tables.scheme_table(results).columns())
 
-    st.header("Statistics and parameters are separate choices")
-    agree = statistics_agree(
-        results["layer_all"],
-        lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
-    )
-    row = ui.row()
-    row.metric("same statistic groups", "yes" if agree.same_groups else "no")
-    row.metric("largest gap in means", short(agree.max_mean_gap))
-    row.metric("same γ shape", "yes" if agree.same_param_shape else "no")
-    ui.prose(
-        f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
+    with ui.going_further("Statistics and parameters are separate choices"):
+        agree = statistics_agree(
+            results["layer_all"],
+            lnviz.reduce_tensor(results["layer_all"].x, "group", num_groups=1, eps=eps),
+        )
+        row = ui.row()
+        row.metric("same statistic groups", "yes" if agree.same_groups else "no")
+        row.metric("largest gap in means", short(agree.max_mean_gap))
+        row.metric("same γ shape", "yes" if agree.same_param_shape else "no")
+        ui.prose(
+            f"""Layer norm over (token, feature) and group norm with a single group pool exactly the
 same entries — one group per example — so their means and variances agree. Their learned
 parameters do not: layer norm keeps one γ and β per normalized element, shape
 {results["layer_all"].param_shape}, while group norm keeps one per channel (here the feature),
@@ -218,7 +218,7 @@ The axes are a design choice, not a law. Keras's `LayerNormalization` normalizes
 by default (`axis=-1`) and gives its parameters the shape of the normalized axes; image models
 usually pool spatial positions (height × width) as well — they play the role the token axis
 plays here. Read the actual tensor layout before carrying a recipe from one model to another."""
-    )
+        )
 
 
 body()

@@ -142,50 +142,50 @@ def dependence_section(a: Analysis, leak: bool) -> None:
 
 @st.fragment
 def leak_section(a: Analysis, settings: Settings) -> None:
-    st.header("A leaky feature stays leaky")
-    m, table = a.market, a.leaks
-    names = list(m.names)
-    if st.session_state.get("sf") not in names:
-        st.session_state.pop("sf", None)
-    ui.chart(figs.LEAK, table, key="leak-corr")
-    feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
-    k = names.index(feat)
-    raw, normed = m.x[..., k], a.norms["token"].y[..., k]
-    ui.chart(figs.SCATTER, raw, normed, m.next_return, feat, key="scatter")
-    v = table.value
-    items = [
-        f"{table.samples} tokens: correlations within ±{ui.fmt(table.chance, 2)} can be "
-        "chance alone."
-    ]
-    if settings.leak:
-        after = v("next return", "token")
-        items += [
-            f"The leaky feature correlates {ui.fmt(v('next return', 'raw'), 3)} with the next "
-            f"return before and {ui.fmt(after, 3)} after token-wise layer norm: "
-            + (
-                "centring and rescaling each token do not remove what it knows about tomorrow."
-                if after > table.chance
-                else "within chance at this size."
-            ),
-            "Token-wise statistics also spread it: 'mean' "
-            + effect(
-                correlation_change(settings, "mean", "token"),
-                "its token's mean now includes r(t+1).",
-            ),
+    with ui.going_further("A leaky feature stays leaky", "sf"):
+        m, table = a.market, a.leaks
+        names = list(m.names)
+        if st.session_state.get("sf") not in names:
+            st.session_state.pop("sf", None)
+        ui.chart(figs.LEAK, table, key="leak-corr")
+        feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
+        k = names.index(feat)
+        raw, normed = m.x[..., k], a.norms["token"].y[..., k]
+        ui.chart(figs.SCATTER, raw, normed, m.next_return, feat, key="scatter")
+        v = table.value
+        items = [
+            f"{table.samples} tokens: correlations within ±{ui.fmt(table.chance, 2)} can be "
+            "chance alone."
         ]
-    level = correlation_change(settings, "level", "sequence")
-    items.append(
-        "With one series, sequence pooling shifts and scales each feature as a whole: "
-        f"'level' keeps its correlation ({ui.fmt(level.before, 3)})."
-        if level.verdict == "unchanged"
-        else "Sequence pooling: 'level' "
-        + effect(
-            level,
-            "its z-score compares today's price with the sequence's average, future prices "
-            "included, so a low value hints at a later rise.",
+        if settings.leak:
+            after = v("next return", "token")
+            items += [
+                f"The leaky feature correlates {ui.fmt(v('next return', 'raw'), 3)} with the next "
+                f"return before and {ui.fmt(after, 3)} after token-wise layer norm: "
+                + (
+                    "centring and rescaling each token do not remove what it knows about tomorrow."
+                    if after > table.chance
+                    else "within chance at this size."
+                ),
+                "Token-wise statistics also spread it: 'mean' "
+                + effect(
+                    correlation_change(settings, "mean", "token"),
+                    "its token's mean now includes r(t+1).",
+                ),
+            ]
+        level = correlation_change(settings, "level", "sequence")
+        items.append(
+            "With one series, sequence pooling shifts and scales each feature as a whole: "
+            f"'level' keeps its correlation ({ui.fmt(level.before, 3)})."
+            if level.verdict == "unchanged"
+            else "Sequence pooling: 'level' "
+            + effect(
+                level,
+                "its z-score compares today's price with the sequence's average, future prices "
+                "included, so a low value hints at a later rise.",
+            )
         )
-    )
-    ui.notice(items)
+        ui.notice(items)
 
 
 @st.fragment
@@ -239,56 +239,56 @@ def shock_section(settings: Settings) -> None:
 
 @st.fragment
 def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
-    st.header("Training, inference and the batch")
-    ui.prose(
-        "Layer norm computes its statistics from the current input at training and at "
-        "inference alike. Batch norm, in evaluation mode, uses running statistics gathered "
-        "during training instead."
-    )
-    bsz = settings.batch
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        ex = ui.int_input("example", 0, bsz - 1, 0, key="ex")
-    with c2:
-        steps = ui.int_choice("training batches seen", STEPS, key="steps", default=20)
-    with c3:
-        feat = names.index(ui.choice("feature", list(names[:4]), key="feat", default="return"))
-    inf = inference(settings, ex, steps)
-    g = inf.gap
-    t = model.inference_table(inf)
-    ui.table(
-        {
-            "max |Δy| of this example": t.setting,
-            "layer norm": cells(t.layer_norm),
-            "batch norm": cells(t.batch_norm),
-        },
-    )
-    with st.expander("What each row compares"):
-        st.markdown(
-            "The example's training-mode output in its batch, against the same example alone, "
-            "among other series, and fed one token at a time at inference (batch norm then in "
-            "evaluation mode)."
+    with ui.going_further("Training, inference and the batch", "ex", "steps", "feat"):
+        ui.prose(
+            "Layer norm computes its statistics from the current input at training and at "
+            "inference alike. Batch norm, in evaluation mode, uses running statistics gathered "
+            "during training instead."
         )
-    ui.chart(checks.INFERENCE, inf, feat, names[feat], key="inference")
-    tiny = max(g("ln_batch", "ln_alone"), g("ln_batch", "ln_stream"))
-    ui.notice(
-        [
-            "Layer norm gives this example the same output alone, with other batch mates, and "
-            "at inference, one token at a time: no mode, no stored state; "
-            f"largest gap {text.short(tiny, 2)}.",
-            "In a batch of one, batch norm has no company to change with."
-            if bsz == 1
-            else "Batch norm in training mode changes with the company: alone it differs by "
-            f"{ui.fmt(g('bn_batch', 'bn_alone'), 3)}, with other mates by "
-            f"{ui.fmt(g('bn_batch', 'bn_mates'), 3)}.",
-            f"Alone, training-mode batch norm *is* sequence pooling (gap "
-            f"{text.short(g('bn_alone', 'seq_alone'), 2)}): a batch of one looks into its own "
-            "future.",
-            f"In evaluation mode it uses running statistics after {steps} training batches "
-            f"(gap {ui.fmt(g('bn_batch', 'bn_eval'), 3)}); then the example's company no "
-            f"longer matters (alone vs batch: {text.short(g('bn_eval', 'bn_eval_alone'), 2)}).",
-        ]
-    )
+        bsz = settings.batch
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            ex = ui.int_input("example", 0, bsz - 1, 0, key="ex")
+        with c2:
+            steps = ui.int_choice("training batches seen", STEPS, key="steps", default=20)
+        with c3:
+            feat = names.index(ui.choice("feature", list(names[:4]), key="feat", default="return"))
+        inf = inference(settings, ex, steps)
+        g = inf.gap
+        t = model.inference_table(inf)
+        ui.table(
+            {
+                "max |Δy| of this example": t.setting,
+                "layer norm": cells(t.layer_norm),
+                "batch norm": cells(t.batch_norm),
+            },
+        )
+        with ui.fold("What each row compares"):
+            st.markdown(
+                "The example's training-mode output in its batch, against the same example alone, "
+                "among other series, and fed one token at a time at inference (batch norm then in "
+                "evaluation mode)."
+            )
+        ui.chart(checks.INFERENCE, inf, feat, names[feat], key="inference")
+        tiny = max(g("ln_batch", "ln_alone"), g("ln_batch", "ln_stream"))
+        ui.notice(
+            [
+                "Layer norm gives this example the same output alone, with other batch mates, and "
+                "at inference, one token at a time: no mode, no stored state; "
+                f"largest gap {text.short(tiny, 2)}.",
+                "In a batch of one, batch norm has no company to change with."
+                if bsz == 1
+                else "Batch norm in training mode changes with the company: alone it differs by "
+                f"{ui.fmt(g('bn_batch', 'bn_alone'), 3)}, with other mates by "
+                f"{ui.fmt(g('bn_batch', 'bn_mates'), 3)}.",
+                f"Alone, training-mode batch norm *is* sequence pooling (gap "
+                f"{text.short(g('bn_alone', 'seq_alone'), 2)}): a batch of one looks into its own "
+                "future.",
+                f"In evaluation mode it uses running statistics after {steps} training batches "
+                f"(gap {ui.fmt(g('bn_batch', 'bn_eval'), 3)}); then the example's company no "
+                f"longer matters (alone vs batch: {text.short(g('bn_eval', 'bn_eval_alone'), 2)}).",
+            ]
+        )
 
 
 @ui.page_body

@@ -170,187 +170,187 @@ placement_section()
 # --- 2. the sphere -----------------------------------------------------------------------
 @st.fragment
 def sphere_section() -> None:
-    st.header("Every token on a sphere")
-    ui.prose(
-        """Subtracting the mean moves a token into the plane of vectors whose coordinates
+    with ui.going_further("Every token on a sphere", "d", "eps", "gamma"):
+        ui.prose(
+            """Subtracting the mean moves a token into the plane of vectors whose coordinates
 add up to 0 (orthogonal to 𝟏 = (1, …, 1)); dividing by its spread puts it on a sphere of
 radius √d in that plane. ε pulls tokens of small variance inside; the gain γ then maps the
 sphere to an ellipsoid, which a zero in γ can flatten."""
-    )
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        d = ui.int_choice("d (features)", SPHERE_DIMS, key="d", default=3)
-    with c2:
-        eps = ui.eps_slider(
-            key="eps", default=1e-5, allow_zero=True,
-            help="1e-5 is PyTorch's default. Raise it and watch tokens of small variance "
-            "fall inside the sphere.",
-        )  # fmt: skip
-    with c3:
-        gamma = (
-            ui.vector_input("γ (gain)", "2, 1, 0.5", key="gamma", length=3, lo=-10, hi=10)
-            if d == 3
-            else None
         )
-    view = tf.sphere_view(tf.sample_tokens(SPHERE_TOKENS, d, seed=0), eps, gamma=gamma)
-    ui.chart(figs.SPHERE, view, key="sphere")
-    ui.latex_row(
-        r"u=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}",
-        r"\lVert u\rVert=\sqrt d\,\sqrt{\frac{q}{q+\varepsilon}}\le\sqrt d",
-    )
-    ui.notice(notes.sphere_notes(view))
-    c1, c2 = st.columns(2)
-    with c1:
-        st.page_link(
-            ui.page_target("pages/epsilon.py"), label="How ε shrinks the radius: the ε page",
-            icon=":material/arrow_forward:",
-        )  # fmt: skip
-    with c2:
-        st.page_link(
-            ui.page_target("pages/weighted-centering.py"),
-            label="Centring as a projection: weighted centering",
-            icon=":material/arrow_forward:",
-        )  # fmt: skip
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            d = ui.int_choice("d (features)", SPHERE_DIMS, key="d", default=3)
+        with c2:
+            eps = ui.eps_slider(
+                key="eps", default=1e-5, allow_zero=True,
+                help="1e-5 is PyTorch's default. Raise it and watch tokens of small variance "
+                "fall inside the sphere.",
+            )  # fmt: skip
+        with c3:
+            gamma = (
+                ui.vector_input("γ (gain)", "2, 1, 0.5", key="gamma", length=3, lo=-10, hi=10)
+                if d == 3
+                else None
+            )
+        view = tf.sphere_view(tf.sample_tokens(SPHERE_TOKENS, d, seed=0), eps, gamma=gamma)
+        ui.chart(figs.SPHERE, view, key="sphere")
+        ui.latex_row(
+            r"u=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}",
+            r"\lVert u\rVert=\sqrt d\,\sqrt{\frac{q}{q+\varepsilon}}\le\sqrt d",
+        )
+        ui.notice(notes.sphere_notes(view))
+        c1, c2 = st.columns(2)
+        with c1:
+            st.page_link(
+                ui.page_target("pages/epsilon.py"), label="How ε shrinks the radius: the ε page",
+                icon=":material/arrow_forward:",
+            )  # fmt: skip
+        with c2:
+            st.page_link(
+                ui.page_target("pages/weighted-centering.py"),
+                label="Centring as a projection: weighted centering",
+                icon=":material/arrow_forward:",
+            )  # fmt: skip
 
 
 # --- 3. attention -----------------------------------------------------------------------
 @st.fragment
 def attention_section() -> None:
-    st.header("Attention: bounded logits and keys that can win")
-    ui.prose(
-        """Attention turns the scores q·k of a query against each key into weights with a
+    with ui.going_further("Attention: bounded logits and keys that can win", "qk", "tau"):
+        ui.prose(
+            """Attention turns the scores q·k of a query against each key into weights with a
 softmax. Training can grow q and k (a scale s here) until one key takes nearly all the weight
 and the entropy drops toward 0. Dehghani et al. (2023) saw training diverge this way in vision
 transformers of about 8 billion parameters, and used **QK-norm**, layer norm on q and k, for
 their 22-billion-parameter model. Here, as in Henry et al. (2020), one learned τ (no gain)
 sets the scale: every score stays within τ√d."""
-    )
-    c1, c2 = st.columns(2)
-    with c1:
-        how = ui.choice(
-            "QK-norm (normalizing q and k)", ("layer", "rms"), key="qk",
-            help="layer: layer norm (centre, then scale). rms: RMS norm (scale only).",
-        )  # fmt: skip
-    with c2:
-        tau = ui.choice_slider("τ (learned logit scale)", TAUS, key="tau", default=2.0)
-    q, keys = tf.hidden_key_example()
-    raw = tf.attention_scan(q, keys, LOGIT_SCALES)
-    normed = tf.attention_scan(q, keys, LOGIT_SCALES, qk_norm=how, tau=tau)
-    chart_pair((figs.WEIGHTS, raw, normed, "weights"), (figs.ENTROPY, raw, normed, "entropy"))
-    ui.latex_row(
-        r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d}",
-        r"\lvert\text{logit}_j\rvert\le\tau\sqrt d",
-    )
-    with st.expander("A key no query can pick"):
-        ui.prose(
-            """k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so q·k₄ is the same blend of the other
+        )
+        c1, c2 = st.columns(2)
+        with c1:
+            how = ui.choice(
+                "QK-norm (normalizing q and k)", ("layer", "rms"), key="qk",
+                help="layer: layer norm (centre, then scale). rms: RMS norm (scale only).",
+            )  # fmt: skip
+        with c2:
+            tau = ui.choice_slider("τ (learned logit scale)", TAUS, key="tau", default=2.0)
+        q, keys = tf.hidden_key_example()
+        raw = tf.attention_scan(q, keys, LOGIT_SCALES)
+        normed = tf.attention_scan(q, keys, LOGIT_SCALES, qk_norm=how, tau=tau)
+        chart_pair((figs.WEIGHTS, raw, normed, "weights"), (figs.ENTROPY, raw, normed, "entropy"))
+        ui.latex_row(
+            r"\text{logit}_j=\frac{\tau\,N(q)\cdot N(k_j)}{\sqrt d}",
+            r"\lvert\text{logit}_j\rvert\le\tau\sqrt d",
+        )
+        with ui.fold("A key no query can pick"):
+            ui.prose(
+                """k₄ = 0.3 k₁ + 0.3 k₂ + 0.4 k₃, so q·k₄ is the same blend of the other
 scores and never the largest. After layer norm all four keys lie on a circle, each a corner
 of their outline, so each wins for some query (Brody, Alon & Yahav 2023); the query above
 picks k₄."""
-        )
-    sel_raw = tf.selectable_keys(keys[:, :2])
-    sel_ln = tf.selectable_keys(keys, layer_norm=True)
-    chart_pair((figs.KEYS, sel_raw, "keys"), (figs.KEYS, sel_ln, "keys-ln"))
-    ui.notice(notes.attention_notes(raw, normed, sel_ln))
+            )
+        sel_raw = tf.selectable_keys(keys[:, :2])
+        sel_ln = tf.selectable_keys(keys, layer_norm=True)
+        chart_pair((figs.KEYS, sel_raw, "keys"), (figs.KEYS, sel_ln, "keys-ln"))
+        ui.notice(notes.attention_notes(raw, normed, sel_ln))
 
 
 # --- 4. tanh -----------------------------------------------------------------------------
 @st.fragment
 def tanh_section() -> None:
-    st.header("Layer norm against a tanh")
-    ui.prose(
-        """In trained transformers, layer norm's output plotted against its input over many
+    with ui.going_further("Layer norm against a tanh", "outliers"):
+        ui.prose(
+            """In trained transformers, layer norm's output plotted against its input over many
 tokens often bends like an S, and Zhu et al. (2025) replaced layer norm by
 **Dynamic Tanh**, γ ⊙ tanh(αx) + β: α is one learned number for the whole layer (0.5 at
 the start by default), γ and β hold one number per channel."""
-    )
-    with st.expander("The tokens"):
-        st.markdown(
-            "256 random tokens of width 64, each with its own scale; the share chosen below "
-            "has a large outlier in two channels. The fit uses one γ and one β for every "
-            "channel, to compare the shapes."
         )
-    outliers = ui.choice_slider(
-        "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,
-        fmt=lambda v: f"{v:g}",
-    )  # fmt: skip
-    result = fit(outliers)
-    ui.chart(figs.TANH, result, key="tanh")
-    ui.latex_row(
-        r"\mathrm{DyT}(x)_i=\gamma\tanh(\alpha x_i)+\beta",
-        r"\mathrm{LN}(x)_i=\frac{x_i-\mu_t}{\sigma_t}",
-    )
-    ui.notice(notes.tanh_notes(result))
+        with ui.fold("The tokens"):
+            st.markdown(
+                "256 random tokens of width 64, each with its own scale; the share chosen below "
+                "has a large outlier in two channels. The fit uses one γ and one β for every "
+                "channel, to compare the shapes."
+            )
+        outliers = ui.choice_slider(
+            "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,
+            fmt=lambda v: f"{v:g}",
+        )  # fmt: skip
+        result = fit(outliers)
+        ui.chart(figs.TANH, result, key="tanh")
+        ui.latex_row(
+            r"\mathrm{DyT}(x)_i=\gamma\tanh(\alpha x_i)+\beta",
+            r"\mathrm{LN}(x)_i=\frac{x_i-\mu_t}{\sigma_t}",
+        )
+        ui.notice(notes.tanh_notes(result))
 
 
 # --- 5. the backward pass ------------------------------------------------------------------
 @st.fragment
 def backward_section() -> None:
-    st.header("The backward pass: the gradient is re-centred")
-    ui.prose(
-        """The gradient that comes back through layer norm has mean 0: moving all
+    with ui.going_further("The backward pass: the gradient is re-centred", "x", "g", "beps"):
+        ui.prose(
+            """The gradient that comes back through layer norm has mean 0: moving all
 coordinates together would not change the output. Its part along the output x̂ is removed
 when ε = 0 and only shrunk when ε > 0. Symbols: L is the loss, g = ∂L/∂x̂ the gradient
 arriving at the output, q the variance of x's coordinates, σ = √(q + ε) the divisor, and a
 bar the mean over the coordinates."""
-    )
-    x, g, eps = ui.side_by_side(
-        lambda: ui.vector_input("x (token)", X_DEFAULT, key="x", min_len=2, lo=-1000, hi=1000),
-        lambda: ui.vector_input(
-            "g (gradient arriving at the output)",
-            G_DEFAULT,
-            key="g",
-            min_len=2,
-            lo=-1000,
-            hi=1000,
-            help="As many numbers as x; the gain is 1.",
-        ),
-        lambda: ui.eps_slider(
-            "ε (added to the variance, here)", key="beps", default=1 / 3, allow_zero=True
-        ),
-    )
-    if len(g) != len(x):
-        st.info(
-            f"g has {len(g)} numbers and x has {len(x)}: g is "
-            + ("cut to its first" if len(g) > len(x) else "padded with zeros to")
-            + f" {len(x)}.",
-            icon=":material/info:",
         )
-        g = tp.match_length(g, len(x))
-    try:
-        result = tf.layer_norm_backward([x], [g], eps=eps)
-    except LnvizError as err:
-        ui.refuse(err, f"Using x = ({X_DEFAULT}) and g = ({G_DEFAULT}) instead.")  # e.g. ε = 0
-        result = tf.layer_norm_backward([[1.0, 2.0, 3.0]], [[2.0, 0.0, 1.0]], eps=eps)
-    rows = tp.backward_rows(result)
-    ui.table(
-        {
-            "i": rows.coordinate,
-            "x": rows.x,
-            "x̂ (output)": rows.x_hat,
-            "g": rows.g,
-            "g − mean(g)": rows.centred_g,
-            "∂L/∂x": rows.grad_x,
-        },
-    )
-    ui.latex_row(
-        r"\frac{\partial L}{\partial x}=\frac1\sigma\Bigl(g-\overline{g}\,\mathbf 1-"
-        r"\hat x\,\overline{g\odot\hat x}\Bigr)",
-        r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"
-        r"\frac{\varepsilon}{q+\varepsilon}",
-    )
-    row = ui.row()
-    row.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))
-    row.metric("x̂ · ∂L/∂x", ui.fmt(float(result.along_x_hat[0]), 6))
-    row.metric("ε/(q+ε), the share kept", ui.fmt(float(result.kept_fraction[0]), 6))
-    ui.notice(notes.backward_notes(result))
-    query = {"z": ", ".join(f"{v:.12g}" for v in rows.x)}
-    if eps > 0:
-        query["eps"] = ui.eps_label(eps)
-    st.page_link(
-        ui.page_target("pages/epsilon.py"), label="The whole Jacobian of this x on the ε page",
-        query_params=query, icon=":material/arrow_forward:",
-    )  # fmt: skip
+        x, g, eps = ui.side_by_side(
+            lambda: ui.vector_input("x (token)", X_DEFAULT, key="x", min_len=2, lo=-1000, hi=1000),
+            lambda: ui.vector_input(
+                "g (gradient arriving at the output)",
+                G_DEFAULT,
+                key="g",
+                min_len=2,
+                lo=-1000,
+                hi=1000,
+                help="As many numbers as x; the gain is 1.",
+            ),
+            lambda: ui.eps_slider(
+                "ε (added to the variance, here)", key="beps", default=1 / 3, allow_zero=True
+            ),
+        )
+        if len(g) != len(x):
+            st.info(
+                f"g has {len(g)} numbers and x has {len(x)}: g is "
+                + ("cut to its first" if len(g) > len(x) else "padded with zeros to")
+                + f" {len(x)}.",
+                icon=":material/info:",
+            )
+            g = tp.match_length(g, len(x))
+        try:
+            result = tf.layer_norm_backward([x], [g], eps=eps)
+        except LnvizError as err:
+            ui.refuse(err, f"Using x = ({X_DEFAULT}) and g = ({G_DEFAULT}) instead.")  # e.g. ε = 0
+            result = tf.layer_norm_backward([[1.0, 2.0, 3.0]], [[2.0, 0.0, 1.0]], eps=eps)
+        rows = tp.backward_rows(result)
+        ui.table(
+            {
+                "i": rows.coordinate,
+                "x": rows.x,
+                "x̂ (output)": rows.x_hat,
+                "g": rows.g,
+                "g − mean(g)": rows.centred_g,
+                "∂L/∂x": rows.grad_x,
+            },
+        )
+        ui.latex_row(
+            r"\frac{\partial L}{\partial x}=\frac1\sigma\Bigl(g-\overline{g}\,\mathbf 1-"
+            r"\hat x\,\overline{g\odot\hat x}\Bigr)",
+            r"\hat x\cdot\frac{\partial L}{\partial x}=\frac{g\cdot\hat x}{\sigma}\,"
+            r"\frac{\varepsilon}{q+\varepsilon}",
+        )
+        row = ui.row()
+        row.metric("mean of ∂L/∂x", ui.fmt(float(result.grad_mean[0]), 12))
+        row.metric("x̂ · ∂L/∂x", ui.fmt(float(result.along_x_hat[0]), 6))
+        row.metric("ε/(q+ε), the share kept", ui.fmt(float(result.kept_fraction[0]), 6))
+        ui.notice(notes.backward_notes(result))
+        query = {"z": ", ".join(f"{v:.12g}" for v in rows.x)}
+        if eps > 0:
+            query["eps"] = ui.eps_label(eps)
+        st.page_link(
+            ui.page_target("pages/epsilon.py"), label="The whole Jacobian of this x on the ε page",
+            query_params=query, icon=":material/arrow_forward:",
+        )  # fmt: skip
 
 
 sphere_section()

@@ -71,69 +71,71 @@ def set_x(point: tuple[float, float], text: str) -> None:
 # --- n = 3 and the matrix -------------------------------------------------------------------------
 @st.fragment
 def space_and_matrix(r2: wt.WeightedCentering) -> None:
-    st.header("Three coordinates: a plane in space")
-    ui.prose(
-        r"""With three coordinates the points of weighted mean 0 fill a plane through the
+    with ui.going_further("Three coordinates: a plane in space", "a3", "x3"):
+        ui.prose(
+            r"""With three coordinates the points of weighted mean 0 fill a plane through the
 origin. Type any three weights $\ge 0$ (they are rescaled to add up to 1) and a point; drag
 the view to look along the plane's edge."""
-    )
-    c1, c2 = st.columns(2)
-    with c1:
-        a3 = ui.vector_input("a (three weights ≥ 0)", A3_DEFAULT, key="a3", length=3, lo=0, hi=1000)
-    with c2:
-        x3 = ui.vector_input(
-            "x (a point in space)", X3_DEFAULT, key="x3", length=3, lo=-100, hi=100
         )
-    r3 = centre_or_default(a3, x3)
-    view3 = wt.projection_view(r3)
-    left, right = st.columns([3, 2])
-    with left:
-        ui.chart(figs.SPACE, r3, view3, key="space")
-    with right:
-        rows = wtext.centring_rows(r3, "weights a (rescaled to sum 1)")
-        st.markdown(wtext.number_table(rows))
-    angle_table(r3)
-    if r3.degenerate:
-        degenerate_warning(wt.projection_checks(r3.a).zero_weights, brief=r2.degenerate)
-    ui.notice(wtext.space_notes(r3))
+        c1, c2 = st.columns(2)
+        with c1:
+            a3 = ui.vector_input(
+                "a (three weights ≥ 0)", A3_DEFAULT, key="a3", length=3, lo=0, hi=1000
+            )
+        with c2:
+            x3 = ui.vector_input(
+                "x (a point in space)", X3_DEFAULT, key="x3", length=3, lo=-100, hi=100
+            )
+        r3 = centre_or_default(a3, x3)
+        view3 = wt.projection_view(r3)
+        left, right = st.columns([3, 2])
+        with left:
+            ui.chart(figs.SPACE, r3, view3, key="space")
+        with right:
+            rows = wtext.centring_rows(r3, "weights a (rescaled to sum 1)")
+            st.markdown(wtext.number_table(rows))
+        angle_table(r3)
+        if r3.degenerate:
+            degenerate_warning(wt.projection_checks(r3.a).zero_weights, brief=r2.degenerate)
+        ui.notice(wtext.space_notes(r3))
 
-    st.header("Pₐ as a matrix, with its properties measured")
-    which = ui.choice(
-        "Use the weights of the picture with n =",
-        MATRIX_OPTIONS,
-        key="m",
-        help="2: a = (w, 1 − w) from the plane picture; 3: the weights typed above.",
-    )
-    checks = wt.projection_checks(r2.a if which == "2" else r3.a)
-    left, right = st.columns([2, 3])
-    with left:
-        ui.chart(figs.MATRIX, checks, key="matrix")
-    with right:
-        ui.table(wtext.check_table(checks))
-        if checks.symmetric:
-            st.success(
-                "Equal weights: Pₐ = I − 𝟏𝟏ᵀ/n, the usual centering matrix, symmetric and an "
-                "orthogonal projection in the ordinary sense.",
-                icon=":material/check_circle:",
-            )
-        if checks.degenerate:
-            st.warning(
-                f"{wtext.zero_names(checks.zero_weights)} = 0: D = diag(a) is singular, yet the "
-                "algebraic identities still hold.",
-                icon=":material/warning:",
-            )
-    st.markdown(r"With $D=\operatorname{diag}(a)$, computed on these weights:")
-    ui.latex_row(  # side by side where they fit, wrapped where they do not
-        *(
-            f"{name}={figs.matrix_latex(mat)}"
-            for name, mat in zip(
-                (r"DP_a", r"P_a^{\mathsf T}D", r"D-aa^{\mathsf T}"),
-                (checks.d_p, checks.pt_d, checks.d_minus_aat),
-                strict=True,
+    with ui.going_further("Pₐ as a matrix, with its properties measured", "m"):
+        which = ui.choice(
+            "Use the weights of the picture with n =",
+            MATRIX_OPTIONS,
+            key="m",
+            help="2: a = (w, 1 − w) from the plane picture; 3: the weights typed above.",
+        )
+        checks = wt.projection_checks(r2.a if which == "2" else r3.a)
+        left, right = st.columns([2, 3])
+        with left:
+            ui.chart(figs.MATRIX, checks, key="matrix")
+        with right:
+            ui.table(wtext.check_table(checks))
+            if checks.symmetric:
+                st.success(
+                    "Equal weights: Pₐ = I − 𝟏𝟏ᵀ/n, the usual centering matrix, symmetric and an "
+                    "orthogonal projection in the ordinary sense.",
+                    icon=":material/check_circle:",
+                )
+            if checks.degenerate:
+                st.warning(
+                    f"{wtext.zero_names(checks.zero_weights)} = 0: D = diag(a) is singular, yet "
+                    "the algebraic identities still hold.",
+                    icon=":material/warning:",
+                )
+        st.markdown(r"With $D=\operatorname{diag}(a)$, computed on these weights:")
+        ui.latex_row(  # side by side where they fit, wrapped where they do not
+            *(
+                f"{name}={figs.matrix_latex(mat)}"
+                for name, mat in zip(
+                    (r"DP_a", r"P_a^{\mathsf T}D", r"D-aa^{\mathsf T}"),
+                    (checks.d_p, checks.pt_d, checks.d_minus_aat),
+                    strict=True,
+                )
             )
         )
-    )
-    ui.notice(wtext.matrix_notes(checks))
+        ui.notice(wtext.matrix_notes(checks))
 
 
 @ui.page_body

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 import streamlit as st
 
 from lnviz.app import classroom, slides
 from lnviz.app.classroom import PRESENT_CSS
 from lnviz.app.controls import toggle
+from lnviz.app.links import in_link
 from lnviz.app.targets import current_url_path, target
 from lnviz.content import registry
 from lnviz.content.references import for_page
@@ -94,8 +97,39 @@ def display(tex: str) -> str:
 
 def notice(items: Iterable[str], *, title: str = "What to notice") -> None:
     """The 'what to notice' list of a section (folded in presentation mode)."""
-    with st.expander(title, expanded=not presenting(), icon=":material/visibility:"):
+    with fold(title, expanded=not presenting(), icon=":material/visibility:"):
         st.markdown(linked("\n".join(f"- {item}" for item in items), depth=2))
+
+
+_FURTHER = contextvars.ContextVar("lnviz-going-further", default=False)
+
+
+@contextlib.contextmanager
+def going_further(title: str, *keys: str, expanded: bool = False) -> Iterator[None]:
+    """A step's advanced part (Jacobians, bounds, backward formulas...), folded under one
+    marked label, so that the step's main flow stays a few screens long; open when asked
+    (`expanded`) or when the link sets one of its controls' `keys` (a question's link to the
+    state it shows). Open it inside the fragment that draws the part: a fragment's own
+    rerun then passes through it too, and the folds inside it (`fold`) open flat, as
+    Streamlit does not nest expanders."""
+    token = _FURTHER.set(True)
+    label, icon = f"Going further: {title}", ":material/explore:"
+    try:
+        with st.expander(label, expanded=expanded or in_link(*keys), icon=icon):
+            yield
+    finally:
+        _FURTHER.reset(token)
+
+
+def fold(
+    label: str, *, expanded: bool = False, icon: str | None = None
+) -> contextlib.AbstractContextManager[object]:
+    """An expander; inside a going-further part, the label in bold over the content."""
+    if not _FURTHER.get():
+        return st.expander(label, expanded=expanded, icon=icon)
+    box = st.container()
+    box.markdown(f"**{label}**")
+    return box
 
 
 def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
@@ -193,17 +227,20 @@ def page_end() -> None:
 
 
 def course_recap() -> None:
-    """At the end of the course: every step in one line, each linked, and where to go next
-    (folded: the page's own flow stays short)."""
+    """At the end of the course: what each step taught in one line (the registry's
+    `lesson`), each linked back, and where to go next."""
     steps = "\n".join(
-        f"{k}. [{p.title}]({p.url_path}): {p.blurb}" for k, p in enumerate(registry.COURSE, 1)
+        f"{k}. [{p.title}]({p.url_path}): {p.lesson}" for k, p in enumerate(registry.COURSE, 1)
     )
-    with st.expander("You finished the course: the course in review", icon=":material/flag:"):
+    with st.expander("You finished the course: the course in review", expanded=True,
+                     icon=":material/flag:"):  # fmt: skip
         st.markdown(f"**The course in review**\n\n{steps}")
         st.markdown(
-            "**Where next.** Test yourself on the whole course's exercise sheet "
-            "([References](references)); look up any term in the [Glossary](glossary); or "
-            "open any step again with your own numbers: every state is a link."
+            "**Where next.** Check what the two source documents state, with their numbers, "
+            "on [Worked examples](examples); read the papers behind each step and test "
+            "yourself on the whole course's exercise sheet on [References](references); look "
+            "up any term in the [Glossary](glossary); or open any step again with your own "
+            "numbers: every state is a link."
         )
 
 

@@ -14,6 +14,8 @@ from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
     PRESENT_KEY,
     display,
+    fold,
+    going_further,
     link_params,
     linked,
     notice,
@@ -67,6 +69,8 @@ __all__ = [
     "eps_slider",
     "fmt",
     "fmt_vec",
+    "fold",
+    "going_further",
     "in_link",
     "int_choice",
     "int_input",

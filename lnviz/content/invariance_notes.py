@@ -113,7 +113,7 @@ def scaling_notes(check: ScalingCheck) -> tuple[str, ...]:
     elif check.visible:
         first = (
             f"Here the core moves by up to {text.short(s.change)}: ε = {text.eps_label(s.eps)} "
-            f"at a = {text.short(s.a)} acts like ε/a² = {text.eps_label(s.eps / s.a**2)}. In "
+            f"at a = {text.short(s.a)} acts like ε/a² on z itself. In "
             f"general {general}the core."
         )
     else:

@@ -141,7 +141,7 @@ def error_notes(s: Sweep, k: int) -> tuple[str, ...]:
         return text.float_result(v) if field == "variance" else text.rel_error(v)
 
     n = s.base.size
-    squares, plain = float16_overflow_offsets(n)
+    plain = float16_overflow_offsets(n)[1]
     return (
         f"float32 one-pass: v = {f32('variance', 'one-pass')}, output error "
         f"{f32('rel_error', 'one-pass')}; two-pass: {f32('rel_error', 'two-pass')}; "
@@ -149,8 +149,8 @@ def error_notes(s: Sweep, k: int) -> tuple[str, ...]:
         "The one-pass error grows fast with the offset; two-pass's and Welford's far more "
         "slowly, roughly like c, as the error of storing x does.",
         f"float16 stops at 65504. The one-pass variance adds up x², which overflows once "
-        f"n·x² does: for these n = {n} values from |x| ≈ √(65504/n) = "
-        f"{text.number(squares, 1)}. Every mean adds up x, which overflows later, from "
+        f"n·x² does: for these n = {n} values from |x| ≈ √(65504/n), far sooner than the "
+        "plain sum. Every mean adds up x, which overflows later, from "
         f"|x| ≈ 65504/n = {text.number(plain, 1)} (the two-pass variance needs that mean); "
         "Welford's running mean never forms the sum. NaN means no usable output.",
         "Errors also include storing x itself: a format cannot hold digits finer than its "

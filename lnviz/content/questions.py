@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from lnviz.content.answers import Verdict, check_answer
 from lnviz.content.glossary import Link, link
 
-__all__ = ["Question", "choice", "link", "number"]
+__all__ = ["Question", "choice", "link", "number", "twice_or_half"]
 
 
 @dataclass(frozen=True)
@@ -80,3 +80,13 @@ def choice(
 ) -> Question:  # fmt: skip
     """A multiple-choice question; `correct` is the right option's index."""
     return Question(key, prompt, show, hint, explanation, choices=choices, correct=correct)
+
+
+def twice_or_half(n: int, top: int) -> int:
+    """A new case for the learner's turn: the page's size doubled, or halved when doubling
+    passes the control's `top` (the page works out its own size, so it cannot answer).
+
+    >>> twice_or_half(32, 64), twice_or_half(40, 64)
+    (64, 20)
+    """
+    return 2 * n if 2 * n <= top else max(n // 2, 1)

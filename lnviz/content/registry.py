@@ -39,10 +39,10 @@ class PageInfo:
     title: str
     icon: str  # a Material Symbols name, as st.Page takes it
     section: str
-    blurb: str  # one line for the home page and the navigation's hover text
-    card: bool = False  # a card with a live picture on the home page (lnviz.figures.home)
+    blurb: str  # one line for the home page's card, the recap and the navigation's hover
     course: bool = True  # a step of the course path (every page but home and the reference)
     terms: tuple[str, ...] = ()  # glossary slugs whose first mention on the page links there
+    lesson: str = ""  # what the step teaches, in one line: the course recap on the last step
 
     @property
     def script(self) -> str:
@@ -86,6 +86,10 @@ PAGES: tuple[PageInfo, ...] = (
         "Start",
         "A deep stack without normalization: activations drift, explode or vanish with depth.",
         terms=("layer-normalization",),
+        lesson=(
+            "Without normalization the size of the activations drifts from layer to layer, "
+            "up or down; layer norm rescales each token's vector to mean 0 and spread 1."
+        ),
     ),
     PageInfo(
         "gain-and-bias",
@@ -94,12 +98,15 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "What the learned affine step does to mean and variance: normalized does not mean "
         "mean 0 and variance 1.",
-        card=True,
         terms=(
             "layer-normalization",
             "population-variance",
             "normalized-core",
             "lipschitz-constant",
+        ),
+        lesson=(
+            "A learned gain γ and bias β then stretch and shift each coordinate, so the "
+            "output's mean and variance need not be 0 and 1."
         ),
     ),
     PageInfo(
@@ -109,7 +116,6 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "How ε bends the core: the curve h_ε(t), the variance q/(q+ε), lost scale invariance "
         "and the Lipschitz bound ε^(−1/2).",
-        card=True,
         terms=(
             "layer-normalization",
             "population-variance",
@@ -119,6 +125,10 @@ PAGES: tuple[PageInfo, ...] = (
             "centering-matrix",
             "lipschitz-constant",
         ),
+        lesson=(
+            "ε keeps the division finite: the core's variance is q/(q + ε) instead of 1, "
+            "and an input of small spread is squashed towards 0."
+        ),
     ),
     PageInfo(
         "invariance",
@@ -127,13 +137,16 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "Common shifts vanish exactly; unequal shifts and rescaling do not; the redundancy of "
         "a bias before the normalization.",
-        card=True,
         terms=(
             "layer-normalization",
             "population-variance",
             "shift-invariance",
             "scale-invariance",
             "rms-normalization",
+        ),
+        lesson=(
+            "Adding one number to every coordinate changes nothing; unequal shifts do, and "
+            "scaling the input by a > 0 acts only through ε, which becomes ε/a²."
         ),
     ),
     PageInfo(
@@ -143,7 +156,6 @@ PAGES: tuple[PageInfo, ...] = (
         "The formula",
         "Which entries share one mean and variance under batch, layer, instance, group and "
         "RMS normalization, on a tensor you control.",
-        card=True,
         terms=(
             "rms-normalization",
             "batch-normalization",
@@ -152,6 +164,10 @@ PAGES: tuple[PageInfo, ...] = (
             "group-normalization",
             "reduction-axes",
             "parameter-axes",
+        ),
+        lesson=(
+            "Batch, layer, instance, group and RMS norm differ in which entries share one "
+            "mean and variance; the shape of γ and β is a separate choice."
         ),
     ),
     PageInfo(
@@ -172,6 +188,11 @@ PAGES: tuple[PageInfo, ...] = (
             "pre-ln",
             "post-ln",
         ),
+        lesson=(
+            "Token-wise statistics never carry a later token into an earlier output; "
+            "statistics pooled over the sequence or the batch do, and a leaky input stays "
+            "leaky."
+        ),
     ),
     PageInfo(
         "batch-statistics",
@@ -180,6 +201,11 @@ PAGES: tuple[PageInfo, ...] = (
         "In models",
         "Batch norm's batch and running statistics against layer norm, which needs neither.",
         terms=("batch-normalization", "running-statistics", "momentum", "layer-normalization"),
+        lesson=(
+            "Batch norm uses the batch's statistics in training and running averages at "
+            "inference, so its output depends on the batch and the mode; layer norm uses "
+            "neither."
+        ),
     ),
     PageInfo(
         "transformer",
@@ -200,6 +226,10 @@ PAGES: tuple[PageInfo, ...] = (
             "qk-norm",
             "dynamic-tanh",
         ),
+        lesson=(
+            "Pre-LN normalizes what each block reads and lets the stream grow; Post-LN "
+            "normalizes the stream itself and usually needs a learning-rate warm-up."
+        ),
     ),
     PageInfo(
         "frameworks",
@@ -216,6 +246,10 @@ PAGES: tuple[PageInfo, ...] = (
             "running-statistics",
             "two-pass-variance",
         ),
+        lesson=(
+            "PyTorch, Keras and Flax differ in default ε, variance algorithm and momentum "
+            "convention: a ported model agrees only once these are matched."
+        ),
     ),
     PageInfo(
         "numerics",
@@ -231,6 +265,10 @@ PAGES: tuple[PageInfo, ...] = (
             "float16",
             "catastrophic-cancellation",
         ),
+        lesson=(
+            "E[x²] − E[x]² loses digits when the mean is large next to the spread, the more "
+            "so in low precision; two-pass and Welford's method keep them."
+        ),
     ),
     PageInfo(
         "weighted-centering",
@@ -240,6 +278,11 @@ PAGES: tuple[PageInfo, ...] = (
         "Subtracting a weighted mean is an oblique projection: P_a = I − 1aᵀ against the "
         "Euclidean one.",
         terms=("weighted-centering-matrix", "oblique-projection", "d-inner-product", "idempotent"),
+        lesson=(
+            "Subtracting a weighted mean aᵀx is a projection along 𝟏 that leans: its step "
+            "meets the target at a right angle in the geometry weighted by a, in the "
+            "ordinary one only for equal weights."
+        ),
     ),
     PageInfo(
         "glossary",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -58,10 +59,69 @@ def invariance_thumb(cores: list[np.ndarray]) -> go.Figure:
     return _thumb(fig).figure()
 
 
+def shrunk(fig: go.Figure) -> go.Figure:
+    """A page's own chart as a card picture: small, without title, ticks, legend or notes."""
+    fig.update_layout(height=170, margin={"l": 4, "r": 4, "t": 4, "b": 4}, showlegend=False,
+                      title_text="")  # fmt: skip
+    fig.update_annotations(visible=False)
+    fig.update_xaxes(showticklabels=False, title_text="", ticks="", automargin=False)
+    fig.update_yaxes(showticklabels=False, title_text="", ticks="", automargin=False)
+    return fig
+
+
+def _steps() -> dict[str, Callable[[], go.Figure]]:
+    """The other course steps' pictures: one of each page's charts at its defaults."""
+    from lnviz import weighted as wt
+    from lnviz.figures import batchstats, frameworks, numerics, sequences, transformer
+    from lnviz.figures import weighted as wfig
+    from lnviz.figures import why_normalize as why
+    from lnviz.lessons import batchstats_page as bs
+    from lnviz.lessons import framework_diff as fd
+    from lnviz.lessons import numerics_sweep as sw
+    from lnviz.lessons import transformer_page as tp
+    from lnviz.lessons.sequences_page import Settings, analyse
+    from lnviz.lessons.why_normalize import activation_drift
+
+    def drift() -> go.Figure:
+        return why.DRIFT.figure(activation_drift(depth=32, gain=2.0, activation="relu"))
+
+    def prices() -> go.Figure:
+        return sequences.PRICES.figure(analyse(Settings(4, 32, 0, 5, True, 1e-5)).market)
+
+    def gap() -> go.Figure:
+        runs = bs.stream_runs(bs.StreamSettings(200, 8, 3, 0, 100, 3.0, 2.0, 0.1, 0.99))
+        return batchstats.GAP.figure(runs.stream, runs.runs)
+
+    def gradient() -> go.Figure:
+        return transformer.GRADIENT.figure(tp.page_stack(12, 64, 0), "pre")
+
+    def diagnosis() -> go.Figure:
+        setup = fd.Setup((2, 4, 8), "btf", "layer", 2, 0.0, 1.0, 0, False)
+        return frameworks.DIAGNOSIS.figure(fd.analyse(setup).diagnosis)
+
+    def sweep() -> go.Figure:
+        offsets = tuple(float(c) for c in np.logspace(0, 6, 13))
+        setup = sw.SweepSetup(sw.SampleSpec("noise", 100, 0), offsets, 1e-5, True, "sequential")
+        return numerics.SWEEP.figure(sw.run_sweep(setup), 1e3)
+
+    def plane() -> go.Figure:
+        r2 = wt.weighted_centering(wt.two_weights(0.25), np.array([4.0, 2.0]))
+        return wfig.PLANE.figure(r2, wt.projection_view(r2))
+
+    pictures = {"why-normalize": drift, "sequences": prices, "batch-statistics": gap,
+                "transformer": gradient, "frameworks": diagnosis, "numerics": sweep,
+                "weighted-centering": plane}  # fmt: skip
+    return {path: functools.partial(_shrunk_of, draw) for path, draw in pictures.items()}
+
+
+def _shrunk_of(draw: Callable[[], go.Figure]) -> go.Figure:
+    return shrunk(draw())
+
+
 def _cards() -> dict[str, Callable[[], go.Figure]]:
     import lnviz
 
-    return {
+    return _steps() | {
         "reduction-axes": lambda: axes_thumb(
             lnviz.reduce_tensor(lnviz.sample_tensor((2, 3, 6), 0), "group", num_groups=2)
         ),
@@ -77,8 +137,14 @@ def _cards() -> dict[str, Callable[[], go.Figure]]:
     }
 
 
-# url_path -> the card picture of that page on the home page (from live engine results)
+# url_path -> the card picture of each course step on the home page (live engine results)
 CARD_PICTURES: dict[str, Callable[[], go.Figure]] = _cards()
+
+
+def card_picture(url_path: str) -> go.Figure:
+    """The card picture of a course step (one figure function with a picklable argument:
+    lnviz.app.charts caches a chart by its function and arguments)."""
+    return CARD_PICTURES[url_path]()
 
 
 def card_alt(title: str, blurb: str) -> str:

@@ -7,9 +7,12 @@ from streamlit.testing.v1 import AppTest
 from lnviz.content import registry
 from tests.apptest_helpers import ROOT, assert_clean, figures
 
-EXPLORE = {"reduction-axes", "epsilon", "gain-and-bias", "invariance"}  # the formula's cards
-URL_PATHS = EXPLORE | {
-    "weighted-centering",  # step 11, listed once, under advanced geometry
+URL_PATHS = {
+    "reduction-axes",
+    "epsilon",
+    "gain-and-bias",
+    "invariance",
+    "weighted-centering",
     "sequences",
     "batch-statistics",
     "frameworks",
@@ -22,14 +25,17 @@ URL_PATHS = EXPLORE | {
 }
 
 
-def test_home_page_renders_a_card_per_explorer_page() -> None:
+def test_home_page_shows_the_course_as_a_labelled_card_per_step() -> None:
     at = AppTest.from_file(str(ROOT / "tests" / "app_entry.py"), default_timeout=60).run()
     assert_clean(at)
     assert "layer normalization" in at.title[0].value
     specs = figures(at)
-    assert len(specs) == 2 + len(EXPLORE)  # Pre-LN's and Post-LN's blocks, one card per page
+    steps = len(registry.COURSE)
+    assert len(specs) == 2 + steps  # Pre-LN's and Post-LN's blocks, one picture per step
     drawn = {str(spec["data"]) for spec in specs[2:]}
-    assert len(drawn) == len(EXPLORE), "two cards show the same thumbnail"
+    assert len(drawn) == steps, "two cards show the same thumbnail"
+    labels = [str(c.value) for c in at.caption if str(c.value).startswith("Step ")]
+    assert labels == [f"Step {k} · {p.section}" for k, p in enumerate(registry.COURSE, 1)]
     links = at.main.get("page_link")
     assert {link.proto.page for link in links} == URL_PATHS  # a link to every page
 
@@ -55,7 +61,7 @@ def test_home_page_starts_a_beginner_and_a_practitioner() -> None:
     assert links["Framework parity"] == "frameworks" and links["Numerics lab"] == "numerics"
     assert any("## Start the course" in str(m.value) for m in at.markdown)
     subheads = [h.value for h in at.header]
-    assert subheads.index("The formula") < subheads.index("Explore one idea at a time")
+    assert subheads.index("The formula") < subheads.index("The course, step by step")
 
 
 def test_registry_declares_every_page_once_with_an_existing_script() -> None:

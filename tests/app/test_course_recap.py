@@ -1,5 +1,6 @@
-"""The course ends with a recap: every step in one line, linked, and where to go next; no
-other page shows it (issue 37)."""
+"""The course ends with a recap: what every step taught in one line (the registry's
+`lesson`), linked, and where to go next (worked examples, references, glossary); no other
+page shows it (issue 37)."""
 
 from __future__ import annotations
 
@@ -20,10 +21,12 @@ def test_the_last_step_reviews_every_step_with_its_link() -> None:
     assert_clean(at)
     text = recap(at)
     items = re.findall(r"^(\d+)\. \[([^\]]+)\]\(([^)]+)\): (.+)$", text, flags=re.M)
-    assert [(int(k), t, u) for k, t, u, _ in items] == [
-        (k, p.title, p.url_path) for k, p in enumerate(registry.COURSE, 1)
+    assert [(int(k), t, u, said) for k, t, u, said in items] == [
+        (k, p.title, p.url_path, p.lesson) for k, p in enumerate(registry.COURSE, 1)
     ]
-    assert any("Where next" in str(m.value) for m in at.markdown)
+    assert all(p.lesson for p in registry.COURSE)  # every step says what it taught
+    (where,) = [str(m.value) for m in at.markdown if "Where next" in str(m.value)]
+    assert "(examples)" in where and "(references)" in where and "(glossary)" in where
 
 
 def test_no_other_step_shows_the_recap() -> None:

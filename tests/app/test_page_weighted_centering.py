@@ -322,9 +322,9 @@ def test_no_private_labels(preset) -> None:
 
 
 def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
-    at = ah.answer(via_router(NAME), NAME, "subtracted", "5/2")
+    at = ah.answer(via_router(NAME), NAME, "subtracted", "5")  # at x doubled, (8, 4)
     ah.assert_clean(at)
-    assert "is right" in ah.verdicts(at) and "aᵀx = 0.25·4 + 0.75·2 = 2.5" in ah.verdicts(at)
+    assert "is right" in ah.verdicts(at) and "aᵀx = 0.25·8 + 0.75·4 = 5" in ah.verdicts(at)
     (link,) = [p for p in at.main.get("page_link") if "these weights" in p.proto.label]
     assert link.proto.page.endswith(NAME)
 
@@ -332,8 +332,8 @@ def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
 def test_expecting_plain_mean_zero_gets_a_hint() -> None:
     at = ah.answer(via_router(NAME), NAME, "plain-mean", "0")
     assert "is not it" in ah.verdicts(at) and "Hint:" in ah.verdicts(at)
-    at = ah.answer(at, NAME, "plain-mean", "1/2")
-    assert "is right" in ah.verdicts(at) and "(1.5, −0.5)" in ah.verdicts(at)
+    at = ah.answer(at, NAME, "plain-mean", "1")
+    assert "is right" in ah.verdicts(at) and "(3, −1)" in ah.verdicts(at)
 
 
 def test_symmetry_question_follows_the_weights() -> None:
@@ -342,5 +342,5 @@ def test_symmetry_question_follows_the_weights() -> None:
     at = ah.answer(at, NAME, "symmetric", 0)  # yes, for equal weights
     said = ah.verdicts(at)
     assert "That is right" in said and "usual symmetric centering matrix" in said
-    at = ah.answer(at, NAME, "subtracted", "2")
+    at = ah.answer(at, NAME, "subtracted", "4")  # a = (½, ½) at x doubled, (2, 6)
     assert "is right" in ah.verdicts(at)

@@ -70,13 +70,15 @@ def test_larger_d_is_a_projection_and_its_alt_text_has_no_gain(d: str) -> None:
 
 
 def test_numerics_note_puts_the_overflow_where_the_squares_overflow() -> None:
-    """n = 1000: Σx² overflows from |x| ≈ 8.1 (the quiz's answer), the plain sum from 65.5;
-    the old note put the variance's overflow at the plain sum's 66."""
+    """n = 1000: Σx² overflows from |x| ≈ √(65504/n) (8.1, the quiz's answer, left to the
+    quiz), the plain sum from 65.5; the old note put the variance's overflow at the plain
+    sum's 66."""
     at = via_router("numerics", {"off": "10", "prec": "float16"})
     assert_clean(at)
     text = texts(at)
     assert "adds up x², which overflows once n·x² does" in text
-    assert "√(65504/n) = 8.1." in text and "65504/n = 65.5" in text
+    assert "√(65504/n), far sooner" in text and "65504/n = 65.5" in text
+    assert "8.1" not in text
     assert "a sum of these 1000 values once n·|x| does" not in text
 
 

@@ -148,6 +148,7 @@ PAGES = [
         "transformer",
         deep_link_query={"depth": "24", "placement": "post"},
         slider_key="tau",
+        slider_in="Going further: Attention: bounded logits and keys that can win",
         heading="transformer",
         min_charts=5,
     ),

@@ -112,7 +112,7 @@ def test_a_class_votes_twice_sees_the_reveal_and_follows_to_the_next_question(
 
     # the last question of the page leads to the next page, and the phones follow
     page.get_by_role("button", name="Next question").click()
-    _class_box(students[0]).get_by_text("levels off").wait_for(timeout=WAIT_MS)
+    _class_box(students[0]).get_by_text("does it level off").wait_for(timeout=WAIT_MS)
     _, after = registry.neighbours("epsilon")
     page.get_by_role("link", name=f"Next page: {after.title}").click()
     for student in students:

@@ -55,6 +55,9 @@ def test_a_move_draws_the_charts_near_the_screen_and_the_others_when_scrolled_to
 ) -> None:
     visit = open_page("epsilon", viewport=TALL)
     page = visit.page
+    for part in page.locator("summary", has_text="Going further").all():
+        part.click()  # its folded parts' charts, far below the screen, too
+    wait_ready(page)
     before = {c["key"]: c["data"] for c in charts(page)}
     assert all(before.values()), "every chart is drawn once the page is ready"
 

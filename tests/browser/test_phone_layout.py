@@ -167,6 +167,9 @@ def test_metric_rows_share_the_width_and_wrap_two_to_a_line_on_a_phone(
     length; on a phone two to a line."""
     visit = open_page("epsilon", **({"viewport": PHONE} if phone else {}))
     assert wait_charts(visit.page, 1) >= 1
+    for part in visit.page.locator("summary", has_text="Going further").all():
+        part.click()  # the scaling and Jacobian rows sit in the page's going-further parts
+    visit.page.wait_for_timeout(800)
     rows = visit.page.evaluate(METRIC_ROWS_JS)
     assert [len(r) for r in rows] == [4, 3, 3], rows  # the core's, scaling's, Jacobian's
     for cells in rows:

@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from lnviz.content.exercises import batch_statistics as ex
+from lnviz.content.questions import twice_or_half
+from lnviz.lessons.batchstats import MAX_BATCH
 from lnviz.lessons.batchstats_page import StreamSettings, conventions, stream_runs
 from tests.apptest_helpers import assert_right_answer_explained
 
@@ -23,22 +25,27 @@ def table(batch: int, keras_momentum: float):  # the page's conventions table at
 
 @pytest.mark.parametrize(("batch", "mk"), [(8, 0.99), (2, 0.9), (64, 0.5)])
 def test_weight_and_limit_are_the_tables(batch: int, mk: float) -> None:
+    """Asked beside the page's state (its table works that one out): momentum 0.95 (0.99
+    when the page shows 0.95), the batch size doubled or halved; answered by the table
+    there."""
     qs = by_key(batch=batch, keras_momentum=mk)
-    keras = table(batch, mk).columns[1]
+    other, size = 0.95, twice_or_half(batch, MAX_BATCH)
+    keras = table(size, other).columns[1]
     assert qs["weight"].answer == pytest.approx(keras.weight_new, rel=1e-12)
-    assert qs["limit"].answer == keras.limit == (batch - 1) / batch
-    assert f"B = {batch}" in qs["limit"].prompt and f"{mk:g}" in qs["weight"].prompt
-    assert dict(qs["weight"].link.query) == {"mk": f"{mk:g}"}
-    assert dict(qs["limit"].link.query) == {"b": str(batch)}
+    assert qs["limit"].answer == keras.limit == (size - 1) / size
+    assert f"B = {size}" in qs["limit"].prompt and f"{other:g}" in qs["weight"].prompt
+    assert dict(qs["weight"].link.query) == {"mk": f"{other:g}"}
+    assert dict(qs["limit"].link.query) == {"b": str(size)}
+    assert by_key(keras_momentum=0.95)["weight"].answer == pytest.approx(0.01)
 
 
 def test_a_batch_of_one_asks_about_the_smallest_batch_that_trains() -> None:
     q = by_key(batch=1)["limit"]
-    assert "B = 2" in q.prompt and q.answer == 0.5
+    assert "B = 4" in q.prompt and q.answer == 0.75  # 2, the smallest, doubled
 
 
 def test_exact_forms_pass_and_near_misses_do_not() -> None:
-    qs = by_key(batch=8, keras_momentum=0.99)
+    qs = by_key(batch=4, keras_momentum=0.95)  # asked at 0.99 and B = 8
     assert qs["weight"].check("1/100").correct and qs["weight"].check("1 - 0.99").correct
     assert not qs["weight"].check("0.99").correct  # the momentum itself: the usual mix-up
     assert qs["limit"].check("7/8").correct and qs["limit"].check("0.875").correct
@@ -55,5 +62,5 @@ def test_a_pair_is_plus_or_minus_one(features: int, seed: int) -> None:
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
     assert_right_answer_explained(
-        PAGE, "limit", "3/4", "(B − 1)/B = 0.75 = 3/4", query={"b": "4"}, links_back=False
+        PAGE, "limit", "7/8", "(B − 1)/B = 0.875 = 7/8", query={"b": "4"}, links_back=False
     )

@@ -28,9 +28,12 @@ def by_key(setup: fd.Setup) -> dict[str, object]:
 
 
 @pytest.mark.parametrize("setup", STATES)
-def test_default_eps_is_the_conventions(setup: fd.Setup) -> None:
+def test_eps_ratio_is_the_conventions(setup: fd.Setup) -> None:
+    """Keras's output over PyTorch's at variance 0.03², each with its own default ε."""
     q = by_key(setup)["eps"]
-    assert q.answer == effective_eps(CONVENTIONS["keras", setup.scheme])
+    var = 0.03**2
+    eps = [effective_eps(CONVENTIONS[f, setup.scheme]) for f in ("pytorch", "keras")]
+    assert math.isclose(q.answer, math.sqrt((var + eps[0]) / (var + eps[1])))
     assert CONVENTIONS["pytorch", setup.scheme].layer in q.prompt
     assert q.link.params["scheme"] == {"rms": "RMS"}.get(setup.scheme, setup.scheme)
 
@@ -65,8 +68,8 @@ def test_momentum_is_one_minus_keras_momentum() -> None:
 
 def test_exact_forms_pass_and_near_misses_do_not() -> None:
     qs = by_key(ex.DEFAULT_SETUP)
-    assert qs["eps"].check("1e-3").correct and qs["eps"].check("10^-3").correct
-    assert qs["eps"].check("1/1000").correct and not qs["eps"].check("1e-5").correct
+    assert qs["eps"].check("0.69").correct and qs["eps"].check("√(0.00091/0.0019)").correct
+    assert not qs["eps"].check("1e-3").correct and not qs["eps"].check("0.01").correct
     assert qs["momentum"].check("1/100").correct and qs["momentum"].check("1 - 0.99").correct
     assert not qs["momentum"].check("0.99").correct and not qs["momentum"].check("0.1").correct
 

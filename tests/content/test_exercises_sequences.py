@@ -19,15 +19,16 @@ def by_key(**state: object) -> dict[str, object]:
 
 @pytest.mark.parametrize("tokens", [4, 16, 32])
 def test_pairs_are_the_sequence_maps_future_pairs(tokens: int) -> None:
-    q = by_key(tokens=tokens)["pairs"]
-    deps = analyse(Settings(2, tokens, 0, 5, True, 1e-5)).deps["x"]
-    assert q.answer == deps["sequence"].future_pairs == tokens * (tokens - 1) // 2
-    assert f"T = {tokens}" in q.prompt
-    assert dict(q.link.query)["t"] == str(tokens)
+    q = by_key(tokens=tokens)["pairs"]  # asked at twice the page's T (which it counts)
+    t = 2 * tokens
+    deps = analyse(Settings(2, t, 0, 5, True, 1e-5)).deps["x"]
+    assert q.answer == deps["sequence"].future_pairs == t * (t - 1) // 2
+    assert f"T = {t}" in q.prompt
+    assert dict(q.link.query)["t"] == str(t)
 
 
 def test_pairs_accept_exact_forms_and_refuse_near_misses() -> None:
-    q = by_key(tokens=32)["pairs"]
+    q = by_key(tokens=16)["pairs"]  # asked at T = 32
     assert q.check("496").correct and q.check("32*31/2").correct
     assert not q.check("528").correct  # T²/2 + T/2: the pairs with s ≥ t, not s > t
     assert not q.check("480").correct
@@ -57,4 +58,4 @@ def test_company_is_batch_norm_unless_the_batch_is_one(batch: int) -> None:
 
 
 def test_right_answer_on_the_page_shows_the_explanation() -> None:
-    assert_right_answer_explained(PAGE, "pairs", "16*15/2", "T(T − 1)/2 = 120", query={"t": "16"})
+    assert_right_answer_explained(PAGE, "pairs", "16*15/2", "T(T − 1)/2 = 120", query={"t": "8"})

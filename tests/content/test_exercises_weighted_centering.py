@@ -18,11 +18,21 @@ def by_key(w: float, x: tuple[float, float]) -> dict[str, object]:
 
 @pytest.mark.parametrize(("w", "x"), STATES)
 def test_numbers_are_the_engines(w: float, x: tuple[float, float]) -> None:
-    r = weighted_centering(two_weights(w), x)
+    new = ex.practice_point(x)[0]  # the learner's x doubled: the page shows x worked out
+    assert np.allclose(new, 2 * np.asarray(x))
+    r = weighted_centering(two_weights(w), new)
     qs = by_key(w, x)
     assert qs["subtracted"].answer == r.c
     assert qs["plain-mean"].answer == r.ordinary_mean
-    assert dict(qs["subtracted"].link.query) == {"w": f"{w:g}", "x": ", ".join(f"{v:g}" for v in x)}
+    assert dict(qs["subtracted"].link.query) == {
+        "w": f"{w:g}",
+        "x": ", ".join(f"{v:g}" for v in new),
+    }
+
+
+def test_a_large_point_is_halved_to_stay_in_the_box() -> None:
+    new, verb = ex.practice_point((80.0, -3.0))
+    assert verb == "Halve" and np.allclose(new, (40.0, -1.5))
 
 
 @pytest.mark.parametrize(("w", "x"), STATES)
@@ -40,7 +50,7 @@ def test_only_equal_weights_are_symmetric() -> None:
 
 
 def test_worked_example_accepts_exact_forms_and_refuses_near_misses() -> None:
-    qs = by_key(0.25, (4.0, 2.0))
+    qs = by_key(0.25, (2.0, 1.0))  # asked at (4, 2), the worked example
     for text in ("5/2", "2.5", "10/4", "1/4*4 + 3/4*2"):
         assert qs["subtracted"].check(text).correct, text
     for text in ("1/2", "0.5", "√(1/4)"):
@@ -56,13 +66,13 @@ def test_equal_weights_leave_plain_mean_zero() -> None:
 
 
 def test_explanations_show_the_engines_numbers() -> None:
-    qs = by_key(0.0, (3.0, -1.0))
+    qs = by_key(0.0, (1.5, -0.5))  # asked at (3, −1)
     assert "0·3 + 1·(−1) = −1" in qs["subtracted"].explanation
     assert "(4, 0)" in qs["plain-mean"].explanation
     assert "[[1, −1], [0, 0]]" in qs["symmetric"].explanation
 
 
 def test_links_keep_the_state_to_fifteen_digits() -> None:
-    q = by_key(0.25, (1 / 3, 2.0))["subtracted"]
+    q = by_key(0.25, (1 / 6, 1.0))["subtracted"]
     x = [float(v) for v in dict(q.link.query)["x"].split(",")]
     assert np.allclose(x, [1 / 3, 2.0], rtol=1e-14)

@@ -5,22 +5,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from lnviz.content.questions import Question, choice, link, number
+from lnviz.content.questions import Question, choice, link, number, twice_or_half
 from lnviz.content.text import number as num
 from lnviz.content.text import short, with_exact
-from lnviz.lessons.batchstats import keras_running, sample_stream, variance_ratio
+from lnviz.lessons.batchstats import MAX_BATCH, keras_running, sample_stream, variance_ratio
 from lnviz.lessons.batchstats_page import KERAS_EPS, TORCH_EPS, batch_sizes
 
 
 def questions(
     batch: int = 8, keras_momentum: float = 0.99, features: int = 3, seed: int = 0
 ) -> tuple[Question, ...]:
-    """Three questions on the page's state: the weight Keras's momentum gives a new batch,
-    where Keras's running variance settles for this batch size, and what batch norm makes
-    of a batch of two."""
+    """Three questions beside the page's state (whose table works out its own momentum and
+    batch size): the weight another Keras momentum gives a new batch, where Keras's running
+    variance settles for another batch size, and what batch norm makes of a batch of two."""
+    other = 0.95 if keras_momentum != 0.95 else 0.99  # both are options of the page's control
     return (
-        _weight(keras_momentum),
-        _limit(max(batch, 2), keras_momentum),
+        _weight(other),
+        _limit(twice_or_half(max(batch, 2), MAX_BATCH), keras_momentum),
         _pair(features, seed),
     )
 
@@ -31,7 +32,7 @@ def _weight(momentum: float) -> Question:
     m = f"{momentum:g}"
     return number(
         "weight",
-        f"Keras's batch-norm momentum is {m}. In the running average "
+        f"Set Keras's batch-norm momentum to {m}. In the running average "
         "r ← (1 − w)·r + w·b, what weight w does each new batch b get?",
         run.weight_new,
         link("batch-statistics", f"Show Keras's momentum {m}", mk=m),

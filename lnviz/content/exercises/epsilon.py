@@ -1,7 +1,11 @@
-"""Questions of the epsilon page: the core's variance, the slope at 0, the curve's limit."""
+"""Questions of the epsilon page: the core's variance, the slope at 0, the curve's limit,
+each on a new case beside the page's own (which the page works out)."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 from numpy.typing import ArrayLike
 
 import lnviz
@@ -13,11 +17,13 @@ from lnviz.lessons.explorers import WORKED_Z
 
 
 def questions(z: ArrayLike = WORKED_Z, eps: float = 1 / 3) -> tuple[Question, ...]:
-    """Three questions at the page's ε (and z): the variance of z's core, the slope of
-    h_ε at t = 0, and the value h_ε levels off at."""
-    core = lnviz.analyze_core(z, eps)
-    family = lnviz.epsilon_family(core.eps)
-    return (_core_variance(core), _slope(family), _limit(family))
+    """Three questions beside the page's ε and z: the variance of the core of z doubled
+    (halved near the box's ±1000), the slope of h_ε at t = 0 at another ε, and where the
+    curve of a four-entry input levels off."""
+    z = np.asarray(z, dtype=np.float64)
+    core = lnviz.analyze_core(z * (2.0 if np.abs(z).max() <= 500 else 0.5), eps)
+    steeper = lnviz.epsilon_family(0.01 if eps != 0.01 else 1e-4)
+    return (_core_variance(core), _slope(steeper), _limit(core.eps))
 
 
 def _core_variance(core: lnviz.Core) -> Question:
@@ -31,7 +37,7 @@ def _core_variance(core: lnviz.Core) -> Question:
     )
     return number(
         "core-variance",
-        f"At ε = {e_text}, the input z = {vector(core.z)} {given}. "
+        f"Your turn on a new input, z = {vector(core.z)}, at ε = {e_text}: it {given}. "
         "What is the variance of its core u_ε(z)?",
         var,
         link("epsilon", "Show this core", eps=eps_param(e), z=vector_param(core.z)),
@@ -68,16 +74,21 @@ def _slope(family: lnviz.Family) -> Question:
     )
 
 
-def _limit(family: lnviz.Family) -> Question:
-    """The asymptote √(3/2) of h_ε, the same for every ε."""
-    e_text = eps_label(family.eps)
+def _limit(eps: float) -> Question:
+    """The asymptote √(d/2) of the core's last coordinate for z = (−t, 0, …, 0, t), d = 4
+    (the page draws d = 3, whose √(3/2) it labels)."""
+    e_text, far = eps_label(eps), (-100.0, 0.0, 0.0, 100.0)
+    reached = float(lnviz.analyze_core(far, eps).core[-1])
     return number(
         "limit",
-        f"As t grows, h_ε(t) = t/√(2t²/3 + ε) levels off. At ε = {e_text}, at what value?",
-        family.asymptote,
-        link("epsilon", f"Show the curve at ε = {e_text}", eps=eps_param(family.eps)),
-        hint="For large t, ε is negligible next to 2t²/3.",
-        explanation=f"t/√(2t²/3) = √(3/2) ≈ {short(family.asymptote)}, whatever ε is: ε only "
-        f"decides how soon the curve gets there (at ε = {e_text}, "
-        f"h_ε({num(float(family.t[-1]))}) = {short(float(family.h[-1]))}).",
+        "The page's curve is for z = (−t, 0, t). Your turn with four entries, "
+        "z = (−t, 0, 0, t): the core's last coordinate is t/√(t²/2 + ε). At "
+        f"ε = {e_text}, at what value does it level off as t grows?",
+        math.sqrt(2),
+        link("epsilon", "Show z = (−100, 0, 0, 100)", eps=eps_param(eps), z=vector_param(far)),
+        hint="For large t, ε is negligible next to t²/2.",
+        explanation=f"t/√(t²/2) = √2 ≈ {short(math.sqrt(2))}, whatever ε is. For "
+        "z = (−t, 0, …, 0, t) with d entries, q = 2t²/d and the curve levels off at √(d/2): "
+        f"√(3/2) for the page's three. At z = {vector(far)} the core's last coordinate is "
+        f"already {short(reached)}.",
     )

@@ -30,8 +30,8 @@ MOMENTUM_PRESET = PRESETS_MORE["Batch norm momentum"]
 
 
 def questions(setup: fd.Setup = DEFAULT_SETUP) -> tuple[Question, ...]:
-    """Three questions on the page's setup: Keras's default ε for the scheme shown, which
-    framework lands farthest from PyTorch, and Keras's momentum written for PyTorch."""
+    """Three questions on the page's setup: what Keras's default ε does to a small variance,
+    which framework lands farthest from PyTorch, and Keras's momentum written for PyTorch."""
     return (_eps(setup), _farthest(setup), _momentum())
 
 
@@ -56,23 +56,28 @@ def _eps_text(framework: str, scheme: str) -> str:
 
 
 def _eps(s: fd.Setup) -> Question:
+    """Keras's output over PyTorch's on a small-variance input: each divides by its own
+    √(σ² + ε), so the ratio is √((σ² + ε_PyTorch)/(σ² + ε_Keras)) (γ = 1, β = 0)."""
     keras, torch = CONVENTIONS["keras", s.scheme], CONVENTIONS["pytorch", s.scheme]
-    answer = effective_eps(keras)
-    ratio = answer / effective_eps(torch)
     small = PRESETS[EPS_PRESET]["sd"]
+    var, stat = small**2, "mean square" if s.scheme == "rms" else "variance"
+    e_k, e_t = effective_eps(keras), effective_eps(torch)
+    answer = math.sqrt((var + e_t) / (var + e_k))
     return number(
         "eps",
-        f"PyTorch's `{torch.layer}` adds ε = {_eps_text('pytorch', s.scheme)} by default. What "
-        f"ε does Keras's `{keras.layer}` add when you leave it at its default?",
+        f"By default PyTorch's `{torch.layer}` adds ε = {_eps_text('pytorch', s.scheme)} and "
+        f"Keras's `{keras.layer}` ε = {_eps_text('keras', s.scheme)}. Feed both a vector whose "
+        f"{stat} is σ² = {eps_label(var)} (spread {small:g}), with γ = 1 and β = 0. Each "
+        "output entry of Keras is what fraction of PyTorch's?",
         answer,
         link("frameworks", f"Show {SCHEME_LABELS[s.scheme]} norm on a small variance",
              **state(s, sd=f"{small:g}", match="false")),
-        hint="Keras's defaults differ from PyTorch's; the table of defaults below lists "
-        "every framework's ε.",
-        explanation=f"Keras's {keras.layer} adds {_eps_text('keras', s.scheme)}, "
-        f"{ratio:.3g} times PyTorch's; Flax's {CONVENTIONS['flax', s.scheme].layer} adds "
-        f"{_eps_text('flax', s.scheme)}. When σ² is not much larger than ε, each divides by a "
-        "different √(σ² + ε).",
+        hint="Both divide the same numerator by √(σ² + ε), each with its own ε: take the ratio "
+        "√(σ² + ε_PyTorch)/√(σ² + ε_Keras).",
+        explanation=f"√({eps_label(var)} + {eps_label(e_t)})/√({eps_label(var)} + "
+        f"{eps_label(e_k)}) ≈ {answer:.3g}. When σ² is not much larger than ε, the default ε "
+        "alone changes the output; at spread 1 the same ratio is "
+        f"{math.sqrt((1 + e_t) / (1 + e_k)):.6g}.",
     )  # fmt: skip
 
 

@@ -21,12 +21,22 @@ def questions(
     eps: float = 0.0,
 ) -> tuple[Question, ...]:
     """Three questions on the page's state (γ or β None: 1 or 0 for every coordinate, as
-    the page uses them): the output's mean, its variance, and what a zero gain does. A
-    state without a core (a constant z at ε = 0) asks about the worked example instead."""
+    the page uses them): the output's mean and variance for new gains and biases (the page
+    works out its own), and what a zero gain does. A state without a core (a constant z at
+    ε = 0) asks about the worked example instead."""
     res = lnviz.affine_stages(z, gamma, beta, eps)
     if not res.defined:
         res = lnviz.affine_stages(WORKED_Z, WORKED_GAMMA, WORKED_BETA, 0.0)
-    return (_moment(res, "mean"), _moment(res, "variance"), _zero_gain(res))
+    new = new_case(res)
+    return (_moment(new, "mean"), _moment(new, "variance"), _zero_gain(res))
+
+
+def new_case(res: lnviz.AffineStages) -> lnviz.AffineStages:
+    """The learner's turn: the same z and ε, every gain doubled and every bias raised by 1
+    (halved or lowered by 1 where that would leave the controls' ±100)."""
+    gamma = res.gamma * (2.0 if np.abs(res.gamma).max() <= 50 else 0.5)
+    beta = res.beta + (1.0 if res.beta.max() <= 99 else -1.0)
+    return lnviz.affine_stages(res.input.values, gamma, beta, res.eps)
 
 
 def _state(res: lnviz.AffineStages) -> str:
@@ -61,7 +71,8 @@ def _moment(res: lnviz.AffineStages, which: str) -> Question:
         verdict = "so the spread is 1 after all" if check.unit_variance else "not 1"
     return number(
         which,
-        f"With {_state(res)}, what is the **{which}** of the output y = γ ⊙ u + β? "
+        f"Your turn, with new gains and biases: {_state(res)}. What is the **{which}** of the "
+        "output y = γ ⊙ u + β? "
         f"(The core u has {which} {core_said}.)",
         value,
         _show(res, "Show this state"),

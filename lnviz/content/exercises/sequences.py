@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from lnviz.content.questions import Question, choice, link, number
+from lnviz.content.questions import Question, choice, link, number, twice_or_half
 from lnviz.content.text import short
 from lnviz.lessons.causality import SCHEMES, dependence, normalize
-from lnviz.lessons.sequences import MIN_TOKENS
+from lnviz.lessons.sequences import MAX_TOKENS, MIN_TOKENS
 from lnviz.lessons.sequences_page import Settings, analyse, shock, shock_table
 
 SHOCK = 2.0  # the page's default shock, in % of log return
@@ -22,22 +22,24 @@ def questions(
     tokens: int = 32, batch: int = 4, leak: bool = True, seed: int = 0, window: int = 5,
     eps: float = 1e-5,
 ) -> tuple[Question, ...]:  # fmt: skip
-    """Three questions on the page's state: the future pairs of sequence pooling, the first
-    token a future shock moves, and which scheme mixes the series of a batch."""
+    """Three questions on the page's state: the future pairs of sequence pooling at another
+    T (the page counts its own), the first token a future shock moves, and which scheme
+    mixes the series of a batch."""
     return (
-        _pairs(Settings(1, tokens, seed, window, False, eps)),
+        _pairs(Settings(1, twice_or_half(tokens, MAX_TOKENS), seed, window, False, eps), tokens),
         _shock(Settings(batch, tokens, seed, window, leak, eps)),
         _company(Settings(batch, MIN_TOKENS, seed, window, False, eps)),
     )
 
 
-def _pairs(s: Settings) -> Question:
+def _pairs(s: Settings, shown: int) -> Question:
     """Sequence pooling's future pairs on x (they do not depend on the batch size)."""
     counts = {k: d.future_pairs for k, d in analyse(s).deps["x"].items()}
     t = s.tokens
     return number(
         "pairs",
-        f"Sequence pooling takes each feature's mean and variance over all T = {t} tokens. "
+        f"The page counts the future pairs of T = {shown} tokens; your turn for T = {t}. "
+        f"Sequence pooling takes each feature's mean and variance over all {t} tokens. "
         "Count the pairs of tokens (t, s) with s later than t (s in t's future) for which "
         "output t changes when input s changes. How many are there?",
         counts["sequence"],

@@ -19,12 +19,22 @@ def _num(v: float) -> str:
     return f"{float(v):.15g}"
 
 
+def practice_point(x: Sequence[float]) -> tuple[np.ndarray, str]:
+    """A new point for the learner's turn: x doubled (halved when doubling leaves the
+    x box's ±100), so the page's own table, which shows x, does not answer it."""
+    big = float(np.max(np.abs(x))) > 50
+    return np.asarray(x, dtype=np.float64) * (0.5 if big else 2.0), "Halve" if big else "Double"
+
+
 def questions(w: float = 0.25, x: Sequence[float] = DEFAULT_X) -> tuple[Question, ...]:
-    """Four questions on the plane picture's state: the number Pₐ subtracts, the plain
-    mean it leaves, Pₐ applied twice, and whether Pₐ is symmetric."""
-    r = weighted_centering(two_weights(float(w)), np.asarray(x, dtype=np.float64))
+    """Four questions: the number Pₐ subtracts and the plain mean it leaves at a new point
+    (the page shows the learner's own x worked out), Pₐ applied twice, and whether Pₐ is
+    symmetric."""
+    new, verb = practice_point(x)
+    r = weighted_centering(two_weights(float(w)), new)
     state = {"w": _num(w), "x": ", ".join(_num(v) for v in r.x)}
-    return (_subtracted(r, state), _plain_mean(r, state), _twice(r, state), _symmetric(r, state))
+    return (_subtracted(r, state, verb), _plain_mean(r, state), _twice(r, state),
+            _symmetric(r, state))  # fmt: skip
 
 
 def _factor(v: float) -> str:
@@ -36,14 +46,16 @@ def _weights(r: WeightedCentering) -> str:
     return f"a = {text.vector(r.a)}, x = {text.vector(r.x)}"
 
 
-def _subtracted(r: WeightedCentering, state: dict[str, str]) -> Question:
+def _subtracted(r: WeightedCentering, state: dict[str, str], verb: str) -> Question:
     (a1, a2), (x1, x2) = r.a, r.x
     return number(
         "subtracted",
-        f"With {_weights(r)}: which single number does Pₐ subtract from every coordinate of x?",
+        f"Your turn, on a new point: {verb.lower()} your x and keep the weights. With "
+        f"{_weights(r)}: which single number does Pₐ subtract from every coordinate of x?",
         r.c,
         link("weighted-centering", "Show this point and these weights", **state),
-        hint="The weighted mean aᵀx = a₁x₁ + a₂x₂.",
+        hint=f"The weighted mean aᵀx = a₁x₁ + a₂x₂ is linear in x: {verb.lower()} x and it "
+        f"{'halves' if verb == 'Halve' else 'doubles'}.",
         explanation=f"aᵀx = {text.number(a1)}·{_factor(x1)} + {text.number(a2)}·"
         f"{_factor(x2)} = {text.number(r.c)}, so Pₐx = x − (aᵀx)𝟏 = "
         f"{text.vector(r.centered)}.",
