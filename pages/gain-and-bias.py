@@ -13,10 +13,8 @@ from lnviz.content.exercises import gain_and_bias as exercises
 from lnviz.figures import affine as figs
 from lnviz.figures.live_gain import gain_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.gain_and_bias.state import PRESETS, STATE
 from lnviz.lessons.live_gain import drag_values, gain_grid
-
-Z_DEFAULT, GAMMA_DEFAULT, BETA_DEFAULT = "1, 2, 3", "1, 2, 1", "0, 1, 0"  # worked example
-BOUNDS = {"z": (-1000, 1000), "gamma": (-100, 100), "beta": (-100, 100)}  # the text boxes'
 
 
 def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray | None:
@@ -35,22 +33,15 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     """Pick one coordinate of z, γ or β and drag it: the bars follow in the browser, and the
     release writes the value into that vector's text box (so the link and page follow)."""
     options = drag_text.coordinate_options(res.input.values.size, fields)
-    default = "gamma1" if "gamma1" in options else "z1"  # γ₂ would multiply u₂ = 0: no move
+    default = STATE["drag"].default if STATE["drag"].default in options else "z1"
     labels = {o: drag_text.coordinate_label(o) for o in options}
     ui.keep_choice("drag", options, default)  # z got shorter, or γ/β unmatched
-    option = ui.choice(
-        "Coordinate to drag",
-        options,
-        key="drag",
-        default=default,
-        labels=labels,
-        help="Choose one entry of z, γ or β, then drag it. Releasing writes the value "
-        "into its text box above.",
-    )
+    option = ui.control(STATE["drag"], options=options, default=default, labels=labels)
     field, index = drag_text.coordinate(option)
     symbol = drag_text.coordinate_label(option)
     vector = {"z": res.input.values, "gamma": res.gamma, "beta": res.beta}[field]
-    values = drag_values(float(vector[index]), *BOUNDS[field])
+    box = STATE[field]
+    values = drag_values(float(vector[index]), box.lo, box.hi)
 
     def apply(value: float) -> None:  # the release: one entry of the text box changes
         st.session_state[field] = drag_text.with_entry(st.session_state[field], index, value)
@@ -86,60 +77,16 @@ ui.prose(
     "after it, the coordinates of y can have any mean and any spread."
 )
 
-ui.presets(
-    {
-        "Worked example (ε = 0)": {
-            "z": Z_DEFAULT,
-            "gamma": GAMMA_DEFAULT,
-            "beta": BETA_DEFAULT,
-            "eps": 0.0,
-        },
-        notes.WORKED_EPS_PRESET: {
-            "z": Z_DEFAULT,
-            "gamma": GAMMA_DEFAULT,
-            "beta": BETA_DEFAULT,
-            "eps": 1 / 3,
-        },
-        notes.PLAIN_PRESET: {
-            "z": Z_DEFAULT,
-            "gamma": "1, 1, 1",
-            "beta": "0, 0, 0",
-            "eps": 0.0,
-        },
-        "Constant input, ε = 0.01": {
-            "z": "2, 2, 2",
-            "gamma": GAMMA_DEFAULT,
-            "beta": BETA_DEFAULT,
-            "eps": 0.01,
-        },
-        "Constant input, ε = 0": {
-            "z": "2, 2, 2",
-            "gamma": GAMMA_DEFAULT,
-            "beta": BETA_DEFAULT,
-            "eps": 0.0,
-        },
-    },
-    key="gb-presets",
-)
+ui.presets(PRESETS, key="gb-presets")
 
 
 @ui.page_body
 def body() -> None:
     with ui.page_controls():
         z, gamma_raw, beta_raw = ui.side_by_side(
-            lambda: ui.vector_input(
-                "z (input vector)", Z_DEFAULT, key="z", min_len=2, lo=-1000, hi=1000
-            ),
-            lambda: ui.vector_input("γ (gain)", GAMMA_DEFAULT, key="gamma", lo=-100, hi=100),
-            lambda: ui.vector_input("β (bias)", BETA_DEFAULT, key="beta", lo=-100, hi=100),
+            *(lambda name=name: ui.control(STATE[name]) for name in ("z", "gamma", "beta"))
         )
-        eps = ui.eps_slider(
-            default=0.0,
-            allow_zero=True,
-            help="0 or a log scale from 10⁻⁶ to 10. The worked example uses ε = 0 so its numbers "
-            "have closed forms; real implementations use ε > 0 (PyTorch's layer norm: 10⁻⁵ by "
-            "default).",
-        )
+        eps = ui.control(STATE["eps"])
     gamma = matched(gamma_raw, "γ", z.size, "γ = 1")
     beta = matched(beta_raw, "β", z.size, "β = 0")
     quiz.ask(exercises.questions(z, gamma, beta, eps), page="gain-and-bias")

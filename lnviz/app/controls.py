@@ -14,11 +14,8 @@ import streamlit as st
 from lnviz.app.links import correct, raw_value
 from lnviz.content.text import eps_label, plain
 from lnviz.errors import LnvizError
+from lnviz.lessons.spec import EPS_GRID
 from lnviz.params import parse_number, parse_vector
-
-# Log-spaced epsilon values from 1e-6 to 10 (four per decade), plus 1/3 and 4/3.
-EPS_GRID = tuple(sorted({round(10 ** (k / 4), 12) for k in range(-24, 5)} | {1 / 3, 4 / 3}))
-
 
 _REPLACED_KEY = "_lnviz_replaced_choice"  # a choice keep_choice reset in this run
 BOUND_KEY = "_lnviz_bound_controls"  # keys of the URL-bound controls drawn in this session

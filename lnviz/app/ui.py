@@ -47,6 +47,7 @@ from lnviz.app.controls import (
 )
 from lnviz.app.layout import latex_row, page_button, page_controls, row, side_by_side, table
 from lnviz.app.links import in_link
+from lnviz.app.state import control
 from lnviz.app.targets import target as page_target
 from lnviz.content.text import EPS_LABELS, eps_label, plain
 from lnviz.content.text import number as fmt
@@ -62,6 +63,7 @@ __all__ = [
     "chart",
     "choice",
     "choice_slider",
+    "control",
     "display",
     "download_name",
     "eps_label",

@@ -13,6 +13,7 @@ from lnviz.content import closed_forms, text
 from lnviz.content.closed_forms import form
 from lnviz.core import AffineStages, affine_stages
 from lnviz.lessons.explorers import WORKED_BETA, WORKED_GAMMA, WORKED_Z, AffineCheck
+from lnviz.lessons.gain_and_bias.state import PLAIN_PRESET, WORKED_EPS_PRESET
 
 __all__ = [
     "PLAIN_PRESET",
@@ -25,9 +26,6 @@ __all__ = [
     "stage_notes",
     "stage_table",
 ]
-
-PLAIN_PRESET = "No affine (γ = 1, β = 0)"  # preset names the notes point to
-WORKED_EPS_PRESET = "Worked example, ε = 1/3"
 
 
 def exact_help(x: float) -> str | None:

@@ -4,7 +4,9 @@ Each page is opened as a visitor would open it (through app.py) with bad values 
 URL key it reads: no exception, a message naming the field for every refused value, nothing
 a visitor wrote rendered as markdown, and bounded time and memory for the worst valid link.
 
-The keys are read from the page scripts (every lnviz.app.ui control and ui.link_text) and
+The keys come from the lesson's declarative state spec (lnviz/lessons/<page>/state.py,
+STATE) where the lesson has one, and otherwise from the page script (every lnviz.app.ui
+control and ui.link_text, for the pages not yet moved to a spec); either way they are
 checked against the controls the page actually shows, so a new control is covered without
 editing this file; a key shown only in some state (e.g. a batch-norm-only slider) is tested
 in the state a preset puts the page in.
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
 import math
 import re
 import tracemalloc
@@ -68,14 +71,27 @@ def _ui_calls(name: str) -> list[ast.Call]:
     ]
 
 
+def lesson_state(name: str) -> Any:
+    """The lesson's state spec (lnviz.lessons.spec.State), or None if it has none yet."""
+    try:
+        module = importlib.import_module(f"lnviz.lessons.{name.replace('-', '_')}.state")
+    except ModuleNotFoundError:
+        return None
+    return module.STATE
+
+
 @functools.cache
 def url_keys(name: str) -> tuple[str, ...]:
-    """Every URL key the page reads, from its script (plus page_intro's `present`)."""
-    keys: set[str] = set()
+    """Every URL key the page reads: its lesson's state spec, and the keys its script names
+    outside it (page_intro's `present`, the shared seed box, link_text)."""
+    state = lesson_state(name)
+    keys: set[str] = set(state.names) if state is not None else set()
     if "ui.SEED" in (ROOT / "pages" / f"{name}.py").read_text():  # the shared seed box
         keys.add(SEED.key)
     for call in _ui_calls(name):
         helper = call.func.attr  # type: ignore[attr-defined]
+        if helper == "control":  # a key of the lesson's state spec
+            continue
         if helper == "page_intro":
             keys.add("present")
         elif helper == "link_text":

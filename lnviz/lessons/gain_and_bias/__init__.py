@@ -1,0 +1,1 @@
+"""The gain-and-bias lesson: what the learned affine step does after the normalized core."""
