@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 
 from lnviz.app.controls import int_input
 from lnviz.app.layout import side_by_side
+from lnviz.app.state import control
+from lnviz.lessons import spec
 
 __all__ = ["SEED", "Whole", "int_row"]
 
@@ -29,6 +32,6 @@ class Whole:
 SEED = Whole("random seed", 0, 9999, 0, "seed")  # every page's random-number seed box
 
 
-def int_row(*boxes: Whole) -> list[int]:
+def int_row(*boxes: Whole | spec.Whole) -> list[int]:
     """Whole-number boxes side by side (a phone shows them two to a line: lnviz.app.layout)."""
-    return side_by_side(*(box.draw for box in boxes))
+    return side_by_side(*(b.draw if isinstance(b, Whole) else partial(control, b) for b in boxes))

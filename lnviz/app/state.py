@@ -9,8 +9,10 @@ from lnviz.app.controls import (
     choice,
     choice_slider,
     eps_slider,
+    int_choice,
     int_input,
     number_slider,
+    text_field,
     toggle,
     vector_input,
 )
@@ -20,7 +22,9 @@ from lnviz.lessons import spec
 def control(key: spec.Key, **given: Any) -> Any:
     """The control a lesson's state spec declares for `key` (lnviz.lessons.spec), its
     range, options and default from the spec; `given` adds what only the page knows
-    (help text, options computed from other controls, labels of choices)."""
+    (help text, options computed from other controls, labels of choices; a text's parser).
+    A range that depends on other controls is the spec's, narrowed with
+    dataclasses.replace(key, hi=...)."""
     kw = {"key": key.name, "help": key.help, "default": key.default} | given
     label = kw.pop("label", key.label)
     match key:
@@ -35,9 +39,14 @@ def control(key: spec.Key, **given: Any) -> Any:
         case spec.Vector():
             bounds = {"min_len": key.min_len, "max_len": key.max_len, "lo": key.lo, "hi": key.hi}
             return vector_input(label, kw.pop("default"), **(bounds | kw))
+        case spec.Text():
+            default, parse = kw.pop("default"), kw.pop("parse")
+            return text_field(label, default, parse, max_chars=key.max_chars, **kw)
         case spec.Options():
             options = kw.pop("options", key.options)
             if all(isinstance(o, str) for o in options):  # words: a radio
                 return choice(label, options, **kw)
+            if all(isinstance(o, int) and not isinstance(o, bool) for o in options):
+                return int_choice(label, options, **kw)  # whole numbers: snapped, kept in range
             return choice_slider(label, options, **kw)
     raise TypeError(f"no control for {type(key).__name__}")

@@ -124,6 +124,20 @@ class Vector(Key):
 
 
 @dataclass(frozen=True)
+class Text(Key):
+    """Free text of at most max_chars characters, read by the page's own parser."""
+
+    max_chars: int = field(default=400, kw_only=True)
+
+    def problem(self, value: Any) -> str | None:
+        ok = isinstance(value, str) and len(value) <= self.max_chars
+        return None if ok else f"not a text of at most {self.max_chars} characters"
+
+
+SEED = Whole("seed", "random seed", 0, lo=0, hi=9999)  # every page's random-number seed box
+
+
+@dataclass(frozen=True)
 class State:
     """A lesson's keys, in the order its page draws them."""
 
