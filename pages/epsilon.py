@@ -10,11 +10,11 @@ from lnviz.content.exercises import epsilon as exercises
 from lnviz.figures import epsilon as figs
 from lnviz.figures.live_epsilon import epsilon_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.epsilon.state import PRESETS, STATE
 from lnviz.lessons.live_epsilon import epsilon_grid
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
-SCALE_OPTIONS = (0.01, 0.03, 0.1, 0.3, 0.5, 1.0, 2.0, 3.0, 10.0, 30.0, 100.0)  # a
 
 ui.page_intro(
     "ε: the small constant that changes the geometry",
@@ -28,15 +28,7 @@ ui.prose(
     "the input stops being harmless, and the slope of the map is capped at ε^(−1/2)."
 )
 
-ui.presets(
-    {
-        "ε = 1/3, z = (1, 2, 3)": {"eps": 1 / 3, "z": "1, 2, 3"},
-        "ε = 4/3, z = (1, 2, 3)": {"eps": 4 / 3, "z": "1, 2, 3"},
-        "Tiny ε = 1e-6": {"eps": 1e-6},
-        notes.CONSTANT_PRESET: {"z": "2, 2, 2", "eps": 0.01},
-    },
-    key="eps-presets",
-)
+ui.presets(PRESETS, key="eps-presets")
 
 
 def core_numbers(core: lnviz.Core, eps: float) -> None:
@@ -84,9 +76,7 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
             r"=u_{\varepsilon/a^2}(z)$: scaling the input is the same as dividing ε by $a^2$, so "
             "for ε > 0 there is no scale invariance."
         )
-        a = ui.choice_slider(
-            "a (scale factor)", SCALE_OPTIONS, key="a", default=10.0, fmt=lambda v: f"{v:g}"
-        )
+        a = ui.control(STATE["a"])
         check = explorers.scaling_check(z, eps, a)
         s, exact = check.scaling, check.at_zero
         ui.chart(figs.SCALING, s, key="scaling")
@@ -137,16 +127,9 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls():
-        c1, c2 = st.columns([3, 2])
-        with c1:
-            eps = ui.eps_slider(
-                help="Log scale from 10⁻⁶ to 10. With z = (1, 2, 3), ε = 1/3 and 4/3 give cores "
-                "with closed forms."
-            )
-        with c2:
-            z = ui.vector_input(
-                "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-            )
+        eps, z = ui.side_by_side(
+            lambda: ui.control(STATE["eps"]), lambda: ui.control(STATE["z"]), spec=[3, 2]
+        )
     quiz.ask(exercises.questions(z, eps), page="epsilon")
 
     core = lnviz.analyze_core(z, eps)

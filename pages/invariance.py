@@ -13,23 +13,20 @@ from lnviz.content.exercises import invariance as exercises
 from lnviz.figures import invariance as figs
 from lnviz.figures.live_invariance import scale_frames, shift_frames
 from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.invariance.state import PRESETS, STATE
 from lnviz.lessons.live_invariance import scale_grid, shift_grid
 
-SHIFT_OPTIONS = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # c
-SCALE_OPTIONS = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # a
-BIAS_SHIFT_OPTIONS = (-10.0, -1.0, 0.0, 1.0, 5.0, 10.0, 100.0)  # c added to b
-S_DEFAULT = "0, 0, 1"  # with z = (1, 2, 3) this gives the worked example's (1, 2, 4)
-S_SPLIT = "5, 5, 6"  # = 5 + (0, 0, 1): the same core as S_DEFAULT, its common part removed
+SHIFTS, SCALES = STATE["c"].options, STATE["a"].options  # the live charts' frames
 
 
 def shift_live(z: np.ndarray, eps: float) -> list[dict]:
-    """The shift chart's frames, one per c in SHIFT_OPTIONS."""
-    return [shift_frames(shift_grid(z, eps, SHIFT_OPTIONS))]
+    """The shift chart's frames, one per c in SHIFTS."""
+    return [shift_frames(shift_grid(z, eps, SHIFTS))]
 
 
 def scale_live(z: np.ndarray, eps: float) -> list[dict]:
-    """The scaling chart's frames, one per a in SCALE_OPTIONS."""
-    return [scale_frames(scale_grid(z, eps, SCALE_OPTIONS))]
+    """The scaling chart's frames, one per a in SCALES."""
+    return [scale_frames(scale_grid(z, eps, SCALES))]
 
 
 def drag(
@@ -84,31 +81,18 @@ ui.prose(
     "Each section tests one."
 )
 
-ui.presets(
-    {
-        "Worked example: (1, 2, 3), ε = 1/3": {
-            "z": "1, 2, 3",
-            "c": 100.0,
-            "s": S_DEFAULT,
-            "eps": 1 / 3,
-        },
-        "Shift by (5, 5, 6)": {"z": "1, 2, 3", "s": S_SPLIT, "eps": 1 / 3},
-        notes.EXACT_SCALING_PRESET: {"z": "1, 2, 3", "a": 10.0, "eps": 0.0},
-        "Scaling at ε = 1 (broken)": {"z": "1, 2, 3", "a": 10.0, "eps": 1.0},
-    },
-    key="inv-presets",
-)
+ui.presets(PRESETS, key="inv-presets")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     st.header("1 · A common shift changes nothing")
-    c = ui.choice_slider("c (added to every coordinate)", SHIFT_OPTIONS, key="c", default=100.0)
+    c = ui.control(STATE["c"])
     sym = symmetry.common_shift(z, c, eps)
     if not sym.ln_defined:
         undefined_note("z")
         return sym
     ui.chart(figs.PAIR, sym, key="shift")
-    drag("c", "Drag c: watch the bars of u_ε(z + c) above", SHIFT_OPTIONS, c, shift_live, z, eps)
+    drag("c", "Drag c: watch the bars of u_ε(z + c) above", SHIFTS, c, shift_live, z, eps)
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -124,15 +108,7 @@ def unequal_shift_section(z: np.ndarray, eps: float) -> None:
         r"""Any shift splits as $s=\bar s\,\mathbf 1+(s-\bar s\,\mathbf 1)$. Layer norm removes
 the first part and keeps the second, so only a shift with all entries equal is invisible."""
     )
-    s = ui.vector_input(
-        "s (shift, one entry per coordinate of z)",
-        S_DEFAULT,
-        key="s",
-        min_len=1,
-        max_len=8,
-        lo=-1000,
-        hi=1000,
-    )
+    s = ui.control(STATE["s"])
     if s.size != z.size:
         st.error(
             f"**s** has {s.size} entries but z has {z.size}: give one shift per coordinate "
@@ -168,7 +144,7 @@ def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
 $\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
 does the factor $a$ cancel exactly: scale invariance holds there and nowhere else."""
     )
-    a = ui.choice_slider("a (scale factor)", SCALE_OPTIONS, key="a", default=10.0)
+    a = ui.control(STATE["a"])
     sym = symmetry.scale(z, a, eps)
     if not sym.ln_defined:
         undefined_note("z")
@@ -176,7 +152,7 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
     ui.chart(figs.SCALE, sym, ident, key="scale")
-    drag("a", "Drag a: the chart above follows", SCALE_OPTIONS, a, scale_live, z, eps)
+    drag("a", "Drag a: the chart above follows", SCALES, a, scale_live, z, eps)
     row = ui.row()
     row.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     row.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))
@@ -233,21 +209,11 @@ without any effect on the normalized output, for **every** input $x$:"""
             "input by input). Shifting the raw input by Δx adds W Δx, which has equal entries only "
             "by accident."
         )
-        c1, c2 = st.columns(2)
-        with c1:
-            seed = ui.int_input("layer seed (draws W, b and five inputs x)", 0, 999, 0, key="seed")
-            cb = ui.choice_slider(
-                "c (added to every entry of b)", BIAS_SHIFT_OPTIONS, key="cb", default=5.0
-            )
+        (seed, cb), (rv, sv) = ui.side_by_side(
+            lambda: (ui.control(STATE["seed"]), ui.control(STATE["cb"])),
+            lambda: (ui.control(STATE["r"]), ui.control(STATE["dx"])),
+        )
         layer = symmetry.seeded_layer(seed)
-        n = layer.w.shape[1]
-        with c2:
-            rv = ui.vector_input(
-                "r (added to each row of W)", "1, -2, 0.5", key="r", length=n, lo=-100, hi=100
-            )
-            sv = ui.vector_input(
-                "Δx (shift of the raw input x)", "1, 0, 0", key="dx", length=n, lo=-100, hi=100
-            )
         red = lnviz.affine_redundancy(layer.w, layer.b, layer.xs, c=cb, r=rv, s=sv, eps=eps)
         check = explorers.redundancy_check(red)
         with ui.fold("The layer: W, b and the inputs x", icon=":material/table:"):
@@ -269,16 +235,9 @@ without any effect on the normalized output, for **every** input $x$:"""
 @ui.page_body
 def body() -> None:
     with ui.page_controls():
-        c1, c2 = st.columns([2, 3])
-        with c1:
-            z = ui.vector_input(
-                "z (input vector)", "1, 2, 3", key="z", min_len=2, max_len=8, lo=-1000, hi=1000
-            )
-        with c2:
-            eps = ui.eps_slider(
-                allow_zero=True,
-                help="0 or a log scale from 10⁻⁶ to 10; the shift examples use ε = 1/3.",
-            )
+        z, eps = ui.side_by_side(
+            lambda: ui.control(STATE["z"]), lambda: ui.control(STATE["eps"]), spec=[2, 3]
+        )
     defined = lnviz.analyze_core(z, eps).finite
     quiz.ask(questions(z, eps), page="invariance")
 

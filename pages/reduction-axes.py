@@ -1,25 +1,19 @@
 """Reduction axes: which entries of a (batch, token, feature) tensor share one statistic."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 import lnviz
 from lnviz.app import quiz, ui
-from lnviz.axes import SCHEME_INFO, divisors, has_statistics, statistics_agree, with_entries
+from lnviz.axes import divisors, has_statistics, statistics_agree, with_entries
 from lnviz.content import axes_text
 from lnviz.content.exercises import reduction_axes as exercises
 from lnviz.content.text import short
 from lnviz.figures import axes as figs
 from lnviz.lessons import axes_tables
+from lnviz.lessons.reduction_axes.state import PRESETS, STATE
 from lnviz.params import parse_entries
-
-MAX_B, MAX_T, MAX_F = 8, 16, 32  # at most 4096 entries: light to compute, draw and send
-SIZE_BOXES = (  # the tensor's shape (B, T, F) and the seed of its values
-    ui.Whole("batch B", 1, MAX_B, 2, "b"),
-    ui.Whole("tokens T", 1, MAX_T, 4, "t"),
-    ui.Whole("features F", 1, MAX_F, 6, "f"),
-    ui.SEED,
-)
-SCHEME_LABELS = {k: v[0] for k, v in SCHEME_INFO.items()}
 
 
 @ui.cached(max_entries=256)
@@ -55,22 +49,7 @@ with st.expander("The formulas, for token-wise layer norm", icon=":material/func
         ),
     )
 
-ui.presets(
-    {
-        "Layer, token-wise": {"scheme": "layer"},
-        "Batch": {"scheme": "batch"},
-        "Group, 2 groups": {"scheme": "group", "groups": 2},
-        "RMS": {"scheme": "rms"},
-        "A constant token": {
-            "scheme": "layer",
-            "edits": "0,0,0=1; 0,0,1=1; 0,0,2=1; 0,0,3=1; 0,0,4=1; 0,0,5=1",
-            "eb": 0,
-            "et": 0,
-            "ef": 0,
-        },
-    },
-    key="axes-presets",
-)
+ui.presets(PRESETS, key="axes-presets")
 
 
 @st.fragment
@@ -80,9 +59,7 @@ def cube_section(red: lnviz.Reduction) -> None:
     left, right = st.columns([3, 2])
     with right:  # the entry's boxes beside the block (under it on a phone: the block first)
         eb, et, ef = ui.int_row(
-            ui.Whole("entry: batch", 0, shape[0] - 1, 0, "eb"),
-            ui.Whole("entry: token", 0, shape[1] - 1, 0, "et"),
-            ui.Whole("entry: feature", 0, shape[2] - 1, 0, "ef"),
+            *(replace(STATE[k], hi=n - 1) for k, n in zip(("eb", "et", "ef"), shape, strict=True))
         )
     entry = (eb, et, ef)
     g = int(red.labels[entry])
@@ -114,38 +91,25 @@ def cube_section(red: lnviz.Reduction) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
-        bsz, tsz, fsz, seed = ui.int_row(*SIZE_BOXES)
-        scheme = ui.choice(
-            "Scheme",
-            list(SCHEME_LABELS),
-            key="scheme",
-            default="layer",
-            labels=axes_text.SCHEME_SHORT,
-        )
+        bsz, tsz, fsz, seed = ui.int_row(*(STATE[k] for k in ("b", "t", "f", "seed")))
+        scheme = ui.control(STATE["scheme"], labels=axes_text.SCHEME_SHORT)
         shown = scheme if has_statistics(scheme, (bsz, tsz, fsz)) else "layer"
-        groups = ui.int_choice(
-            "feature groups G (group norm)",
-            divisors(fsz),
-            key="groups",
-            default=2 if fsz % 2 == 0 else 1,
-            help="Group norm splits the features into G groups; G must divide F.",
+        groups = ui.control(
+            STATE["groups"], options=divisors(fsz), default=2 if fsz % 2 == 0 else 1
         )
         more = st.expander(
             "ε and edited entries", icon=":material/edit:",
             expanded=ui.in_link("eps", "edits"),
         )  # fmt: skip
         with more:
-            eps = ui.eps_slider(
-                axes_text.eps_label_text(shown), default=1e-5, help=axes_text.eps_help(shown)
+            eps = ui.control(
+                STATE["eps"], label=axes_text.eps_label_text(shown), help=axes_text.eps_help(shown)
             )
-            edits = ui.text_field(
-                "Edit entries (b,t,f=value; …)",
-                "",
-                lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
-                key="edits",
+            edits = ui.control(
+                STATE["edits"],
+                parse=lambda text: parse_entries(text, "edits", (bsz, tsz, fsz)),
                 fallback=(),
                 instead="The edits are ignored.",
-                help="0-based indices; e.g. 0,1,2=5 sets batch 0, token 1, feature 2 to 5.",
             )
 
     if shown != scheme:

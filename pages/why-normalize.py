@@ -5,10 +5,8 @@ import streamlit as st
 from lnviz.app import quiz, ui
 from lnviz.content.exercises import why_normalize as exercises
 from lnviz.figures import why_normalize as figs
-from lnviz.lessons.why_normalize import ACTIVATIONS, Drift, activation_drift
-
-GAINS = (0.5, 0.8, 1.0, 1.2, 1.414, 1.6, 2.0)  # weight scale g: W ~ N(0, g²/d)
-DEPTHS = (4, 8, 10, 16, 32, 64)
+from lnviz.lessons.why_normalize import Drift, activation_drift
+from lnviz.lessons.why_normalize.state import STATE
 
 
 @ui.cached
@@ -28,17 +26,9 @@ brings them back to a common scale. Layer normalization is that something, appli
 token at every layer.""",
 )
 with ui.page_controls():
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        gain = ui.choice_slider(
-            "weight scale g", GAINS, key="gain", default=2.0,
-            help="Weights are drawn with standard deviation g/√d. g = √2 ≈ 1.414 is the scale "
-            "that keeps ReLU layers steady (He et al. 2015).",
-        )  # fmt: skip
-    with c2:
-        depth = ui.int_choice("layers", DEPTHS, key="depth", default=32)
-    with c3:
-        activation = ui.choice("activation", ACTIVATIONS, key="act", default="relu")
+    gain, depth, activation = ui.side_by_side(
+        *(lambda name=name: ui.control(STATE[name]) for name in STATE.names)
+    )
 
 drift = drift_at(depth, gain, activation)
 quiz.ask(exercises.questions(depth, gain, activation, drift), page="why-normalize")

@@ -12,6 +12,7 @@ from lnviz.content.closed_forms import form
 from lnviz.core import Core, analyze_core
 from lnviz.family import Family
 from lnviz.jacobian import Spectrum
+from lnviz.lessons.epsilon.state import CONSTANT_PRESET
 from lnviz.lessons.explorers import WORKED_Z, ScalingCheck
 
 __all__ = [
@@ -22,8 +23,6 @@ __all__ = [
     "scaling_notes",
     "variance_notes",
 ]
-
-CONSTANT_PRESET = "Constant input"  # the name of the preset with a constant z
 
 
 def _variance(core_var: float, shortfall: float) -> str:

@@ -17,6 +17,7 @@ from lnviz.lessons.explorers import (
     ScalingCheck,
     ShiftCheck,
 )
+from lnviz.lessons.invariance.state import EXACT_SCALING_PRESET
 from lnviz.lessons.symmetry import common_shift, unequal_shift
 
 __all__ = [
@@ -32,7 +33,6 @@ __all__ = [
     "ws_line",
 ]
 
-EXACT_SCALING_PRESET = "Scaling at ε = 0 (exact)"  # a preset the notes point to
 WORKED_EPS = 1 / 3  # ε of the shift examples
 
 
