@@ -1,6 +1,8 @@
 """Batch statistics: what batch norm's batch and running statistics do, and why layer norm
 needs neither."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from lnviz.app import live, quiz, ui
@@ -9,7 +11,8 @@ from lnviz.content.exercises import batch_statistics as exercises
 from lnviz.figures import batchstats as figs
 from lnviz.figures.live_batchstats import shift_step_frames
 from lnviz.lessons import batchstats_page as model
-from lnviz.lessons.batchstats import MAX_BATCH, MAX_FEATURES, MAX_STEPS, Running, Stream
+from lnviz.lessons.batch_statistics.state import PRESETS, STATE
+from lnviz.lessons.batchstats import Running, Stream
 from lnviz.lessons.batchstats_page import (
     FLAX_EPS,
     KERAS_EPS,
@@ -21,17 +24,7 @@ from lnviz.lessons.batchstats_page import (
 )
 from lnviz.lessons.live_batchstats import shift_step_grid, shift_steps
 
-TORCH_M = (0.0, 0.001, 0.01, 0.03, 0.05, 0.1, 0.2, 0.3, 0.5, 0.9, 1.0)  # PyTorch momentum
-KERAS_M = (0.0, 0.1, 0.5, 0.7, 0.8, 0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1.0)  # Keras momentum
-SHIFTS = tuple(k / 2 for k in range(-10, 11))  # mean shift, -5 to 5 standard deviations
-SPREADS = (0.25, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0)  # factor on the standard deviation after the shift
 NAMES = figs.NAMES
-SIZE_BOXES = (  # the stream's length, the batch's shape (B, F) and the seed of its values
-    ui.Whole("steps", 10, MAX_STEPS, 200, "steps"),
-    ui.Whole("batch size B", 1, MAX_BATCH, 8, "b"),
-    ui.Whole("features F", 2, MAX_FEATURES, 3, "f"),
-    ui.SEED,
-)
 
 # Pure results cached per state (streams: 0.25-6.4 MB each, all within maxCacheDataSize).
 stream_runs = ui.cached(model.stream_runs)
@@ -126,17 +119,7 @@ PyTorch 2.13, Keras 3.15.1 and Flax 0.12.8; some older versions differed: multi-
 Keras 2 and tf.keras's fused kernel fed a B/(B − 1)-corrected variance.""",
     )
 
-BASE = {"steps": 200, "b": 8, "f": 3, "seed": 0, "at": 100, "shift": 3.0, "spread": 2.0}
-BASE |= {"mt": 0.1, "mk": 0.99, "feat": 1}
-ui.presets(
-    {
-        "PyTorch vs Keras momentum": BASE | {"at": 200, "shift": 0.0, "spread": 1.0},
-        "A distribution shift": BASE | {"b": 16, "at": 80},
-        "Batch of two": BASE | {"b": 2, "steps": 300, "at": 300, "shift": 0.0, "mk": 0.9},
-        "New batch companions": BASE | {"b": 4, "steps": 100, "at": 50, "sets": 6},
-    },
-    key="bs-presets",
-)
+ui.presets(PRESETS, key="bs-presets")
 
 
 def running_section(
@@ -266,7 +249,7 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
 @st.fragment
 def size_section(f: int, seed: int, feat: int) -> None:
     st.header("Batch size: one, two, many")
-    eps = ui.eps_slider(default=1e-5, help="ε of this section's batch norm and layer norm.")
+    eps = ui.control(STATE["eps"])
     z = batch_sizes(f, seed, eps)
     st.markdown(
         f"**B = 1** is refused (*{z.sizes.refused}*): the only example is its own mean. "
@@ -310,7 +293,7 @@ def size_section(f: int, seed: int, feat: int) -> None:
 def companion_section(s: StreamSettings) -> None:
     with ui.going_further("Same example, new companions", "sets"):
         with st.columns([1, 2])[0]:
-            sets = ui.int_input("batches (companion sets)", 2, 8, 5, key="sets")
+            sets = ui.control(STATE["sets"])
         cs = stream_companions(s, sets)
         comp = cs.comp
         st.markdown(
@@ -342,35 +325,28 @@ def companion_section(s: StreamSettings) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
-        steps, b, f, seed = ui.int_row(*SIZE_BOXES)
+        steps, b, f, seed = ui.int_row(*(STATE[k] for k in ("steps", "b", "f", "seed")))
         c5, c6, c7 = st.expander(
             "The distribution shift", icon=":material/moving:",
             expanded=ui.in_link("at", "shift", "spread"),
         ).columns(3)  # fmt: skip
         with c5:
-            at = ui.int_input(
-                "shift at step", 0, steps, min(100, steps), key="at",
+            at = ui.control(
+                replace(STATE["at"], hi=steps),
+                default=min(100, steps),
                 help=f"The first step drawn from the shifted distribution; {steps} means no shift.",
-            )  # fmt: skip
-        with c6:
-            shift = ui.choice_slider(
-                "mean shift (in standard deviations)", SHIFTS, key="shift", default=3.0
             )
+        with c6:
+            shift = ui.control(STATE["shift"])
         with c7:
-            spread = ui.choice_slider(
-                "spread factor after the shift", SPREADS, key="spread", default=2.0,
-                help="Each feature's standard deviation is multiplied by this from the shift on.",
-            )  # fmt: skip
+            spread = ui.control(STATE["spread"])
         c8, c9, c10 = st.columns(3)
         with c8:
-            mt = ui.choice_slider("PyTorch momentum (= w)", TORCH_M, key="mt", default=0.1)
+            mt = ui.control(STATE["mt"])
         with c9:
-            mk = ui.choice_slider(
-                "Keras momentum", KERAS_M, key="mk", default=0.99,
-                help="The weight Keras keeps for the old average: 1 − w.",
-            )  # fmt: skip
+            mk = ui.control(STATE["mk"])
         with c10:
-            feat = ui.int_input("feature shown", 1, f, 1, key="feat") - 1
+            feat = ui.control(replace(STATE["feat"], hi=f)) - 1
     quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
     settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
     sr = stream_runs(settings)

@@ -1,5 +1,7 @@
 """Sequences and causality: what token-wise statistics promise about time, and what they don't."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from lnviz.app import quiz, ui
@@ -9,12 +11,8 @@ from lnviz.figures import seqchecks as checks
 from lnviz.figures import sequences as figs
 from lnviz.lessons import sequences_page as model
 from lnviz.lessons.causality import SCHEMES
-from lnviz.lessons.sequences import MAX_BATCH, MAX_TOKENS, MAX_WINDOW, MIN_TOKENS
+from lnviz.lessons.sequences.state import PRESETS, STATE, WRT
 from lnviz.lessons.sequences_page import SEEDS, Analysis, CorrelationChange, Settings
-
-STEPS = (0, 1, 5, 20, 100)  # training batches seen by batch norm's running statistics
-SHOCKS = (0.5, 1.0, 2.0, 5.0, 10.0)  # size of the future shock, in % of log return
-WRT = {"x": "hidden tensor x", "returns": "market returns"}  # labels are the URL values
 
 # The page's pure results, cached per state (each argument typed, settings in one dataclass).
 analyse = ui.cached(model.analyse)
@@ -58,15 +56,7 @@ with st.expander("The formulas, for token-wise layer norm", icon=":material/func
         ui.display(r"y_{btf}=\dfrac{x_{btf}-\mu_{bt}}{\sqrt{\sigma^2_{bt}+\varepsilon}}"),
     )
 
-ui.presets(
-    {
-        "The leak survives": {"leak": True, "wrt": "returns", "b": 8, "t": 64},
-        "Pooling leaks the future": {"leak": False, "wrt": "returns", "b": 8, "t": 64},
-        "Causal statistics": {"leak": False, "wrt": "x", "b": 2, "t": 16},
-        "Batch of one": {"b": 1, "wrt": "x", "ex": 0},
-    },
-    key="seq-presets",
-)
+ui.presets(PRESETS, key="seq-presets")
 
 
 @st.fragment
@@ -87,7 +77,7 @@ def dependence_section(a: Analysis, leak: bool) -> None:
         "from the exact Jacobian. Blank means exactly zero; red cells lie in the future "
         "(s > t)."
     )
-    wrt = ui.choice("Inputs", list(WRT), key="wrt", default="x", labels=WRT)
+    wrt = ui.control(STATE["wrt"], labels=WRT)
     dmap = a.deps[wrt]
     for pair in (SCHEMES[:2], SCHEMES[2:]):
         cols = st.columns(2)
@@ -148,7 +138,7 @@ def leak_section(a: Analysis, settings: Settings) -> None:
         if st.session_state.get("sf") not in names:
             st.session_state.pop("sf", None)
         ui.chart(figs.LEAK, table, key="leak-corr")
-        feat = ui.choice("Feature in the scatter", names, key="sf", default=names[-1])
+        feat = ui.control(STATE["sf"], options=names, default=names[-1])
         k = names.index(feat)
         raw, normed = m.x[..., k], a.norms["token"].y[..., k]
         ui.chart(figs.SCATTER, raw, normed, m.next_return, feat, key="scatter")
@@ -199,11 +189,11 @@ def shock_section(settings: Settings) -> None:
     tsz, bsz, leak = settings.tokens, settings.batch, settings.leak
     c1, c2, c3 = st.columns(3)
     with c1:
-        at = ui.int_choice("shocked token", range(1, tsz), key="at", default=(3 * tsz) // 4)
+        at = ui.control(STATE["at"], options=range(1, tsz), default=(3 * tsz) // 4)
     with c2:
-        size = ui.choice_slider("shock (% log return)", SHOCKS, key="size", default=2.0)
+        size = ui.control(STATE["size"])
     with c3:
-        ex = ui.int_input("series", 0, bsz - 1, 0, key="ser")
+        ex = ui.control(replace(STATE["ser"], hi=bsz - 1))
     s = shock(settings, at, size, ex)
     ui.chart(checks.SHOCK, s, key="shock")
     t = model.shock_table(s)
@@ -248,11 +238,11 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
         bsz = settings.batch
         c1, c2, c3 = st.columns(3)
         with c1:
-            ex = ui.int_input("example", 0, bsz - 1, 0, key="ex")
+            ex = ui.control(replace(STATE["ex"], hi=bsz - 1))
         with c2:
-            steps = ui.int_choice("training batches seen", STEPS, key="steps", default=20)
+            steps = ui.control(STATE["steps"])
         with c3:
-            feat = names.index(ui.choice("feature", list(names[:4]), key="feat", default="return"))
+            feat = names.index(ui.control(STATE["feat"]))
         inf = inference(settings, ex, steps)
         g = inf.gap
         t = model.inference_table(inf)
@@ -294,23 +284,12 @@ def inference_section(settings: Settings, names: tuple[str, ...]) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls():
-        bsz, tsz, seed, win = ui.int_row(
-            ui.Whole("series B", 1, MAX_BATCH, 4, "b", help="Examples in the batch."),
-            ui.Whole("tokens T", MIN_TOKENS, MAX_TOKENS, 32, "t", help="Days per series."),
-            ui.SEED,
-            ui.Whole("window w", 2, MAX_WINDOW, 5, "w", help="Rolling-window length."),
-        )
+        bsz, tsz, seed, win = ui.int_row(*(STATE[k] for k in ("b", "t", "seed", "w")))
         c5, c6 = st.columns(2)  # the toggle's label whole at 1280 px
         with c5:
-            leak = ui.toggle(
-                "include the leaky feature (tomorrow's return)",
-                key="leak",
-                default=True,
-                help="r(t+1) as a feature: look-ahead bias (using at t what is known only later), "
-                "as a shifted join makes.",
-            )
+            leak = ui.control(STATE["leak"])
         with c6:
-            eps = ui.eps_slider(default=1e-5, help="Added to every variance.")
+            eps = ui.control(STATE["eps"])
 
     quiz.ask(questions(tsz, bsz, leak, seed, win, eps), page="sequences")
 

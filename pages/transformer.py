@@ -1,5 +1,7 @@
 """Layer norm inside a transformer: placement at depth, the sphere, QK-norm, tanh, backward."""
 
+from functools import partial
+
 import numpy as np
 import streamlit as st
 
@@ -11,6 +13,7 @@ from lnviz.figures import transformer as figs
 from lnviz.figures.block_diagram import BLOCK
 from lnviz.lessons import transformer as tf
 from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer.state import G_DEFAULT, PRESETS, STATE, X_DEFAULT
 
 PLACEMENT_LABELS = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, scaled by 1/√l"}
 BLOCK_LATEX = {  # block l, and the output y
@@ -18,12 +21,8 @@ BLOCK_LATEX = {  # block l, and the output y
     "pre": (r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})\bigr)", r"y=\mathrm{LN}(x_L)"),
     "scaled": (r"x_l=x_{l-1}+F_l\bigl(\mathrm{LN}(x_{l-1})/\sqrt l\,\bigr)", r"y=\mathrm{LN}(x_L)"),
 }
-SPHERE_DIMS = (3, 8, 64)  # d of the sphere section
 SPHERE_TOKENS = 60
-TAUS = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)  # QK-norm's learned logit scale
 LOGIT_SCALES = tuple(np.logspace(-1, 3, 41))  # s from 0.1 to 1000
-OUTLIER_SHARES = (0.0, 0.02, 0.05, 0.1, 0.2, 0.5)
-X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"
 
 
 def chart_pair(first: tuple, second: tuple) -> None:
@@ -60,14 +59,7 @@ ui.page_intro(
 what it does to each token decides which keys attention can pick. Every number is computed
 live.""",
 )
-ui.presets(
-    {
-        "Deep stack: L = 48": {"depth": 48, "placement": "post"},
-        "Shallow stack: L = 6": {"depth": 6, "placement": "pre"},
-        "ε = 0: exactly on the sphere": {"eps": 0.0, "beps": 0.0},
-    },
-    key="tr-presets",
-)
+ui.presets(PRESETS, key="tr-presets")
 
 
 # --- 1. placement at depth --------------------------------------------------------------
@@ -80,21 +72,12 @@ Post-LN and a variant dividing each block's input by √l.""",
     )
     c1, c2, c3 = st.columns([2, 2, 1])
     with c1:
-        depth = ui.int_choice("depth L (blocks)", tp.DEPTHS, key="depth", default=12)
+        depth = ui.control(STATE["depth"])
     with c2:
-        width = ui.int_choice(
-            "width d (features per token)", tp.WIDTHS, key="width", default=64,
-            help="Each block's MLP maps d → 2d → d.",
-        )  # fmt: skip
+        width = ui.control(STATE["width"])
     with c3:
-        seed = ui.int_input(
-            "random seed", 0, 9999, 0, key="seed", help="Draws the weights, tokens and loss."
-        )
-    placement = ui.choice(
-        "placement (drawn in bold)", tf.PLACEMENTS, key="placement",
-        help="pre: Pre-LN. post: Post-LN. scaled: Pre-LN with block l's normalized input "
-        "divided by √l. The link keeps these short names.",
-    )  # fmt: skip
+        seed = ui.control(STATE["seed"])
+    placement = ui.control(STATE["placement"])
     cmp = comparison(depth, width, seed)
     swept = sweep(depth, width, seed)
     quiz.ask(exercises.questions(depth, width, seed, sweep=swept), page="transformer")
@@ -179,19 +162,11 @@ sphere to an ellipsoid, which a zero in γ can flatten."""
         )
         c1, c2, c3 = st.columns(3)
         with c1:
-            d = ui.int_choice("d (features)", SPHERE_DIMS, key="d", default=3)
+            d = ui.control(STATE["d"])
         with c2:
-            eps = ui.eps_slider(
-                key="eps", default=1e-5, allow_zero=True,
-                help="1e-5 is PyTorch's default. Raise it and watch tokens of small variance "
-                "fall inside the sphere.",
-            )  # fmt: skip
+            eps = ui.control(STATE["eps"])
         with c3:
-            gamma = (
-                ui.vector_input("γ (gain)", "2, 1, 0.5", key="gamma", length=3, lo=-10, hi=10)
-                if d == 3
-                else None
-            )
+            gamma = ui.control(STATE["gamma"]) if d == 3 else None
         view = tf.sphere_view(tf.sample_tokens(SPHERE_TOKENS, d, seed=0), eps, gamma=gamma)
         ui.chart(figs.SPHERE, view, key="sphere")
         ui.latex_row(
@@ -227,12 +202,9 @@ sets the scale: every score stays within τ√d."""
         )
         c1, c2 = st.columns(2)
         with c1:
-            how = ui.choice(
-                "QK-norm (normalizing q and k)", ("layer", "rms"), key="qk",
-                help="layer: layer norm (centre, then scale). rms: RMS norm (scale only).",
-            )  # fmt: skip
+            how = ui.control(STATE["qk"])
         with c2:
-            tau = ui.choice_slider("τ (learned logit scale)", TAUS, key="tau", default=2.0)
+            tau = ui.control(STATE["tau"])
         q, keys = tf.hidden_key_example()
         raw = tf.attention_scan(q, keys, LOGIT_SCALES)
         normed = tf.attention_scan(q, keys, LOGIT_SCALES, qk_norm=how, tau=tau)
@@ -270,10 +242,7 @@ the start by default), γ and β hold one number per channel."""
                 "has a large outlier in two channels. The fit uses one γ and one β for every "
                 "channel, to compare the shapes."
             )
-        outliers = ui.choice_slider(
-            "share of tokens with an outlier", OUTLIER_SHARES, key="outliers", default=0.1,
-            fmt=lambda v: f"{v:g}",
-        )  # fmt: skip
+        outliers = ui.control(STATE["outliers"])
         result = fit(outliers)
         ui.chart(figs.TANH, result, key="tanh")
         ui.latex_row(
@@ -294,21 +263,7 @@ when ε = 0 and only shrunk when ε > 0. Symbols: L is the loss, g = ∂L/∂x̂
 arriving at the output, q the variance of x's coordinates, σ = √(q + ε) the divisor, and a
 bar the mean over the coordinates."""
         )
-        x, g, eps = ui.side_by_side(
-            lambda: ui.vector_input("x (token)", X_DEFAULT, key="x", min_len=2, lo=-1000, hi=1000),
-            lambda: ui.vector_input(
-                "g (gradient arriving at the output)",
-                G_DEFAULT,
-                key="g",
-                min_len=2,
-                lo=-1000,
-                hi=1000,
-                help="As many numbers as x; the gain is 1.",
-            ),
-            lambda: ui.eps_slider(
-                "ε (added to the variance, here)", key="beps", default=1 / 3, allow_zero=True
-            ),
-        )
+        x, g, eps = ui.side_by_side(*(partial(ui.control, STATE[k]) for k in ("x", "g", "beps")))
         if len(g) != len(x):
             st.info(
                 f"g has {len(g)} numbers and x has {len(x)}: g is "
