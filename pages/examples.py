@@ -7,9 +7,9 @@ from lnviz.content import claims, claims_view
 from lnviz.content import examples_worked as worked_examples
 from lnviz.content.registry import title_of
 from lnviz.content.sources import SOURCES
+from lnviz.lessons.examples.state import PRESETS, SECTION_PAGES, STATE
 
-SECTION_OPTIONS = ("all", *(page for page, _, _ in claims.SECTIONS))
-SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_OPTIONS[1:]}  # URL values
+SECTION_LABELS = {"all": "All"} | {p: title_of(p) for p in SECTION_PAGES}  # URL values
 
 
 @ui.cached(max_entries=4, shared=True)
@@ -67,19 +67,12 @@ def checks_body() -> None:
         "the values, a least-squares solve), with the difference and the tolerance (absolute)."
     )
 
-    ui.presets(
-        {
-            "Whole lesson": {"section": "all", "fails": False},
-            "Only ε": {"section": "epsilon", "fails": False},
-            "Only disagreements": {"section": "all", "fails": True},
-        },
-        key="ex-presets",
-    )
+    ui.presets(PRESETS, key="ex-presets")
     c1, c2 = st.columns([3, 1])
     with c1:
-        section = ui.choice("Section", SECTION_OPTIONS, key="section", labels=SECTION_LABELS)
+        section = ui.control(STATE["section"], labels=SECTION_LABELS)
     with c2:
-        only_fails = ui.toggle("only disagreements", key="fails")
+        only_fails = ui.control(STATE["fails"])
 
     for page, heading, note in claims.SECTIONS:
         if section not in ("all", page):

@@ -1,5 +1,7 @@
 """Framework parity: why PyTorch, Keras 3 and Flax give different numbers for the same layer."""
 
+from dataclasses import replace
+
 import streamlit as st
 
 from lnviz.app import quiz, ui
@@ -15,21 +17,21 @@ from lnviz.lessons.framework_code import (
     snippets,
 )
 from lnviz.lessons.frameworks import (
-    DEFAULT_BACKEND,
     FRAMEWORKS,
     KERAS_BACKEND_NAMES,
-    KERAS_BACKENDS,
     LAYOUT_AXES,
     framework_label,
     values_per_channel,
 )
+from lnviz.lessons.frameworks.state import (
+    LAYOUT_LABELS,
+    PAIR_KEYS,
+    PRESETS,
+    SCHEME_LABELS,
+    STATE,
+)
 
-SCHEME_LABELS, LAYOUT_LABELS = words.SCHEME_LABELS, words.LAYOUT_LABELS  # also the URL values
 LAYOUT_NAMES = {"btf": "(batch, token, feature)", "nchw": "channels-first", "nhwc": "channels-last"}
-LOCS = (0.0, 1.0, 10.0, 100.0, 300.0, 1000.0, 3000.0, 10000.0)  # mean of the input
-SPREADS = (0.001, 0.003, 0.01, 0.03, 0.1, 0.3, 1.0, 3.0, 10.0)  # its standard deviation
-STEPS = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)  # batch norm training steps
-PAIR_KEYS = {"keras-pytorch": 0, "flax-pytorch": 1, "keras-flax": 2}
 
 
 @ui.cached(max_entries=128)
@@ -45,7 +47,7 @@ $y=\gamma\odot(x-\mu)/\sqrt{\sigma^2+\varepsilon}+\beta$, but a model moved from
 often disagrees in the third digit: here is how far, with each framework's defaults.""",
 )
 
-ui.presets(words.PRESETS | words.PRESETS_MORE, key="fw-presets")  # one row: two lines on a phone
+ui.presets(PRESETS, key="fw-presets")  # one row: two lines on a phone
 
 
 @st.fragment
@@ -57,7 +59,7 @@ def difference_section(result: fd.Analysis) -> None:
         for k, i in PAIR_KEYS.items()
     }
     chart = st.container()  # the chart above the choice of the pair it shows
-    pair = ui.choice("Difference shown", list(PAIR_KEYS), key="pair", labels=labels)
+    pair = ui.control(STATE["pair"], labels=labels)
     a, b = fd.PAIRS[PAIR_KEYS[pair]]
     with chart:
         warning = words.nan_warning(result)
@@ -137,10 +139,10 @@ def batch_section(comp: fd.Comparison) -> None:
         st.latex(r"r\leftarrow m\,r+(1-m)\,\sigma_B^2")
         c1, c2 = st.columns(2)
         with c1:
-            steps = int(ui.choice_slider("training steps", STEPS, key="steps", default=10))
+            steps = int(ui.control(STATE["steps"]))
         with c2:
             top = comp.x.shape[1 if comp.layout == "nchw" else -1] - 1
-            ch = ui.int_input("channel shown", 0, top, 0, key="ch")
+            ch = ui.control(replace(STATE["ch"], hi=top))
         stats = fd.running_statistics(comp.x, comp.layout, steps)
         ui.chart(figs.RUNNING, stats, ch, key="running")  # fmt: skip
         st.markdown("**Largest gap between evaluation and training outputs after these steps**")
@@ -155,49 +157,31 @@ def body() -> None:
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         c1, c2 = st.columns(2)
         with c1:
-            scheme = ui.choice("Scheme", list(SCHEME_LABELS), key="scheme", labels=SCHEME_LABELS)
+            scheme = ui.control(STATE["scheme"], labels=SCHEME_LABELS)
         with c2:
-            lay = ui.choice("Layout", list(LAYOUT_LABELS), key="layout", labels=LAYOUT_LABELS)
+            lay = ui.control(STATE["layout"], labels=LAYOUT_LABELS)
         image = lay != "btf"
-        n, h, w, c = ui.int_row(
-            ui.Whole("batch N", 1, 4, 2, "n"),
-            ui.Whole("tokens T / height H", 1, 16, 4, "h"),
-            ui.Whole("width W", 1, 6, 3, "w", help="Used by the image layouts only."),
-            ui.Whole("features F / channels C", 1, 32, 8, "c"),
-        )
+        n, h, w, c = ui.int_row(*(STATE[k] for k in "nhwc"))
         shape = {"btf": (n, h, c), "nchw": (n, c, h, w), "nhwc": (n, h, w, c)}[lay]
         c1, c2 = st.columns(2)
         with c1:
-            loc = ui.choice_slider("input mean", LOCS, key="loc", default=0.0)
+            loc = ui.control(STATE["loc"])
         with c2:
-            sd = ui.choice_slider("input spread (sd)", SPREADS, key="sd", default=1.0)
+            sd = ui.control(STATE["sd"])
         more = st.expander(
             "Groups, Keras backend, ε fix, random seed", icon=":material/tune:",
             expanded=scheme == "group"
             or ui.in_link("g", "seed", "backend", "match"),
         )  # fmt: skip
         with more:
-            g = ui.int_choice("groups G (group norm)", divisors(c), key="g",
-                              default=2 if c % 2 == 0 else 1)  # fmt: skip
+            g = ui.control(STATE["g"], options=divisors(c), default=2 if c % 2 == 0 else 1)
         c1, c2, c3 = more.columns([1, 2, 2])
         with c1:
-            seed = ui.SEED.draw()
+            seed = ui.control(STATE["seed"])
         with c2:
-            backend = ui.choice(
-                "Keras backend", KERAS_BACKENDS, key="backend", default=DEFAULT_BACKEND,
-                labels=KERAS_BACKEND_NAMES,
-                help="Keras's numbers depend on its backend: JAX and TensorFlow compute a two-pass "
-                "variance, torch and NumPy E[x²] − E[x]²; on torch, layer norm is PyTorch's own "
-                "kernel. TensorFlow was read in the source, not run.",
-            )  # fmt: skip
+            backend = ui.control(STATE["backend"], labels=KERAS_BACKEND_NAMES)
         with c3:
-            match = ui.toggle(
-                "Write Keras and Flax with PyTorch's ε",
-                key="match",
-                help="The port's fix: explicit epsilon (and momentum), and for Flax the two-pass "
-                "variance. On the NumPy and torch backends Keras's E[x²] − E[x]² has no switch; on "
-                "JAX and TensorFlow Keras is two-pass already.",
-            )
+            match = ui.control(STATE["match"])
         st.caption(
             f"Input: float32, {LAYOUT_NAMES[lay]} ({', '.join(LAYOUT_AXES[lay])}) = {shape}, "
             "drawn as mean + spread · N(0, 1). "

@@ -6,6 +6,7 @@ from lnviz import params
 from lnviz.app import ui
 from lnviz.content import glossary, registry
 from lnviz.errors import LnvizError
+from lnviz.lessons.glossary.state import PRESETS, STATE
 
 ui.page_intro(
     "Glossary",
@@ -95,26 +96,14 @@ def show_term(term: glossary.Term, *, expanded: bool, highlighted: bool = False)
         st.caption(f"Address of this entry: `glossary?term={term.slug}`")
 
 
-ui.presets(
-    {
-        "All terms": {"q": ""},
-        "Normalization schemes": {"q": "normalization"},
-        "Weighted centering": {"q": "weight"},
-        "Invariances": {"q": "invariance"},
-    },
-    key="gl-presets",
-)
-query = ui.text_field(
-    "Search the glossary",
-    "",
-    lambda text: params.parse_search(text, "search", glossary.MAX_QUERY),
-    key="q",
+ui.presets(PRESETS, key="gl-presets")
+query = ui.control(
+    STATE["q"],
+    parse=lambda text: params.parse_search(text, "search", glossary.MAX_QUERY),
     fallback="",
     instead="Showing every entry.",
-    max_chars=glossary.MAX_QUERY,
     type="search",
     placeholder="a word from a name or a definition, e.g. variance",
-    help="Every word must occur in the entry's name, other names or definition.",
 )
 selected = linked_term()
 matches = glossary.search(query or "")

@@ -10,10 +10,8 @@ from lnviz.content.text import float_result, offset_label
 from lnviz.figures import numerics as figs
 from lnviz.lessons import numerics_recipes as rec
 from lnviz.lessons import numerics_sweep as sw
-from lnviz.lessons.numerics import MAX_N
-from lnviz.lessons.precision import PRECISIONS, SUMMATIONS
+from lnviz.lessons.numerics.state import BFLOAT16_PRESET, OFFSETS, PRESETS, STATE
 
-OFFSETS = words.OFFSETS  # 0 and 1-2-5 steps up to 1e8
 # the swept offsets: 4 per decade plus every slider value, so the slider only reads a column
 SWEEP_OFFSETS = tuple(sorted({float(c) for c in np.logspace(0, 8, 33)} | set(OFFSETS)))
 
@@ -70,13 +68,13 @@ with st.expander("Three ways to compute the variance", icon=":material/functions
         "when the mean μ is large next to the spread: the digits that held the variance cancel.",
     )
 
-ui.presets(words.PRESETS, key="num-presets")
+ui.presets(PRESETS, key="num-presets")
 
 
 @st.fragment
 def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str) -> None:
     with ui.going_further("One format up close: the mean, the variance, the clamp", "prec"):
-        prec = ui.choice("precision", PRECISIONS, key="prec", default="float32")
+        prec = ui.control(STATE["prec"])
         c = clamping(sw.ClampSetup(sample, offset, prec, eps, summ))
         row = ui.row()
         row.metric(f"mean in {prec}", float_result(c.mean))
@@ -85,16 +83,14 @@ def clamping_section(sample: sw.SampleSpec, offset: float, eps: float, summ: str
         st.caption(words.clamping_caption(c))
         ui.chart(figs.CLAMPING, c, key="clamp-fig")
         st.latex(r"v<0\ \Rightarrow\ \max(v,0)=0\ \Rightarrow\ y=\frac{x-\mu}{\sqrt{\varepsilon}}")
-        shown = words.at_preset(words.BFLOAT16_PRESET, sample, offset, prec)
+        shown = words.at_preset(BFLOAT16_PRESET, sample, offset, prec)
         ui.notice(list(words.clamping_notes(c, shown)))
 
 
 @st.fragment
 def placement_section(eps: float) -> None:
     with ui.going_further("Where ε sits, and which divisor", "x"):
-        x = ui.vector_input(
-            "x (input vector)", "1, 0, 0, 0", key="x", min_len=2, max_len=16, lo=-1e6, hi=1e6
-        )
+        x = ui.control(STATE["x"])
         p = rec.eps_placements(x, eps)
         ui.table(words.placement_columns(p))
         ui.chart(figs.PLACEMENTS, p, key="place")
@@ -104,22 +100,15 @@ def placement_section(eps: float) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
-        offset = ui.choice_slider(
-            "mean offset c (added to every value)", OFFSETS, key="off", default=2000.0,
-            fmt=offset_label, help="The sample is x = c + base; the base has mean about 0.",
-        )  # fmt: skip
+        offset = ui.control(STATE["off"], fmt=offset_label)
         c1, c2, c3 = st.columns([2, 1, 1])
         with c1:
-            kind = ui.choice(
-                "base sample", sw.SAMPLES, key="data",
-                help="noise: n standard normal values. grid: 16 values spaced 10⁻³, from +0.007 "
-                "down to −0.008.",
-            )  # fmt: skip
+            kind = ui.control(STATE["data"])
         if kind == "noise":
             with c2:
-                n = ui.int_input("n (sample size)", 4, MAX_N, 1000, key="n")
+                n = ui.control(STATE["n"])
             with c3:
-                seed = ui.SEED.draw()
+                seed = ui.control(STATE["seed"])
         else:
             n, seed = 16, 0
         more = st.expander(
@@ -127,21 +116,12 @@ def body() -> None:
             expanded=ui.in_link("eps", "sum", "clamp"),
         )  # fmt: skip
         with more:
-            eps = ui.eps_slider(
-                default=1e-5,
-                help="Defaults: 1e-5 PyTorch, 1e-6 Flax's LayerNorm (its BatchNorm: 1e-5), "
-                "1e-3 Keras's LayerNormalization.",
-            )
+            eps = ui.control(STATE["eps"])
         c1, c2 = more.columns(2)
         with c1:
-            summation = ui.choice(
-                "summation order", SUMMATIONS, key="sum",
-                help="sequential: a plain loop, left to right. pairwise: a balanced tree of sums.",
-            )  # fmt: skip
+            summation = ui.control(STATE["sum"])
         with c2:
-            clamp = ui.toggle(
-                "clamp negative variances at 0 (as Flax does by default)", key="clamp", default=True
-            )
+            clamp = ui.control(STATE["clamp"])
 
     sample = sw.SampleSpec(kind, n, seed)
     swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))

@@ -11,10 +11,9 @@ from lnviz.errors import LnvizError
 from lnviz.figures import weighted as figs
 from lnviz.figures.live_weighted import point_frames, weight_frames
 from lnviz.lessons.live_weighted import point_lattice, weight_grid
+from lnviz.lessons.weighted_centering.state import A3_DEFAULT, PRESETS, STATE
 
-A3_DEFAULT, X3_DEFAULT = "1, 2, 5", "3, 1, 2"  # n = 3 start: a = (1, 2, 5)/8
 A3_FALLBACK = (1.0, 2.0, 5.0)  # A3_DEFAULT as numbers, used when typed weights are refused
-MATRIX_OPTIONS = ("2", "3")  # which section's weights the matrix section uses
 W_OPTIONS = tuple(k / 100 for k in range(101))  # the w slider's values, for its live control
 
 
@@ -30,14 +29,7 @@ ui.latex_row(
     r"a^{\mathsf T}(P_ax)=0",
 )
 
-ui.presets(
-    {
-        "Worked example: a = (¼, ¾), x = (4, 2)": {"w": 0.25, "x": "4, 2", "m": "2"},
-        "Equal weights: the usual centering": {"w": 0.5, "a3": "1, 1, 1"},
-        "A zero weight: degenerate D": {"w": 0.0, "a3": "0, 1, 1"},
-    },
-    key="wc-presets",
-)
+ui.presets(PRESETS, key="wc-presets")
 
 
 def degenerate_warning(zero_weights: tuple[int, ...], *, brief: bool = False) -> None:
@@ -79,13 +71,9 @@ the view to look along the plane's edge."""
         )
         c1, c2 = st.columns(2)
         with c1:
-            a3 = ui.vector_input(
-                "a (three weights ≥ 0)", A3_DEFAULT, key="a3", length=3, lo=0, hi=1000
-            )
+            a3 = ui.control(STATE["a3"])
         with c2:
-            x3 = ui.vector_input(
-                "x (a point in space)", X3_DEFAULT, key="x3", length=3, lo=-100, hi=100
-            )
+            x3 = ui.control(STATE["x3"])
         r3 = centre_or_default(a3, x3)
         view3 = wt.projection_view(r3)
         left, right = st.columns([3, 2])
@@ -100,12 +88,7 @@ the view to look along the plane's edge."""
         ui.notice(wtext.space_notes(r3))
 
     with ui.going_further("Pₐ as a matrix, with its properties measured", "m"):
-        which = ui.choice(
-            "Use the weights of the picture with n =",
-            MATRIX_OPTIONS,
-            key="m",
-            help="2: a = (w, 1 − w) from the plane picture; 3: the weights typed above.",
-        )
+        which = ui.control(STATE["m"])
         checks = wt.projection_checks(r2.a if which == "2" else r3.a)
         left, right = st.columns([2, 3])
         with left:
@@ -150,17 +133,9 @@ meets it at a right angle instead."""
     )
     c1, c2 = st.columns(2)
     with c1:
-        w = ui.number_slider(
-            "w (weight of the first coordinate)",
-            0.0,
-            1.0,
-            0.25,
-            key="w",
-            step=0.01,
-            help="a = (w, 1 − w). The worked example uses w = 0.25; w = 0.5 is ordinary centering.",
-        )
+        w = ui.control(STATE["w"])
     with c2:
-        x = ui.vector_input("x (a point in the plane)", "4, 2", key="x", length=2, lo=-100, hi=100)
+        x = ui.control(STATE["x"])
 
     r2 = wt.weighted_centering(wt.two_weights(w), x)
     view2 = wt.projection_view(r2)

@@ -32,6 +32,7 @@ import lnviz
 from lnviz.content.claims_catalog import CLAIM_DATA
 from lnviz.content.glossary import Link, link
 from lnviz.content.sources import SOURCES
+from lnviz.lessons.examples.state import SECTION_PAGES
 
 __all__ = [
     "CATALOG",
@@ -56,19 +57,23 @@ CSV_COLUMNS = (
     *("computed now", "max error", "tolerance", "agrees", "link"),
 )
 
-# The lesson: pages in teaching order, each with a heading and a note for the teacher.
-SECTIONS: tuple[tuple[str, str, str], ...] = (
-    ("gain-and-bias", "1 · The formula, stage by stage",
+# The lesson: its pages in teaching order (SECTION_PAGES, the page's section values), each
+# with a heading and a note for the teacher.
+_SECTION_TEXT = {
+    "gain-and-bias": ("1 · The formula, stage by stage",
      "One small vector through centring, scaling, gain and bias. Start here."),
-    ("epsilon", "2 · What ε changes",
+    "epsilon": ("2 · What ε changes",
      "The same input under different ε; the curve h_ε, scaling, the Jacobian and its bound."),
-    ("invariance", "3 · What layer norm cannot see",
+    "invariance": ("3 · What layer norm cannot see",
      "Common shifts vanish exactly; unequal shifts, RMS norm and rescaling do not."),
-    ("reduction-axes", "4 · Who shares a statistic",
+    "reduction-axes": ("4 · Who shares a statistic",
      "From one vector to a (batch, token, feature) tensor: the schemes differ in what they pool."),
-    ("weighted-centering", "5 · Weighted centering",
+    "weighted-centering": ("5 · Weighted centering",
      "Replacing the mean by a weighted mean turns centring into a slanted projection."),
-)  # fmt: skip
+}  # fmt: skip
+SECTIONS: tuple[tuple[str, str, str], ...] = tuple(
+    (page, *_SECTION_TEXT[page]) for page in SECTION_PAGES
+)
 
 
 @dataclass(frozen=True)

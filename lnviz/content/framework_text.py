@@ -22,12 +22,9 @@ from lnviz.lessons.frameworks import (
     effective_eps,
     framework_label,
 )
+from lnviz.lessons.frameworks.state import EPS_PRESET, PRESETS
 
 __all__ = [
-    "LAYOUT_LABELS",
-    "PRESETS",
-    "PRESETS_MORE",
-    "SCHEME_LABELS",
     "SOURCES",
     "at_preset",
     "batch_notes",
@@ -39,22 +36,6 @@ __all__ = [
     "nan_warning",
 ]
 
-SCHEME_LABELS = {"layer": "layer", "rms": "RMS", "group": "group", "instance": "instance",
-                 "batch": "batch"}  # fmt: skip
-LAYOUT_LABELS = {"btf": "BTF", "nchw": "NCHW", "nhwc": "NHWC"}  # also the URL values
-EPS_PRESET = "ε matters (small variance)"
-LARGE_MEAN_PRESET = "Large mean in float32"
-PRESETS = {
-    EPS_PRESET: {"scheme": "layer", "layout": "btf", "loc": 0.0, "sd": 0.03, "match": False},
-    LARGE_MEAN_PRESET: {"scheme": "layer", "layout": "btf", "loc": 1000.0, "sd": 1.0,
-                        "match": False, "backend": "numpy"},
-}  # fmt: skip
-PRESETS_MORE = {
-    "Channels-last group norm": {"scheme": "group", "layout": "nhwc", "n": 2, "h": 4, "w": 4,
-                                 "c": 8, "g": 2, "loc": 0.0, "sd": 0.1},
-    "Batch norm momentum": {"scheme": "batch", "layout": "btf", "n": 2, "h": 4, "c": 8,
-                            "loc": 1.0, "sd": 1.0, "steps": 10},
-}  # fmt: skip
 _CLEAR = 10.0  # a step is an effect when it changes a gap by more than this factor
 
 
@@ -64,7 +45,7 @@ def at_preset(setup: Setup, name: str) -> bool:
     >>> at_preset(Setup((2, 4, 8), "btf", "layer", 2, 0.0, 0.03, 0, False), EPS_PRESET)
     True
     """
-    want = (PRESETS | PRESETS_MORE)[name]
+    want = PRESETS[name]
     have = {"scheme": setup.scheme, "layout": setup.layout, "loc": setup.loc,
             "sd": setup.spread, "match": setup.match, "backend": setup.backend}  # fmt: skip
     return all(have[k] == v for k, v in want.items() if k in have)

@@ -23,6 +23,7 @@ from lnviz.content.glossary_terms import TERM_DATA
 from lnviz.content.glossary_terms_applied import ENGINEERING_TERMS, MODEL_TERMS
 from lnviz.content.registry import title_of
 from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
+from lnviz.lessons.glossary.state import MAX_QUERY  # characters of a search kept
 
 __all__ = [
     "MAX_QUERY",
@@ -36,8 +37,6 @@ __all__ = [
     "term_by_slug",
     "to_csv",
 ]
-
-MAX_QUERY = 60  # characters of a search kept
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ import numpy as np
 
 from lnviz.content import text
 from lnviz.lessons.numerics import ulp
+from lnviz.lessons.numerics.state import BFLOAT16_PRESET, OFFSETS, PRESETS
 from lnviz.lessons.numerics_recipes import PLACEMENTS, RECIPES, Placements, RecipeRun
 from lnviz.lessons.numerics_sweep import Clamping, SampleSpec, Sweep
 from lnviz.lessons.precision import get_format
@@ -39,17 +40,7 @@ __all__ = [
     "variance_columns",
 ]
 
-# The offset slider's values: 0 and 1-2-5 steps up to 1e8 (also what a link may write).
-OFFSETS = (0.0, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1e3, 2e3, 5e3)
-OFFSETS += (*(m * 10.0**e for e in range(4, 8) for m in (1, 2, 5)), 1e8)
 ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
-BFLOAT16_PRESET = "bfloat16"
-PRESETS = {
-    "noise + 2000": {"data": "noise", "n": 1000, "seed": 0, "off": 2000.0, "prec": "float32"},
-    "16 values around 1e4": {"data": "grid", "off": 1e4, "prec": "float32"},
-    "(1, 0, 0, 0)": {"x": "1, 0, 0, 0", "eps": 1e-6},
-    BFLOAT16_PRESET: {"data": "noise", "n": 1000, "seed": 0, "off": 10.0, "prec": "bfloat16"},
-}
 _FLOAT16_MAX = get_format("float16").max_finite  # 65504
 
 

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 import math
 
-from lnviz.content.framework_text import (
-    EPS_PRESET,
-    LAYOUT_LABELS,
-    PRESETS,
-    PRESETS_MORE,
-    SCHEME_LABELS,
-    gap,
-)
+from lnviz.content.framework_text import gap
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import eps_label
 from lnviz.lessons import framework_diff as fd
@@ -23,10 +16,16 @@ from lnviz.lessons.frameworks import (
     effective_eps,
     framework_label,
 )
+from lnviz.lessons.frameworks.state import (
+    EPS_PRESET,
+    LAYOUT_LABELS,
+    MOMENTUM_PRESET,
+    PRESETS,
+    SCHEME_LABELS,
+)
 
 DEFAULT_SETUP = fd.Setup((2, 4, 8), "btf", "layer", 2, 0.0, 1.0, 0, False, DEFAULT_BACKEND)
 SAME = 10.0  # two gaps within this factor of each other are "about equally far"
-MOMENTUM_PRESET = PRESETS_MORE["Batch norm momentum"]
 
 
 def questions(setup: fd.Setup = DEFAULT_SETUP) -> tuple[Question, ...]:
@@ -120,7 +119,7 @@ def _momentum() -> Question:
     keras = CONVENTIONS["keras", "batch"]
     m = float(keras.momentum or 0.0)
     answer = 1 - m  # PyTorch's momentum weights the new batch, Keras's the old value
-    p = MOMENTUM_PRESET
+    p = PRESETS[MOMENTUM_PRESET]
     x = fd.sample_input((p["n"], p["h"], p["c"]), p["loc"], p["sd"], 0)
     stats = {s.label: s for s in fd.running_statistics(x, "btf", p["steps"])}
     copied, own = stats["PyTorch, 0.99 copied"], stats[f"Keras, momentum {m:g}"]

@@ -1,0 +1,1 @@
+"""The worked examples: what the source documents state, and the app's own checks, live."""

@@ -1,0 +1,25 @@
+"""The glossary's URL keys and presets (lnviz.lessons.spec); ?term= names an entry, read
+without a control (lnviz.app.ui.link_text)."""
+
+from __future__ import annotations
+
+from lnviz.lessons.spec import State, Text
+
+MAX_QUERY = 60  # characters of a search kept
+
+STATE = State(
+    Text(
+        "q",
+        "Search the glossary",
+        "",
+        max_chars=MAX_QUERY,
+        help="Every word must occur in the entry's name, other names or definition.",
+    ),
+)
+
+PRESETS = {
+    "All terms": {"q": ""},
+    "Normalization schemes": {"q": "normalization"},
+    "Weighted centering": {"q": "weight"},
+    "Invariances": {"q": "invariance"},
+}
