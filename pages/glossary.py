@@ -19,7 +19,7 @@ another glossary can point straight at it.""",
 
 def linked_term() -> glossary.Term | None:
     """The term named by ?term=, or a message (nothing the visitor typed is echoed raw)."""
-    raw = ui.link_text("term")
+    raw = ui.link_text(STATE["term"].name)
     if raw is None:
         return None
     try:

@@ -8,7 +8,7 @@ does not.
 
 from __future__ import annotations
 
-from lnviz.app.boxes import SEED, Whole, int_row
+from lnviz.app.boxes import int_row
 from lnviz.app.caching import cached
 from lnviz.app.charts import chart, download_name
 from lnviz.app.chrome import (
@@ -57,8 +57,6 @@ __all__ = [
     "EPS_GRID",
     "EPS_LABELS",
     "PRESENT_KEY",
-    "SEED",
-    "Whole",
     "cached",
     "chart",
     "choice",

@@ -134,6 +134,13 @@ class Text(Key):
         return None if ok else f"not a text of at most {self.max_chars} characters"
 
 
+@dataclass(frozen=True)
+class Link(Key):
+    """A key with no control of its own: the page reads it from the link (ui.link_text)."""
+
+    default: str = ""
+
+
 SEED = Whole("seed", "random seed", 0, lo=0, hi=9999)  # every page's random-number seed box
 
 

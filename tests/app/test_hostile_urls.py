@@ -4,12 +4,11 @@ Each page is opened as a visitor would open it (through app.py) with bad values 
 URL key it reads: no exception, a message naming the field for every refused value, nothing
 a visitor wrote rendered as markdown, and bounded time and memory for the worst valid link.
 
-The keys come from the lesson's declarative state spec (lnviz/lessons/<page>/state.py,
-STATE) where the lesson has one, and otherwise from the page script (every lnviz.app.ui
-control and ui.link_text, for the pages not yet moved to a spec); either way they are
-checked against the controls the page actually shows, so a new control is covered without
-editing this file; a key shown only in some state (e.g. a batch-norm-only slider) is tested
-in the state a preset puts the page in.
+The keys come from the page's declarative state spec (lnviz/lessons/<page>/state.py,
+STATE), plus presentation mode's `present`, which every page has; they are checked against
+the controls the page actually shows (a control the spec leaves out fails), so a new
+control is covered without editing this file; a key shown only in some state (e.g. a
+batch-norm-only slider) is tested in the state a preset puts the page in.
 """
 
 from __future__ import annotations
@@ -26,8 +25,10 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.app.ui import SEED, label_name
+from lnviz.app.chrome import PRESENT_KEY
+from lnviz.app.ui import label_name
 from lnviz.content import registry
+from lnviz.lessons.spec import Link
 from tests.apptest_helpers import ROOT, shown
 
 # --------------------------------------------------------------------------- the pages
@@ -40,35 +41,11 @@ def routed_pages() -> list[str]:
 
 PAGES = routed_pages()
 
-# lnviz.app.ui helpers that bind a URL key (their default key where they have one).
-BOUND_HELPERS = {
-    "eps_slider": "eps",
-    "number_slider": None,
-    "choice_slider": None,
-    "int_choice": None,
-    "int_input": None,
-    "choice": None,
-    "toggle": None,
-    "vector_input": None,
-    "text_field": None,
-}
 INPUT_WIDGETS = {  # Streamlit widgets a visitor types or picks values in
     *("text_input", "text_area", "number_input", "slider", "select_slider", "radio"),
     *("checkbox", "toggle", "selectbox", "multiselect", "segmented_control", "pills"),
     *("date_input", "time_input", "color_picker", "data_editor", "chat_input", "feedback"),
 }
-
-
-def _ui_calls(name: str) -> list[ast.Call]:
-    tree = ast.parse((ROOT / "pages" / f"{name}.py").read_text())
-    return [
-        node
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Call)
-        and isinstance(node.func, ast.Attribute)
-        and isinstance(node.func.value, ast.Name)
-        and node.func.value.id == "ui"
-    ]
 
 
 def lesson_state(name: str) -> Any:
@@ -82,32 +59,15 @@ def lesson_state(name: str) -> Any:
 
 @functools.cache
 def url_keys(name: str) -> tuple[str, ...]:
-    """Every URL key the page reads: its lesson's state spec, and the keys its script names
-    outside it (page_intro's `present`, the shared seed box, link_text)."""
+    """Every URL key the page reads: its state spec's and presentation mode's."""
     state = lesson_state(name)
-    keys: set[str] = set(state.names) if state is not None else set()
-    if "ui.SEED" in (ROOT / "pages" / f"{name}.py").read_text():  # the shared seed box
-        keys.add(SEED.key)
-    for call in _ui_calls(name):
-        helper = call.func.attr  # type: ignore[attr-defined]
-        if helper == "control":  # a key of the lesson's state spec
-            continue
-        if helper == "page_intro":
-            keys.add("present")
-        elif helper == "link_text":
-            keys.add(call.args[0].value)  # type: ignore[attr-defined]
-        elif helper == "Whole":  # one box of ui.int_row: Whole(label, lo, hi, default, key)
-            kw = {k.arg: k.value for k in call.keywords}
-            node = call.args[4] if len(call.args) > 4 else kw.get("key")
-            keys.add(node.value if isinstance(node, ast.Constant) else "<computed key>")
-        elif helper in BOUND_HELPERS:
-            kw = {k.arg: k.value for k in call.keywords}
-            node = kw.get("key")
-            if node is None:
-                keys.add(BOUND_HELPERS[helper] or "<no key>")
-            else:
-                keys.add(node.value if isinstance(node, ast.Constant) else "<computed key>")
-    return tuple(sorted(keys))
+    return tuple(sorted({PRESENT_KEY, *(state.names if state is not None else ())}))
+
+
+def link_keys(name: str) -> set[str]:
+    """The spec's keys that no control binds (read with ui.link_text)."""
+    state = lesson_state(name)
+    return {k.name for k in state.keys if isinstance(k, Link)} if state is not None else set()
 
 
 CASES = [(name, key) for name in PAGES for key in url_keys(name)]
@@ -212,7 +172,7 @@ def controls(name: str) -> dict[str, Control]:
     missing = set(url_keys(name)) - set(seen)
     presets = [b.key for b in at.button if b.key and re.search(r"presets.*-\d+$", b.key)]
     for preset in presets:
-        if not missing - {"term"}:
+        if not missing - link_keys(name):
             break
         at = open_page(name, UNFOLDED.get(name, {}))
         at.button(key=preset).click().run()
@@ -288,21 +248,15 @@ def assert_nothing_rendered(at: AppTest, case: str) -> None:
 def test_every_routed_page_is_covered() -> None:
     files = {p.stem for p in (ROOT / "pages").glob("*.py")}
     assert set(PAGES) == files
-    for name in PAGES:
-        assert "<no key>" not in url_keys(name) and "<computed key>" not in url_keys(name), name
 
 
 @pytest.mark.parametrize("name", PAGES)
-def test_static_keys_are_the_controls_the_page_shows(name: str) -> None:
-    """The source scan misses nothing, and every key is reachable in some state."""
+def test_the_spec_keys_are_the_controls_the_page_shows(name: str) -> None:
+    """Every control the page shows in some state is a key of its spec, and every spec key
+    is shown in some state, but for the spec's link-only keys (lnviz.lessons.spec.Link)."""
     shown_keys = {k for k, c in controls(name).items() if c.kind != "link"}
-    links = {k for k, c in controls(name).items() if c.kind == "link"}
-    assert shown_keys | links == set(url_keys(name))
-    for key in links:  # a key with no widget must be read through ui.link_text
-        assert any(
-            c.func.attr == "link_text" and c.args[0].value == key  # type: ignore[attr-defined]
-            for c in _ui_calls(name)
-        ), f"{name}: {key} is in the script but no control shows it in any preset"
+    assert shown_keys | link_keys(name) == set(url_keys(name))
+    assert not shown_keys & link_keys(name)
 
 
 def test_pages_read_links_and_text_only_through_ui() -> None:

@@ -3,11 +3,12 @@ without a control (lnviz.app.ui.link_text)."""
 
 from __future__ import annotations
 
-from lnviz.lessons.spec import State, Text
+from lnviz.lessons.spec import Link, State, Text
 
 MAX_QUERY = 60  # characters of a search kept
 
 STATE = State(
+    Link("term", "glossary entry"),
     Text(
         "q",
         "Search the glossary",
