@@ -8,8 +8,6 @@ from lnviz.app.layout import side_by_side
 from lnviz.app.state import control
 from lnviz.lessons import spec
 
-__all__ = ["int_row"]
-
 
 def int_row(*boxes: spec.Whole) -> list[int]:
     """Whole-number boxes side by side (a phone shows them two to a line: lnviz.app.layout)."""

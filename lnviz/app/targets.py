@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-__all__ = ["BY_SCRIPT_KEY", "SHOWN_KEY", "current_url_path", "target"]
-
 BY_SCRIPT_KEY = "_lnviz_pages_by_script"  # session state: script path -> st.Page
 SHOWN_KEY = "_lnviz_shown_page"  # session state: the url path of the page the router runs
 

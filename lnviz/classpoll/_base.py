@@ -7,8 +7,6 @@ import math
 from collections.abc import Mapping
 from typing import Any, Protocol, runtime_checkable
 
-__all__ = ["Store", "StoreUnavailable"]
-
 
 class StoreUnavailable(Exception):
     """The store cannot be reached (message safe to show)."""

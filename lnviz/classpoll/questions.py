@@ -17,16 +17,6 @@ from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
-__all__ = [
-    "LABELS",
-    "NumberGroup",
-    "PollError",
-    "PollQuestion",
-    "Tally",
-    "group_numbers",
-    "text_pairs",
-]
-
 # What each field is called in a message; every PollError message starts with it.
 LABELS = {
     "room": "Room code",

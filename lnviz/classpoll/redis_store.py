@@ -10,8 +10,6 @@ from typing import Any
 
 from lnviz.classpoll._base import StoreUnavailable, dump, room_version, ttl_seconds
 
-__all__ = ["PREFIX", "RedisStore"]
-
 PREFIX = "lnviz:poll:"  # every key of the poll starts with this
 TIMEOUT_S = 1.0  # socket and connect timeouts: an unreachable store fails fast
 WATCH_ATTEMPTS = 50  # a room's deletion retried while answers keep arriving

@@ -14,8 +14,6 @@ from pathlib import Path
 
 from lnviz.classpoll._base import StoreUnavailable, dump, room_version, ttl_seconds
 
-__all__ = ["SQLiteStore"]
-
 BUSY_TIMEOUT_MS = 2000  # SQLite waits this long for another process's write lock
 PURGE_EVERY_S = 60.0  # expired rows are deleted at most this often (per store object)
 

@@ -15,18 +15,6 @@ from lnviz.core import AffineStages, affine_stages
 from lnviz.lessons.explorers import WORKED_BETA, WORKED_GAMMA, WORKED_Z, AffineCheck
 from lnviz.lessons.gain_and_bias.state import PLAIN_PRESET, WORKED_EPS_PRESET
 
-__all__ = [
-    "PLAIN_PRESET",
-    "WORKED_EPS_PRESET",
-    "StageTable",
-    "exact_help",
-    "moment_notes",
-    "sensitivity_notes",
-    "stage_lines",
-    "stage_notes",
-    "stage_table",
-]
-
 
 def exact_help(x: float) -> str | None:
     """A metric's tooltip: its closed form when one is certain, else None.

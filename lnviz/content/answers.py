@@ -31,8 +31,6 @@ from dataclasses import dataclass
 
 from lnviz.errors import LnvizError
 
-__all__ = ["ACCEPTED", "MAX_CHARS", "Verdict", "check_answer", "read_answer"]
-
 MAX_CHARS = 60  # an answer longer than this is refused before it is read
 MAX_DEPTH = 12  # nested brackets and roots
 ACCEPTED = "a number such as 0.5, 1/3, 11/9, √(3/2), sqrt(2)/2 or 1e-3"

@@ -15,17 +15,6 @@ from lnviz.content import text
 from lnviz.functional import default_rms_eps
 from lnviz.lessons.frameworks import CONVENTIONS, FRAMEWORK_NAMES, FRAMEWORKS
 
-__all__ = [
-    "SCHEME_SHORT",
-    "display_columns",
-    "eps_help",
-    "eps_label_text",
-    "nonfinite_warning",
-    "output_name",
-    "scheme_caption",
-    "scheme_notes",
-]
-
 SCHEME_SHORT = {"layer_all": "layer-all", "rms": "RMS"}  # the scheme radio's labels and URL values
 _FRAMEWORK_SCHEME = {"layer_all": "layer"}  # the page's scheme -> the frameworks' layer
 

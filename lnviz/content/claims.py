@@ -34,24 +34,6 @@ from lnviz.content.glossary import Link, link
 from lnviz.content.sources import SOURCES
 from lnviz.lessons.examples.state import SECTION_PAGES
 
-__all__ = [
-    "CATALOG",
-    "SECTIONS",
-    "Check",
-    "CheckResult",
-    "Claim",
-    "ClaimResult",
-    "Stated",
-    "Summary",
-    "check",
-    "claim_by_id",
-    "engine_key",
-    "evaluate",
-    "evaluate_all",
-    "summarize",
-    "to_csv",
-]
-
 CSV_COLUMNS = (
     *("page", "claim", "check", "stated by", "closed form", "expected", "route"),
     *("computed now", "max error", "tolerance", "agrees", "link"),

@@ -22,20 +22,6 @@ from numpy.typing import ArrayLike
 
 import lnviz
 
-__all__ = [
-    "FD_STEP",
-    "core_fd_jacobian",
-    "core_stretch",
-    "core_variance_measured",
-    "fd_derivative",
-    "fd_eigenvalues",
-    "fd_jacobian",
-    "h_by_core",
-    "lstsq_centering_matrix",
-    "nullspace_projection",
-    "output_stretch",
-]
-
 FD_STEP = 1e-4  # central differences with one Richardson step: error ~ step^4 and 1e-16/step
 
 Vector = Callable[[np.ndarray], np.ndarray]

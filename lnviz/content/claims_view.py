@@ -23,8 +23,6 @@ from lnviz.content.claims import CheckResult, ClaimResult, Summary
 from lnviz.content.glossary import Link
 from lnviz.content.sources import SOURCES
 
-__all__ = ["Card", "CheckLine", "Overview", "card", "overview", "show"]
-
 DIGITS = 6  # decimals of every value on the page
 
 

@@ -15,8 +15,6 @@ import numpy as np
 
 from lnviz.content import text
 
-__all__ = ["REL_TOL", "exact", "exact_vec", "form", "value_of", "vector_with_exact", "with_exact"]
-
 REL_TOL = 1e-13  # a closed form must match the value to rounding, relative to max(1, |x|)
 
 

@@ -15,15 +15,6 @@ from lnviz.jacobian import Spectrum
 from lnviz.lessons.epsilon.state import CONSTANT_PRESET
 from lnviz.lessons.explorers import WORKED_Z, ScalingCheck
 
-__all__ = [
-    "bound_message",
-    "core_notes",
-    "family_notes",
-    "jacobian_notes",
-    "scaling_notes",
-    "variance_notes",
-]
-
 
 def _variance(core_var: float, shortfall: float) -> str:
     """q/(q+ε), written 1 − ε/(q+ε) when it is too close to 1 for a short form.

@@ -18,8 +18,6 @@ from lnviz.content import text
 from lnviz.content.claims_catalog import CONST, TOY
 from lnviz.content.glossary import Link, link
 
-__all__ = ["EXAMPLES", "Example", "Step", "Worked", "worked"]
-
 
 @dataclass(frozen=True)
 class Example:

@@ -24,18 +24,6 @@ from lnviz.lessons.frameworks import (
 )
 from lnviz.lessons.frameworks.state import EPS_PRESET, PRESETS
 
-__all__ = [
-    "SOURCES",
-    "at_preset",
-    "batch_notes",
-    "defaults_columns",
-    "diagnosis_columns",
-    "diagnosis_notes",
-    "difference_notes",
-    "gap",
-    "nan_warning",
-]
-
 _CLEAR = 10.0  # a step is an effect when it changes a gap by more than this factor
 
 

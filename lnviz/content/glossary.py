@@ -25,19 +25,6 @@ from lnviz.content.registry import title_of
 from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
 from lnviz.lessons.glossary.state import MAX_QUERY  # characters of a search kept
 
-__all__ = [
-    "MAX_QUERY",
-    "TERMS",
-    "Link",
-    "Term",
-    "link",
-    "parse_query",
-    "parse_slug",
-    "search",
-    "term_by_slug",
-    "to_csv",
-]
-
 
 @dataclass(frozen=True)
 class Link:

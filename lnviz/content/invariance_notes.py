@@ -20,19 +20,6 @@ from lnviz.lessons.explorers import (
 from lnviz.lessons.invariance.state import EXACT_SCALING_PRESET
 from lnviz.lessons.symmetry import common_shift, unequal_shift
 
-__all__ = [
-    "EXACT_SCALING_PRESET",
-    "ContrastTable",
-    "change",
-    "common_shift_notes",
-    "contrast_table",
-    "redundancy_notes",
-    "rms_notes",
-    "scaling_notes",
-    "unequal_shift_notes",
-    "ws_line",
-]
-
 WORKED_EPS = 1 / 3  # ε of the shift examples
 
 

@@ -19,8 +19,6 @@ from collections.abc import Iterable
 
 from lnviz.content.text import MINUS, number
 
-__all__ = ["SYMBOLS", "coordinate", "coordinate_label", "coordinate_options", "with_entry"]
-
 SYMBOLS = {"z": "z", "gamma": "γ", "beta": "β"}
 _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _OPTION = re.compile(r"(z|gamma|beta)([1-9][0-9]?)")

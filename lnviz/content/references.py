@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 from lnviz.content.sources import SOURCES
 
-__all__ = ["REFERENCES", "Reference", "for_page"]
-
 
 @dataclass(frozen=True)
 class Reference:

@@ -17,19 +17,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = [
-    "COURSE",
-    "PAGES",
-    "SECTIONS",
-    "PageInfo",
-    "by_path",
-    "in_section",
-    "neighbours",
-    "pages_using",
-    "position",
-    "title_of",
-]
-
 
 @dataclass(frozen=True)
 class PageInfo:

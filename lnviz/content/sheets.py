@@ -24,8 +24,6 @@ from collections.abc import Sequence
 
 from lnviz.content.questions import Question
 
-__all__ = ["html_sheet", "markdown_sheet", "origin"]
-
 Section = tuple[str, Sequence[Question]]  # a page's title and its questions
 
 

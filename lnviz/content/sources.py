@@ -16,8 +16,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["SOURCES", "Source", "cite"]
-
 
 @dataclass(frozen=True)
 class Source:

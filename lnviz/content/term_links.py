@@ -21,8 +21,6 @@ import functools
 import re
 from collections.abc import Callable, Collection
 
-__all__ = ["MENTIONS", "href", "link_terms", "protected_spans"]
-
 # slug -> the words prose uses for the term (longest first within a term).
 MENTIONS: dict[str, tuple[str, ...]] = {
     "layer-normalization": ("layer normalization", "layer norm"),

@@ -17,24 +17,6 @@ from fractions import Fraction
 
 import numpy as np
 
-__all__ = [
-    "EPS_LABELS",
-    "angle",
-    "eps_label",
-    "exact",
-    "exact_vec",
-    "float_result",
-    "number",
-    "offset_label",
-    "plain",
-    "rel_error",
-    "short",
-    "short_vector",
-    "vector",
-    "vector_with_exact",
-    "with_exact",
-]
-
 MINUS = "−"
 EPS_LABELS = {1 / 3: "1/3", 4 / 3: "4/3", 0.0: "0"}  # ε values with a name of their own
 _MAX_DEN = 64  # largest denominator recognised as "exact"

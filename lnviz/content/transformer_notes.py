@@ -16,18 +16,6 @@ from lnviz.lessons.sphere import SphereView
 from lnviz.lessons.tanh_fit import TanhFit
 from lnviz.lessons.transformer_page import FLAT, PlacementFacts, slope_range
 
-__all__ = [
-    "across_blocks_text",
-    "attention_notes",
-    "backward_notes",
-    "gain_image_text",
-    "placement_details",
-    "placement_notes",
-    "signed",
-    "sphere_notes",
-    "tanh_notes",
-]
-
 
 def signed(x: float, digits: int = 3) -> str:
     """A term added to a formula: '+ 0.01' or '− 0.01'.

@@ -13,25 +13,6 @@ from collections.abc import Iterable, Sequence
 from lnviz.content import text
 from lnviz.weighted import ConstantFit, Orthogonality, ProjectionChecks, WeightedCentering
 
-__all__ = [
-    "DOT_FORM",
-    "D_FORM",
-    "angle_markdown",
-    "angle_note",
-    "centring_rows",
-    "check_table",
-    "degenerate_text",
-    "fit_notes",
-    "fit_rows",
-    "markdown_table",
-    "matrix_notes",
-    "number_table",
-    "plane_notes",
-    "residual",
-    "space_notes",
-    "zero_names",
-]
-
 DOT_FORM = r"$\langle\cdot,\cdot\rangle_D$"  # the D-form, inline LaTeX for markdown text
 D_FORM = r"$\langle u,v\rangle_D=\sum_i a_iu_iv_i$"
 _TOL = 1e-12  # below this a measured residual is rounding (entries are of order 1)

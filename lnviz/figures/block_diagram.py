@@ -15,8 +15,6 @@ import plotly.graph_objects as go
 from lnviz.figures._palette import BLUE, GRAY, ORANGE
 from lnviz.figures._spec import Chart, FigureSpec
 
-__all__ = ["BLOCK", "PLACEMENT_TITLES", "block_alt", "block_figure"]
-
 PLACEMENT_TITLES = {
     "pre": "Pre-LN: the copy is normalized on its way in",
     "post": "Post-LN: the stream is normalized after the addition",

@@ -24,8 +24,6 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Frames", "encode", "encode_rows"]
-
 
 def encode(value: Any) -> Any:
     """A frame value as JSON: a 1-D float array as base64 float32, anything else as is.

@@ -14,8 +14,6 @@ from lnviz.figures._palette import PURPLE
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_batchstats import ShiftStepGrid
 
-__all__ = ["shift_step_frames"]
-
 
 def _rule(grid: ShiftStepGrid, steps: int) -> tuple[list[list[dict]], list[list[dict]]]:
     """The shift rule's shapes and annotations at each grid value, as _style.vline draws it."""

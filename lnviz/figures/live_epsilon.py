@@ -18,8 +18,6 @@ from lnviz.figures.epsilon import DH_LABEL, H_LABEL, bound_text, peak_text
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_epsilon import EpsilonGrid
 
-__all__ = ["CHART_KEYS", "epsilon_frames"]
-
 CHART_KEYS = ("h", "dh", "variance", "jacobian", "eigen")  # the page's chart keys
 
 

@@ -23,8 +23,6 @@ from lnviz.figures.affine import STEPS, stage_title
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_gain import STAGE_NAMES, GainGrid
 
-__all__ = ["STAGE_KEYS", "gain_frames"]
-
 STAGE_KEYS = ("stage-input", "stage-core", "stage-output")  # the page's chart keys
 UNDEFINED_RANGE = [-1.0, 1.0]  # a panel whose stage is 0/0 at that value
 

@@ -18,8 +18,6 @@ from lnviz.figures._style import r
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_invariance import ScaleGrid, ShiftGrid
 
-__all__ = ["scale_frames", "shift_frames"]
-
 
 def shift_frames(grid: ShiftGrid, key: str = "shift") -> dict[str, Any]:
     """Frames for the layer-norm pair chart of the common shift, drawn with key `key`."""

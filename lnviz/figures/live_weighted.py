@@ -23,8 +23,6 @@ from lnviz.content.text import short
 from lnviz.figures.live import Frames
 from lnviz.lessons.live_weighted import PointLattice, WeightGrid
 
-__all__ = ["point_frames", "weight_frames"]
-
 
 def _decimals(half: float) -> int:
     """Enough decimals for a view of half-width `half` (about 5 significant digits)."""

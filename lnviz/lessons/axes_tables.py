@@ -17,18 +17,6 @@ import numpy as np
 
 from lnviz.axes import SCHEME_INFO, Reduction
 
-__all__ = [
-    "EntryTable",
-    "GroupTable",
-    "SchemeTable",
-    "csv_text",
-    "entry_table",
-    "group_table",
-    "parameters_text",
-    "scheme_table",
-    "second_name",
-]
-
 Column = tuple[object, ...]
 
 

@@ -22,15 +22,6 @@ from lnviz.errors import LnvizError, as_float_array, check_eps, require_finite
 from lnviz.functional import layer_norm
 from lnviz.lessons.batchstats import MAX_BATCH, Stream, _size
 
-__all__ = [
-    "BatchSizes",
-    "Companions",
-    "Spread",
-    "batch_size_effect",
-    "companions",
-    "estimator_spread",
-]
-
 
 @dataclass(frozen=True)
 class BatchSizes:

@@ -23,21 +23,6 @@ from lnviz._kernel import RowStats, normalize_rows
 from lnviz.channels import _check_momentum, batch_norm
 from lnviz.errors import LnvizError, as_float_array, check_eps, require_finite
 
-__all__ = [
-    "MAX_BATCH",
-    "MAX_FEATURES",
-    "MAX_STEPS",
-    "Running",
-    "Stream",
-    "catch_up",
-    "gap_summary",
-    "keras_running",
-    "pytorch_running",
-    "sample_stream",
-    "steps_to_close",
-    "variance_ratio",
-]
-
 MAX_STEPS, MAX_BATCH, MAX_FEATURES = 300, 64, 8  # at most 153,600 entries per stream
 
 

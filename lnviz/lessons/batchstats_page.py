@@ -31,30 +31,6 @@ from lnviz.lessons.batchstats import (
     variance_ratio,
 )
 
-__all__ = [
-    "FLAX_EPS",
-    "KERAS_EPS",
-    "KERAS_MOMENTUM",
-    "SIZES",
-    "TORCH_EPS",
-    "TORCH_MOMENTUM",
-    "CompanionSummary",
-    "ConventionColumn",
-    "Conventions",
-    "Gap",
-    "PairTable",
-    "SizeLesson",
-    "StreamRuns",
-    "StreamSettings",
-    "batch_sizes",
-    "companion_summary",
-    "conventions",
-    "gaps",
-    "settings_stream",
-    "stream_companions",
-    "stream_runs",
-]
-
 TORCH_EPS, KERAS_EPS, FLAX_EPS = 1e-5, 1e-3, 1e-5  # each framework's default batch-norm ε
 TORCH_MOMENTUM, KERAS_MOMENTUM = 0.1, 0.99  # defaults; Flax's BatchNorm also uses 0.99 as Keras
 SIZES = (2, 3, 4, 8, 16, 32, 64)  # batch sizes of the estimator chart

@@ -27,17 +27,6 @@ from lnviz.channels import batch_norm, instance_norm
 from lnviz.errors import LnvizError, as_float_array, check_eps, require_finite
 from lnviz.functional import layer_norm
 
-__all__ = [
-    "SCHEMES",
-    "SCHEME_INFO",
-    "TOLERANCE",
-    "Dependence",
-    "SeqNorm",
-    "dependence",
-    "jacobian_row",
-    "normalize",
-]
-
 SCHEMES = ("token", "sequence", "causal", "batch")
 SCHEME_INFO = {  # scheme -> (display name, the statistic group of entry (b, t, f))
     "token": ("Token-wise layer norm", "the F features of token t"),

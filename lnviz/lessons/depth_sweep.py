@@ -12,8 +12,6 @@ from lnviz.lessons import _transformer_checks as chk
 from lnviz.lessons.residual_stack import PLACEMENTS, TOKENS_DEFAULT, StackOptions, run_placements
 from lnviz.lessons.stack_parts import DEPTH_MAX
 
-__all__ = ["DepthSweep", "depth_sweep"]
-
 
 @dataclass(frozen=True)
 class DepthSweep:

@@ -24,28 +24,6 @@ from lnviz.invariance import Redundancy
 from lnviz.jacobian import Spectrum
 from lnviz.lessons.symmetry import AffineLayer, Split, Symmetry, split_shift
 
-__all__ = [
-    "ROUNDING_ULPS",
-    "WORKED_BETA",
-    "WORKED_GAMMA",
-    "WORKED_Z",
-    "AffineCheck",
-    "Contrast",
-    "RedundancyCheck",
-    "ScalingCheck",
-    "ShiftCheck",
-    "Table",
-    "affine_check",
-    "compare_families",
-    "contrast",
-    "jacobian_table",
-    "layer_tables",
-    "redundancy_check",
-    "rounding_level",
-    "scaling_check",
-    "shift_check",
-]
-
 ROUNDING_ULPS = 16  # units of rounding (float64 eps) an effect must exceed to count
 _UNIT = float(np.finfo(np.float64).eps)
 

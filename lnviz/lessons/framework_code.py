@@ -27,20 +27,6 @@ from lnviz.lessons.frameworks import (
     effective_eps,
 )
 
-__all__ = [
-    "CHANNELS_LAST_NOTE",
-    "DefaultsTable",
-    "Snippet",
-    "SnippetOptions",
-    "defaults_table",
-    "param_shape",
-    "params_text",
-    "reduced_axes",
-    "snippet",
-    "snippets",
-    "versioned_name",
-]
-
 _IMPORTS = {
     "pytorch": "import torch\nfrom torch import nn",
     "keras": 'import os\n\nos.environ["KERAS_BACKEND"] = "{backend}"  # before importing keras\n'

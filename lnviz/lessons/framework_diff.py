@@ -27,25 +27,6 @@ from lnviz.lessons.frameworks import (
     torch_reference,
 )
 
-__all__ = [
-    "DIAGNOSIS_STEPS",
-    "PAIRS",
-    "Analysis",
-    "Comparison",
-    "Diagnosis",
-    "RunningStats",
-    "Setup",
-    "VarianceError",
-    "analyse",
-    "compare",
-    "diagnose",
-    "display",
-    "pair_label",
-    "running_statistics",
-    "sample_input",
-    "variance_error",
-]
-
 PAIRS = (("keras", "pytorch"), ("flax", "pytorch"), ("keras", "flax"))
 DIAGNOSIS_STEPS = ("own defaults", "PyTorch's ε", "PyTorch's ε, two-pass variance")
 

@@ -21,17 +21,6 @@ from lnviz.errors import LnvizError
 from lnviz.lessons.causality import SCHEMES, normalize
 from lnviz.lessons.sequences import HISTORY, MAX_BATCH, Market, features, simulate_returns
 
-__all__ = [
-    "MOVED",
-    "Inference",
-    "LeakTable",
-    "Shock",
-    "correlations",
-    "future_shock",
-    "inference_check",
-    "leak_table",
-]
-
 MOVED = 1e-12  # an output counts as changed when it moves by more than this
 
 

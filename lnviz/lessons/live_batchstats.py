@@ -38,8 +38,6 @@ from lnviz.lessons.batchstats import (
     sample_stream,
 )
 
-__all__ = ["MAX_POINTS", "ShiftStepGrid", "shift_step_grid", "shift_steps"]
-
 MAX_POINTS = 10_000  # frames x steps: the frames of a 200-step stream stay near 0.5 MB
 STRIDES = (1, 2, 5, 10, 20, 25, 50, 100)
 

@@ -26,8 +26,6 @@ from numpy.typing import ArrayLike
 
 from lnviz.family import epsilon_family
 
-__all__ = ["EpsilonGrid", "epsilon_grid"]
-
 
 @dataclass(frozen=True)
 class EpsilonGrid:

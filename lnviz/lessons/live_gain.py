@@ -28,8 +28,6 @@ from numpy.typing import ArrayLike
 
 from lnviz.core import analyze_core
 
-__all__ = ["FIELDS", "STAGE_NAMES", "GainGrid", "drag_values", "gain_grid"]
-
 FIELDS = ("z", "gamma", "beta")  # the vectors a coordinate can be dragged of
 STAGE_NAMES = ("input z", "core u", "output y")  # as lnviz.affine_stages names its stages
 

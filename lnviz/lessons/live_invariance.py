@@ -37,8 +37,6 @@ from lnviz.core import analyze_core
 from lnviz.errors import as_float_array, check_eps, require_finite
 from lnviz.functional import rms_norm
 
-__all__ = ["ScaleGrid", "ShiftGrid", "scale_grid", "shift_grid"]
-
 
 @dataclass(frozen=True)
 class ShiftGrid:

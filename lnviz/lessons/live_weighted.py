@@ -29,8 +29,6 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import ArrayLike
 
-__all__ = ["PointLattice", "WeightGrid", "lattice_step", "point_lattice", "weight_grid"]
-
 X_LIMIT = 100.0  # the page's x box accepts coordinates in [−100, 100]
 CELLS = 20  # lattice steps from the origin to the edge of the view, at least
 

@@ -28,8 +28,6 @@ from numpy.typing import ArrayLike
 from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
 
-__all__ = ["LayerNormBackward", "layer_norm_backward", "ln_backward", "ln_forward"]
-
 
 def ln_forward(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
     """x_hat = (x - mu) / sqrt(q + eps) over the last axis, and 1 / sigma (..., 1).

@@ -42,16 +42,6 @@ from numpy.typing import ArrayLike
 from lnviz.errors import LnvizError, check_eps
 from lnviz.lessons.numerics import _rows, normalize, reference
 
-__all__ = [
-    "PLACEMENTS",
-    "RECIPES",
-    "Placements",
-    "Recipe",
-    "RecipeRun",
-    "eps_placements",
-    "run_recipes",
-]
-
 # (label, divisor, epsilon position)
 PLACEMENTS = (
     ("√(v + ε)", "d", "inside"),

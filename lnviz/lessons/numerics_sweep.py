@@ -27,22 +27,6 @@ from lnviz.lessons.numerics import (
 )
 from lnviz.lessons.precision import PRECISIONS
 
-__all__ = [
-    "SAMPLES",
-    "ClampSetup",
-    "Clamping",
-    "SampleSpec",
-    "Sweep",
-    "SweepMoments",
-    "SweepSetup",
-    "clamping",
-    "offset_sweep",
-    "run_clamping",
-    "run_sweep",
-    "sample",
-    "sweep_moments",
-]
-
 SAMPLES = ("noise", "grid")
 
 

@@ -25,18 +25,6 @@ from numpy.typing import ArrayLike
 
 from lnviz.errors import LnvizError
 
-__all__ = [
-    "FORMATS",
-    "PRECISIONS",
-    "SUMMATIONS",
-    "Format",
-    "bfloat16_bits",
-    "get_format",
-    "round_bfloat16",
-    "store",
-    "total",
-]
-
 PRECISIONS = ("float64", "float32", "float16", "bfloat16")
 SUMMATIONS = ("sequential", "pairwise")
 

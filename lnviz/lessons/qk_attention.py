@@ -34,15 +34,6 @@ from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
 from lnviz.lessons.sphere import plane_basis
 
-__all__ = [
-    "QK_NORMS",
-    "AttentionScan",
-    "Selectability",
-    "attention_scan",
-    "hidden_key_example",
-    "selectable_keys",
-]
-
 QK_NORMS = ("none", "layer", "rms")
 SCALE_MAX, TAU_MAX, KEYS_MAX, D_MAX, SCALES_MAX = 1e3, 100.0, 16, 16, 512
 

@@ -24,26 +24,6 @@ from lnviz.lessons.leakage import (
 )
 from lnviz.lessons.sequences import Market, describe_features, feature_jacobian, market
 
-__all__ = [
-    "SEEDS",
-    "Analysis",
-    "CorrelationChange",
-    "DependenceTable",
-    "FeatureTable",
-    "InferenceTable",
-    "Settings",
-    "ShockTable",
-    "analyse",
-    "correlation_change",
-    "dependence_table",
-    "feature_table",
-    "inference",
-    "inference_table",
-    "scheme_label",
-    "shock",
-    "shock_table",
-]
-
 SEEDS = 16  # random seeds a correlation change is averaged over
 
 

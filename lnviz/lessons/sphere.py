@@ -29,8 +29,6 @@ from lnviz import analyze_core
 from lnviz.errors import LnvizError
 from lnviz.lessons import _transformer_checks as chk
 
-__all__ = ["SphereView", "gain_semi_axes", "plane_basis", "sample_tokens", "sphere_view"]
-
 D_MIN, D_MAX, N_MAX = 3, 256, 2000
 
 

@@ -8,23 +8,6 @@ import numpy as np
 
 from lnviz.lessons import _transformer_checks as chk
 
-__all__ = [
-    "DEPTH_MAX",
-    "HIDDEN_MAX",
-    "TOKENS_MAX",
-    "WIDTH_MAX",
-    "WIDTH_MIN",
-    "activate",
-    "check_sizes",
-    "gram_norm",
-    "input_scale",
-    "packed_signs",
-    "signs",
-    "stack_inputs",
-    "stack_weights",
-    "xavier_scale",
-]
-
 DEPTH_MAX, WIDTH_MIN, WIDTH_MAX, TOKENS_MAX, HIDDEN_MAX = 96, 4, 256, 64, 1024
 _GELU_C = float(np.sqrt(2.0 / np.pi))
 

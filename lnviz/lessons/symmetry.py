@@ -17,17 +17,6 @@ from numpy.typing import ArrayLike
 from lnviz.errors import LnvizError, as_float_array, check_finite_number, require_finite
 from lnviz.invariance import compare_shift
 
-__all__ = [
-    "AffineLayer",
-    "Split",
-    "Symmetry",
-    "common_shift",
-    "scale",
-    "seeded_layer",
-    "split_shift",
-    "unequal_shift",
-]
-
 
 @dataclass(frozen=True)
 class Symmetry:

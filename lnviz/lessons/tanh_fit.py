@@ -30,8 +30,6 @@ import numpy as np
 from lnviz import layer_norm
 from lnviz.lessons import _transformer_checks as chk
 
-__all__ = ["SampleOptions", "TanhFit", "sample_activations", "tanh_fit"]
-
 TOKENS_MAX, WIDTH_MIN, WIDTH_MAX, FIT_POINTS = 1024, 4, 256, 8_000
 
 

@@ -24,25 +24,6 @@ from lnviz.lessons.residual_stack import (
 from lnviz.lessons.stack_parts import activate, packed_signs, signs, xavier_scale
 from lnviz.lessons.tanh_fit import TanhFit
 
-__all__ = [
-    "DEPTHS",
-    "HIDDEN_RATIO",
-    "PRECISION",
-    "SWEEP_DEPTHS",
-    "WIDTHS",
-    "BackwardRows",
-    "LastBlockSweep",
-    "PlacementFacts",
-    "backward_rows",
-    "last_block_sweep",
-    "match_length",
-    "page_stack",
-    "placement_facts",
-    "read_only",
-    "slope_range",
-    "sweep_depths",
-]
-
 DEPTHS = (6, 12, 24, 48, 96)  # the page's depth choices
 WIDTHS = (16, 32, 64, 128, 256)  # the page's width choices
 HIDDEN_RATIO = 2  # each block's MLP is d -> 2 d -> d on the page

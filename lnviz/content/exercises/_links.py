@@ -8,8 +8,6 @@ import numpy as np
 
 from lnviz.content.text import eps_label
 
-__all__ = ["eps_param", "vector_param"]
-
 eps_param = eps_label  # the ε slider reads (and a link writes) its option's label
 
 

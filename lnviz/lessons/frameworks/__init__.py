@@ -46,31 +46,6 @@ from lnviz.channels import batch_norm, group_norm, instance_norm
 from lnviz.errors import LnvizError
 from lnviz.functional import default_rms_eps, layer_norm, rms_norm
 
-__all__ = [
-    "CONVENTIONS",
-    "DEFAULT_BACKEND",
-    "FRAMEWORKS",
-    "FRAMEWORK_NAMES",
-    "KERAS_BACKENDS",
-    "KERAS_BACKEND_NAMES",
-    "LAYOUTS",
-    "LAYOUT_AXES",
-    "SCHEMES",
-    "VERSIONS",
-    "Arithmetic",
-    "Convention",
-    "Run",
-    "arithmetic",
-    "canonical",
-    "channel_axis",
-    "effective_eps",
-    "emulate",
-    "framework_label",
-    "torch_reference",
-    "uncanonical",
-    "values_per_channel",
-]
-
 FRAMEWORKS = ("pytorch", "keras", "flax")
 FRAMEWORK_NAMES = {"pytorch": "PyTorch", "keras": "Keras 3", "flax": "Flax linen"}
 VERSIONS = {"pytorch": "2.13", "keras": "3.15.1", "flax": "0.12.8"}  # the versions checked

@@ -21,21 +21,6 @@ from numpy.typing import ArrayLike
 from lnviz.errors import LnvizError, check_eps
 from lnviz.lessons.precision import PRECISIONS, SUMMATIONS, Format, get_format, store, total
 
-__all__ = [
-    "ALGORITHMS",
-    "MAX_N",
-    "MAX_OFFSET",
-    "Moments",
-    "NormOptions",
-    "Normalized",
-    "input_error",
-    "moments",
-    "normalize",
-    "reference",
-    "relative_error",
-    "ulp",
-]
-
 ALGORITHMS = ("one-pass", "two-pass", "welford")
 MAX_N = 2048  # entries per sample: every count up to it is exact even in float16
 MAX_ROWS = 64  # samples per call (points of a sweep)

@@ -24,22 +24,6 @@ import numpy as np
 
 from lnviz.errors import LnvizError
 
-__all__ = [
-    "FEATURES",
-    "HISTORY",
-    "LEAK",
-    "MAX_BATCH",
-    "MAX_TOKENS",
-    "MAX_WINDOW",
-    "MIN_TOKENS",
-    "Market",
-    "describe_features",
-    "feature_jacobian",
-    "features",
-    "market",
-    "simulate_returns",
-]
-
 MAX_BATCH, MIN_TOKENS, MAX_TOKENS, MAX_WINDOW = 8, 4, 64, 16  # bounded sizes
 HISTORY = MAX_WINDOW - 1  # returns before token 0, so every window is full at t = 0
 FEATURES = ("return", "mean", "volatility", "level", "next return")  # short names

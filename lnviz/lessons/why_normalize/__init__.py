@@ -23,8 +23,6 @@ import numpy as np
 from lnviz.errors import LnvizError
 from lnviz.functional import layer_norm
 
-__all__ = ["ACTIVATIONS", "Drift", "Stack", "activation_drift", "expected_factor"]
-
 ACTIVATIONS = ("linear", "relu", "tanh")
 MAX_DEPTH = 64
 MAX_WIDTH = 256
