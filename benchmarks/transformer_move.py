@@ -26,7 +26,7 @@ import plotly.io as pio
 from lnviz.content import transformer_notes as notes
 from lnviz.figures import transformer as figs
 from lnviz.lessons import transformer as tf
-from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import analysis as tp
 
 DEPTH, WIDTH = max(tp.DEPTHS), max(tp.WIDTHS)
 

@@ -10,10 +10,8 @@ from lnviz.content import text
 from lnviz.content.exercises import batch_statistics as exercises
 from lnviz.figures import batchstats as figs
 from lnviz.figures.live_batchstats import shift_step_frames
-from lnviz.lessons import batchstats_page as model
-from lnviz.lessons.batch_statistics.state import PRESETS, STATE
-from lnviz.lessons.batchstats import Running, Stream
-from lnviz.lessons.batchstats_page import (
+from lnviz.lessons.batch_statistics import analysis as model
+from lnviz.lessons.batch_statistics.analysis import (
     FLAX_EPS,
     KERAS_EPS,
     KERAS_MOMENTUM,
@@ -22,7 +20,9 @@ from lnviz.lessons.batchstats_page import (
     Conventions,
     StreamSettings,
 )
-from lnviz.lessons.live_batchstats import shift_step_grid, shift_steps
+from lnviz.lessons.batch_statistics.live import shift_step_grid, shift_steps
+from lnviz.lessons.batch_statistics.running import Running, Stream
+from lnviz.lessons.batch_statistics.state import PRESETS, STATE
 
 NAMES = figs.NAMES
 

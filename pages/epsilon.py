@@ -10,8 +10,8 @@ from lnviz.content.exercises import epsilon as exercises
 from lnviz.figures import epsilon as figs
 from lnviz.figures.live_epsilon import epsilon_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.epsilon.live import epsilon_grid
 from lnviz.lessons.epsilon.state import PRESETS, STATE
-from lnviz.lessons.live_epsilon import epsilon_grid
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart

@@ -9,19 +9,19 @@ from lnviz.axes import divisors
 from lnviz.content import framework_text as words
 from lnviz.content.exercises import frameworks as exercises
 from lnviz.figures import frameworks as figs
-from lnviz.lessons import framework_diff as fd
-from lnviz.lessons.framework_code import (
-    CHANNELS_LAST_NOTE,
-    defaults_table,
-    reduced_axes,
-    snippets,
-)
 from lnviz.lessons.frameworks import (
     FRAMEWORKS,
     KERAS_BACKEND_NAMES,
     LAYOUT_AXES,
     framework_label,
     values_per_channel,
+)
+from lnviz.lessons.frameworks import diff as fd
+from lnviz.lessons.frameworks.code import (
+    CHANNELS_LAST_NOTE,
+    defaults_table,
+    reduced_axes,
+    snippets,
 )
 from lnviz.lessons.frameworks.state import (
     LAYOUT_LABELS,

@@ -13,8 +13,8 @@ from lnviz.content.exercises import gain_and_bias as exercises
 from lnviz.figures import affine as figs
 from lnviz.figures.live_gain import gain_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.gain_and_bias.live import drag_values, gain_grid
 from lnviz.lessons.gain_and_bias.state import PRESETS, STATE
-from lnviz.lessons.live_gain import drag_values, gain_grid
 
 
 def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray | None:

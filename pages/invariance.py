@@ -13,8 +13,8 @@ from lnviz.content.exercises import invariance as exercises
 from lnviz.figures import invariance as figs
 from lnviz.figures.live_invariance import scale_frames, shift_frames
 from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.invariance.live import scale_grid, shift_grid
 from lnviz.lessons.invariance.state import PRESETS, STATE
-from lnviz.lessons.live_invariance import scale_grid, shift_grid
 
 SHIFTS, SCALES = STATE["c"].options, STATE["a"].options  # the live charts' frames
 

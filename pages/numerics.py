@@ -8,8 +8,8 @@ from lnviz.content import numerics_text as words
 from lnviz.content.exercises import numerics as exercises
 from lnviz.content.text import float_result, offset_label
 from lnviz.figures import numerics as figs
-from lnviz.lessons import numerics_recipes as rec
-from lnviz.lessons import numerics_sweep as sw
+from lnviz.lessons.numerics import recipes as rec
+from lnviz.lessons.numerics import sweep as sw
 from lnviz.lessons.numerics.state import BFLOAT16_PRESET, OFFSETS, PRESETS, STATE
 
 # the swept offsets: 4 per decade plus every slider value, so the slider only reads a column

@@ -11,7 +11,7 @@ from lnviz.content import axes_text
 from lnviz.content.exercises import reduction_axes as exercises
 from lnviz.content.text import short
 from lnviz.figures import axes as figs
-from lnviz.lessons import axes_tables
+from lnviz.lessons.reduction_axes import tables as axes_tables
 from lnviz.lessons.reduction_axes.state import PRESETS, STATE
 from lnviz.params import parse_entries
 

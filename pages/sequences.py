@@ -9,10 +9,10 @@ from lnviz.content import text
 from lnviz.content.exercises import sequences as exercises
 from lnviz.figures import seqchecks as checks
 from lnviz.figures import sequences as figs
-from lnviz.lessons import sequences_page as model
-from lnviz.lessons.causality import SCHEMES
+from lnviz.lessons.sequences import analysis as model
+from lnviz.lessons.sequences.analysis import SEEDS, Analysis, CorrelationChange, Settings
+from lnviz.lessons.sequences.causality import SCHEMES
 from lnviz.lessons.sequences.state import PRESETS, STATE, WRT
-from lnviz.lessons.sequences_page import SEEDS, Analysis, CorrelationChange, Settings
 
 # The page's pure results, cached per state (each argument typed, settings in one dataclass).
 analyse = ui.cached(model.analyse)

@@ -12,7 +12,7 @@ from lnviz.errors import LnvizError
 from lnviz.figures import transformer as figs
 from lnviz.figures.block_diagram import BLOCK
 from lnviz.lessons import transformer as tf
-from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import analysis as tp
 from lnviz.lessons.transformer.state import G_DEFAULT, PRESETS, STATE, X_DEFAULT
 
 PLACEMENT_LABELS = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, scaled by 1/√l"}

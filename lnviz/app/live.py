@@ -4,7 +4,7 @@ Design (issue 18):
 
 - **States on the server, in advance.** The lessons layer computes the page's states for
   the control's whole grid of values in one vectorized call (e.g.
-  lnviz.lessons.live_epsilon), and the figures layer writes, for each chart the value
+  lnviz.lessons.epsilon.live), and the figures layer writes, for each chart the value
   moves, only what changes between grid values (lnviz.figures.live.Frames: the moving
   traces' attributes and layout paths, float arrays as base64 float32).
 - **Switching in the browser.** A Streamlit components v2 component (JavaScript only, no

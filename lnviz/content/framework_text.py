@@ -12,8 +12,6 @@ import math
 import numpy as np
 
 from lnviz.content import text
-from lnviz.lessons.framework_code import DefaultsTable
-from lnviz.lessons.framework_diff import Analysis, Diagnosis, RunningStats, Setup
 from lnviz.lessons.frameworks import (
     CONVENTIONS,
     KERAS_BACKEND_NAMES,
@@ -22,6 +20,8 @@ from lnviz.lessons.frameworks import (
     effective_eps,
     framework_label,
 )
+from lnviz.lessons.frameworks.code import DefaultsTable
+from lnviz.lessons.frameworks.diff import Analysis, Diagnosis, RunningStats, Setup
 from lnviz.lessons.frameworks.state import EPS_PRESET, PRESETS
 
 _CLEAR = 10.0  # a step is an effect when it changes a gap by more than this factor
@@ -51,7 +51,7 @@ def gap(value: float) -> str:
 def defaults_columns(t: DefaultsTable) -> dict[str, tuple[str, ...]]:
     """The defaults table as display columns; RMS norm's statistic is not a variance.
 
-    >>> from lnviz.lessons.framework_code import defaults_table
+    >>> from lnviz.lessons.frameworks.code import defaults_table
     >>> cols = defaults_columns(defaults_table("rms", "btf", (2, 4, 8)))
     >>> list(cols)
     ['framework', 'layer', 'parameters created', 'default ε', 'statistic']
@@ -95,7 +95,7 @@ def diagnosis_columns(d: Diagnosis) -> dict[str, tuple[str, ...]]:
 def nan_warning(a: Analysis) -> str | None:
     """Which emulation produced NaN and why, or None.
 
-    >>> from lnviz.lessons.framework_diff import analyse
+    >>> from lnviz.lessons.frameworks.diff import analyse
     >>> far = Setup((2, 4, 8), "btf", "layer", 2, 1e4, 0.001, 0, False, "numpy")
     >>> nan_warning(analyse(far))[:31]
     'Keras 3 (NumPy) produced NaN in'

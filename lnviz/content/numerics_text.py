@@ -14,10 +14,10 @@ import numpy as np
 
 from lnviz.content import text
 from lnviz.lessons.numerics import ulp
+from lnviz.lessons.numerics.precision import get_format
+from lnviz.lessons.numerics.recipes import PLACEMENTS, RECIPES, Placements, RecipeRun
 from lnviz.lessons.numerics.state import BFLOAT16_PRESET, OFFSETS, PRESETS
-from lnviz.lessons.numerics_recipes import PLACEMENTS, RECIPES, Placements, RecipeRun
-from lnviz.lessons.numerics_sweep import Clamping, SampleSpec, Sweep
-from lnviz.lessons.precision import get_format
+from lnviz.lessons.numerics.sweep import Clamping, SampleSpec, Sweep
 
 __all__ = [
     "ALGORITHM_NAMES",
@@ -83,7 +83,7 @@ def at_preset(name: str, sample: SampleSpec, offset: float, precision: str) -> b
 def sample_summary(s: Sweep, k: int, kind: str) -> str:
     """One line on the sample at offset index k: size, true variance, format spacings.
 
-    >>> from lnviz.lessons.numerics_sweep import SampleSpec, SweepSetup, run_sweep
+    >>> from lnviz.lessons.numerics.sweep import SampleSpec, SweepSetup, run_sweep
     >>> sw = run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
     >>> sample_summary(sw, 0, "grid")[:41]
     'x = 1e4 + grid: **16 values**, true varia'
@@ -100,7 +100,7 @@ def sample_summary(s: Sweep, k: int, kind: str) -> str:
 def variance_caption(s: Sweep, k: int) -> str:
     """The caption of the variance table, with the true variance.
 
-    >>> from lnviz.lessons.numerics_sweep import SampleSpec, SweepSetup, run_sweep
+    >>> from lnviz.lessons.numerics.sweep import SampleSpec, SweepSetup, run_sweep
     >>> variance_caption(run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True,
     ...                                      "sequential")), 0)
     'Variance as each setting computes it (true: 2.125e−5)'
@@ -111,7 +111,7 @@ def variance_caption(s: Sweep, k: int) -> str:
 def variance_columns(s: Sweep, k: int) -> dict[str, tuple[str, ...]]:
     """The variance each format and algorithm computes at offset index k.
 
-    >>> from lnviz.lessons.numerics_sweep import SampleSpec, SweepSetup, run_sweep
+    >>> from lnviz.lessons.numerics.sweep import SampleSpec, SweepSetup, run_sweep
     >>> sw = run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
     >>> variance_columns(sw, 0)["one-pass"][1]
     '−8'
@@ -221,7 +221,7 @@ def clamping_notes(c: Clamping, at_bfloat16_preset: bool) -> tuple[str, ...]:
 def placement_columns(p: Placements) -> dict[str, tuple[str, ...]]:
     """The four denominators, their values and the outputs they give.
 
-    >>> from lnviz.lessons.numerics_recipes import eps_placements
+    >>> from lnviz.lessons.numerics.recipes import eps_placements
     >>> placement_columns(eps_placements([1.0, 0.0, 0.0, 0.0], 1e-6))["first coordinate"]
     ('1.732046', '1.732047', '1.499997', '1.499997')
     """

@@ -10,11 +10,11 @@ from __future__ import annotations
 import numpy as np
 
 from lnviz.content.text import eps_label, number, vector
-from lnviz.lessons.ln_backward import LayerNormBackward
-from lnviz.lessons.qk_attention import AttentionScan, Selectability
-from lnviz.lessons.sphere import SphereView
-from lnviz.lessons.tanh_fit import TanhFit
-from lnviz.lessons.transformer_page import FLAT, PlacementFacts, slope_range
+from lnviz.lessons.transformer.analysis import FLAT, PlacementFacts, slope_range
+from lnviz.lessons.transformer.ln_backward import LayerNormBackward
+from lnviz.lessons.transformer.qk_attention import AttentionScan, Selectability
+from lnviz.lessons.transformer.sphere import SphereView
+from lnviz.lessons.transformer.tanh_fit import TanhFit
 
 
 def signed(x: float, digits: int = 3) -> str:

@@ -9,8 +9,8 @@ from lnviz.content.text import number, short
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, QUALITATIVE
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, legend_below, r, vline
-from lnviz.lessons.batchmates import BatchSizes, Companions, Spread
-from lnviz.lessons.batchstats import Running, Stream
+from lnviz.lessons.batch_statistics.batchmates import BatchSizes, Companions, Spread
+from lnviz.lessons.batch_statistics.running import Running, Stream
 
 NAMES = {"pytorch": "PyTorch", "keras": "Keras"}
 COLORS = {"pytorch": BLUE, "keras": ORANGE}

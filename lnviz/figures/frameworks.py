@@ -12,14 +12,14 @@ from lnviz.content.text import short
 from lnviz.figures._palette import BLUE, DIVERGING, GRAY, GREEN, ORANGE, PURPLE, RED
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import hline, layout, legend_below, r
-from lnviz.lessons.framework_diff import (
+from lnviz.lessons.frameworks import LAYOUT_AXES, channel_axis, framework_label
+from lnviz.lessons.frameworks.diff import (
     Comparison,
     Diagnosis,
     RunningStats,
     VarianceError,
     pair_label,
 )
-from lnviz.lessons.frameworks import LAYOUT_AXES, channel_axis, framework_label
 
 _FLOOR = 1e-17  # log axes: exact agreement is drawn at this height
 

@@ -75,11 +75,11 @@ def _steps() -> dict[str, Callable[[], go.Figure]]:
     from lnviz.figures import batchstats, frameworks, numerics, sequences, transformer
     from lnviz.figures import weighted as wfig
     from lnviz.figures import why_normalize as why
-    from lnviz.lessons import batchstats_page as bs
-    from lnviz.lessons import framework_diff as fd
-    from lnviz.lessons import numerics_sweep as sw
-    from lnviz.lessons import transformer_page as tp
-    from lnviz.lessons.sequences_page import Settings, analyse
+    from lnviz.lessons.batch_statistics import analysis as bs
+    from lnviz.lessons.frameworks import diff as fd
+    from lnviz.lessons.numerics import sweep as sw
+    from lnviz.lessons.sequences.analysis import Settings, analyse
+    from lnviz.lessons.transformer import analysis as tp
     from lnviz.lessons.why_normalize import activation_drift
 
     def drift() -> go.Figure:

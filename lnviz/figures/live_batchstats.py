@@ -12,7 +12,7 @@ from typing import Any
 
 from lnviz.figures._palette import PURPLE
 from lnviz.figures.live import Frames
-from lnviz.lessons.live_batchstats import ShiftStepGrid
+from lnviz.lessons.batch_statistics.live import ShiftStepGrid
 
 
 def _rule(grid: ShiftStepGrid, steps: int) -> tuple[list[list[dict]], list[list[dict]]]:

@@ -16,7 +16,7 @@ import numpy as np
 from lnviz.content.text import eps_label, short
 from lnviz.figures.epsilon import DH_LABEL, H_LABEL, bound_text, peak_text
 from lnviz.figures.live import Frames
-from lnviz.lessons.live_epsilon import EpsilonGrid
+from lnviz.lessons.epsilon.live import EpsilonGrid
 
 CHART_KEYS = ("h", "dh", "variance", "jacobian", "eigen")  # the page's chart keys
 

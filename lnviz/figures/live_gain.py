@@ -21,7 +21,7 @@ from lnviz.content.text import short
 from lnviz.core import Stage
 from lnviz.figures.affine import STEPS, stage_title
 from lnviz.figures.live import Frames
-from lnviz.lessons.live_gain import STAGE_NAMES, GainGrid
+from lnviz.lessons.gain_and_bias.live import STAGE_NAMES, GainGrid
 
 STAGE_KEYS = ("stage-input", "stage-core", "stage-output")  # the page's chart keys
 UNDEFINED_RANGE = [-1.0, 1.0]  # a panel whose stage is 0/0 at that value

@@ -16,7 +16,7 @@ from typing import Any
 from lnviz.content.text import short
 from lnviz.figures._style import r
 from lnviz.figures.live import Frames
-from lnviz.lessons.live_invariance import ScaleGrid, ShiftGrid
+from lnviz.lessons.invariance.live import ScaleGrid, ShiftGrid
 
 
 def shift_frames(grid: ShiftGrid, key: str = "shift") -> dict[str, Any]:

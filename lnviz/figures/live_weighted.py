@@ -21,7 +21,7 @@ import numpy as np
 
 from lnviz.content.text import short
 from lnviz.figures.live import Frames
-from lnviz.lessons.live_weighted import PointLattice, WeightGrid
+from lnviz.lessons.weighted_centering.live import PointLattice, WeightGrid
 
 
 def _decimals(half: float) -> int:

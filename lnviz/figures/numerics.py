@@ -12,8 +12,8 @@ from lnviz.content.text import rel_error, short
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, SEQUENTIAL
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, legend_below, r, vline
-from lnviz.lessons.numerics_recipes import Placements
-from lnviz.lessons.numerics_sweep import Clamping, Sweep
+from lnviz.lessons.numerics.recipes import Placements
+from lnviz.lessons.numerics.sweep import Clamping, Sweep
 
 PRECISION_COLORS = {"float64": BLUE, "float32": ORANGE, "float16": GREEN, "bfloat16": PURPLE}
 ALGORITHM_STYLE = {  # dash, marker

@@ -14,10 +14,10 @@ from lnviz.content import text
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, QUALITATIVE, RED, diverging
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, legend_below, r
-from lnviz.lessons.causality import SCHEME_INFO, SCHEMES, Dependence
-from lnviz.lessons.leakage import LeakTable, correlations
 from lnviz.lessons.sequences import HISTORY, Market
-from lnviz.lessons.sequences_page import scheme_label
+from lnviz.lessons.sequences.analysis import scheme_label
+from lnviz.lessons.sequences.causality import SCHEME_INFO, SCHEMES, Dependence
+from lnviz.lessons.sequences.leakage import LeakTable, correlations
 
 SCHEME_COLORS = dict(zip(SCHEMES, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
 PAST_SCALE = [[0.0, "#B9D3EA"], [1.0, BLUE]]  # light to mid blue: visible on both themes

@@ -31,9 +31,9 @@ from lnviz.figures.transformer_geometry import (  # noqa: F401 (re-exported)
     tanh_alt,
     tanh_figure,
 )
-from lnviz.lessons.depth_sweep import DepthSweep
-from lnviz.lessons.residual_stack import PLACEMENTS, PlacementComparison
-from lnviz.lessons.transformer_page import LastBlockSweep
+from lnviz.lessons.transformer.analysis import LastBlockSweep
+from lnviz.lessons.transformer.depth_sweep import DepthSweep
+from lnviz.lessons.transformer.residual_stack import PLACEMENTS, PlacementComparison
 
 NAMES = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, LN scaled by 1/√l"}
 COLORS = {"pre": BLUE, "post": ORANGE, "scaled": GREEN}

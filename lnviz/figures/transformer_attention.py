@@ -10,7 +10,7 @@ import plotly.graph_objects as go
 from lnviz.figures._palette import BLUE, GRAY, PURPLE, QUALITATIVE
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import hline, layout, legend_below, num, r
-from lnviz.lessons.qk_attention import AttentionScan, Selectability
+from lnviz.lessons.transformer.qk_attention import AttentionScan, Selectability
 
 
 def weights_figure(raw: AttentionScan, normed: AttentionScan) -> go.Figure:

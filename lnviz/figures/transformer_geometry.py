@@ -9,8 +9,8 @@ import plotly.graph_objects as go
 from lnviz.figures._palette import BLUE, GRAY, ORANGE, PURPLE, RED
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, legend_below, num, r
-from lnviz.lessons.sphere import SphereView
-from lnviz.lessons.tanh_fit import TanhFit
+from lnviz.lessons.transformer.sphere import SphereView
+from lnviz.lessons.transformer.tanh_fit import TanhFit
 
 SCATTER_MAX = 4000  # points of the tanh scatter sent to the browser
 

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from lnviz.lessons.batchstats import keras_running, pytorch_running, sample_stream
+from lnviz.lessons.batch_statistics.running import keras_running, pytorch_running, sample_stream
 from tests import apptest_helpers as ah
 
 PAGE = "batch-statistics"

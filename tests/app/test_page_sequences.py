@@ -6,7 +6,8 @@ import re
 
 import pytest
 
-from lnviz.lessons import causality, leakage, sequences
+from lnviz.lessons import sequences
+from lnviz.lessons.sequences import causality, leakage
 from tests.apptest_helpers import (
     assert_changes,
     assert_clean,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from lnviz.content.text import number
-from lnviz.lessons.live_gain import drag_values
+from lnviz.lessons.gain_and_bias.live import drag_values
 
 from . import test_live
 from .helpers import metric_value, text_input_value

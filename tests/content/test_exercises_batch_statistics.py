@@ -7,8 +7,8 @@ import pytest
 
 from lnviz.content.exercises import batch_statistics as ex
 from lnviz.content.questions import twice_or_half
-from lnviz.lessons.batchstats import MAX_BATCH
-from lnviz.lessons.batchstats_page import StreamSettings, conventions, stream_runs
+from lnviz.lessons.batch_statistics.analysis import StreamSettings, conventions, stream_runs
+from lnviz.lessons.batch_statistics.running import MAX_BATCH
 from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "batch-statistics"

@@ -11,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from lnviz.content.exercises import transformer as ex
 from lnviz.lessons import transformer as tf
-from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import analysis as tp
 from tests.apptest_helpers import ROOT, assert_clean, assert_right_answer_explained
 
 PAGE = "transformer"

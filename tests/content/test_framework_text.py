@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from lnviz.content import framework_text as words
-from lnviz.lessons.framework_code import defaults_table
-from lnviz.lessons.framework_diff import Setup, analyse
 from lnviz.lessons.frameworks import KERAS_BACKENDS, SCHEMES
+from lnviz.lessons.frameworks.code import defaults_table
+from lnviz.lessons.frameworks.diff import Setup, analyse
 
 
 def setup(**kw) -> Setup:
@@ -61,7 +61,7 @@ def test_nan_warning_names_the_backend() -> None:
 
 
 def test_batch_notes_use_k_not_m_and_the_live_factor() -> None:
-    from lnviz.lessons.framework_diff import running_statistics, sample_input
+    from lnviz.lessons.frameworks.diff import running_statistics, sample_input
 
     x = sample_input((2, 4, 8), 1.0, 1.0, 0)
     notes = words.batch_notes(running_statistics(x, "btf", 10), 10, 8)

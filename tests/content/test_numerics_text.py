@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 
 from lnviz.content import numerics_text as words
-from lnviz.lessons import numerics_recipes as rec
-from lnviz.lessons import numerics_sweep as sw
+from lnviz.lessons.numerics import recipes as rec
+from lnviz.lessons.numerics import sweep as sw
 
 NOISE = sw.SampleSpec("noise", 1000, 0)
 

@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from lnviz.content import transformer_notes as notes
-from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import analysis as tp
 from lnviz.lessons.transformer import (
     attention_scan,
     compare_placements,

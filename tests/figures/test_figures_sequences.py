@@ -7,8 +7,10 @@ import pytest
 
 from lnviz.figures import seqchecks
 from lnviz.figures import sequences as figs
-from lnviz.lessons import causality, leakage, sequences, sequences_page
-from lnviz.lessons.causality import SCHEMES
+from lnviz.lessons import sequences
+from lnviz.lessons.sequences import analysis as sequences_page
+from lnviz.lessons.sequences import causality, leakage
+from lnviz.lessons.sequences.causality import SCHEMES
 
 
 @pytest.fixture(scope="module")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from lnviz.figures import transformer as figs
-from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import analysis as tp
 from lnviz.lessons.transformer import compare_placements
 
 

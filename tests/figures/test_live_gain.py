@@ -14,7 +14,7 @@ import lnviz
 from lnviz.content.live_gain import coordinate_label, coordinate_options, with_entry
 from lnviz.figures import affine as figs
 from lnviz.figures.live_gain import STAGE_KEYS, gain_frames
-from lnviz.lessons.live_gain import drag_values, gain_grid
+from lnviz.lessons.gain_and_bias.live import drag_values, gain_grid
 from lnviz.params import parse_vector
 from tests.apptest_helpers import values as decoded
 

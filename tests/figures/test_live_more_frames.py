@@ -17,9 +17,9 @@ from lnviz.figures import invariance as ifigs
 from lnviz.figures.live_batchstats import shift_step_frames
 from lnviz.figures.live_invariance import shift_frames
 from lnviz.lessons import symmetry
-from lnviz.lessons.batchstats_page import StreamSettings, stream_runs
-from lnviz.lessons.live_batchstats import shift_step_grid, shift_steps
-from lnviz.lessons.live_invariance import shift_grid
+from lnviz.lessons.batch_statistics.analysis import StreamSettings, stream_runs
+from lnviz.lessons.batch_statistics.live import shift_step_grid, shift_steps
+from lnviz.lessons.invariance.live import shift_grid
 from tests.apptest_helpers import values
 
 C = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)

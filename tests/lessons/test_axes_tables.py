@@ -1,4 +1,5 @@
-"""Tables of the reduction-axes page (lnviz.lessons.axes_tables): the engine's numbers, exactly."""
+"""Tables of the reduction-axes page (lnviz.lessons.reduction_axes.tables): the engine's
+numbers, exactly."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz.lessons import axes_tables as tables
+from lnviz.lessons.reduction_axes import tables as tables
 
 
 def read_csv(text: str) -> dict[str, list[str]]:

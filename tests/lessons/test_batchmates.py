@@ -12,8 +12,12 @@ from hypothesis.extra.numpy import arrays
 
 from lnviz import batch_norm, layer_norm
 from lnviz.errors import LnvizError
-from lnviz.lessons.batchmates import batch_size_effect, companions, estimator_spread
-from lnviz.lessons.batchstats import sample_stream
+from lnviz.lessons.batch_statistics.batchmates import (
+    batch_size_effect,
+    companions,
+    estimator_spread,
+)
+from lnviz.lessons.batch_statistics.running import sample_stream
 from tests.conftest import require_module
 
 finite = st.floats(-100, 100, allow_nan=False, allow_infinity=False)

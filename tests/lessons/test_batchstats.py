@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from lnviz.channels import batch_norm
 from lnviz.errors import LnvizError
-from lnviz.lessons.batchstats import (
+from lnviz.lessons.batch_statistics.running import (
     MAX_STEPS,
     Stream,
     catch_up,

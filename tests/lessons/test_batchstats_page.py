@@ -1,4 +1,4 @@
-"""The batch-statistics page's model (lnviz.lessons.batchstats_page)."""
+"""The batch-statistics page's model (lnviz.lessons.batch_statistics.analysis)."""
 
 from __future__ import annotations
 
@@ -7,13 +7,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from lnviz.lessons.batchstats import (
-    keras_running,
-    pytorch_running,
-    sample_stream,
-    variance_ratio,
-)
-from lnviz.lessons.batchstats_page import (
+from lnviz.lessons.batch_statistics.analysis import (
     KERAS_EPS,
     TORCH_EPS,
     StreamSettings,
@@ -22,6 +16,12 @@ from lnviz.lessons.batchstats_page import (
     conventions,
     gaps,
     stream_runs,
+)
+from lnviz.lessons.batch_statistics.running import (
+    keras_running,
+    pytorch_running,
+    sample_stream,
+    variance_ratio,
 )
 
 DEFAULT = StreamSettings(200, 8, 3, 0, 100, 3.0, 2.0, 0.1, 0.99)

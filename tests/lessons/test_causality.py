@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 import lnviz
 from lnviz.errors import LnvizError
-from lnviz.lessons.causality import SCHEMES, dependence, jacobian_row, normalize
 from lnviz.lessons.sequences import HISTORY, feature_jacobian, features, market
+from lnviz.lessons.sequences.causality import SCHEMES, dependence, jacobian_row, normalize
 from tests.conftest import require_module
 
 

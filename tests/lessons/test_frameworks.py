@@ -16,22 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lnviz.errors import LnvizError
-from lnviz.lessons.framework_code import (
-    defaults_table,
-    param_shape,
-    reduced_axes,
-    snippet,
-    snippets,
-)
-from lnviz.lessons.framework_diff import (
-    Setup,
-    analyse,
-    compare,
-    diagnose,
-    running_statistics,
-    sample_input,
-    variance_error,
-)
 from lnviz.lessons.frameworks import (
     CONVENTIONS,
     KERAS_BACKENDS,
@@ -43,7 +27,23 @@ from lnviz.lessons.frameworks import (
     framework_label,
     torch_reference,
 )
-from lnviz.lessons.numerics_recipes import RECIPES
+from lnviz.lessons.frameworks.code import (
+    defaults_table,
+    param_shape,
+    reduced_axes,
+    snippet,
+    snippets,
+)
+from lnviz.lessons.frameworks.diff import (
+    Setup,
+    analyse,
+    compare,
+    diagnose,
+    running_statistics,
+    sample_input,
+    variance_error,
+)
+from lnviz.lessons.numerics.recipes import RECIPES
 from tests import fake_frameworks
 from tests.conftest import require_module
 

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 from lnviz.errors import LnvizError
-from lnviz.lessons.causality import SCHEMES, normalize
-from lnviz.lessons.leakage import correlations, future_shock, inference_check, leak_table
 from lnviz.lessons.sequences import HISTORY, MAX_BATCH, features, market, simulate_returns
+from lnviz.lessons.sequences.causality import SCHEMES, normalize
+from lnviz.lessons.sequences.leakage import correlations, future_shock, inference_check, leak_table
 from tests.conftest import require_module
 
 TOKEN, SEQUENCE, CAUSAL, BATCH = range(4)

@@ -1,5 +1,5 @@
 """The batch-statistics page's grid of shift steps equals, row by row, the page's
-computation at that one step (lnviz.lessons.batchstats_page.stream_runs)."""
+computation at that one step (lnviz.lessons.batch_statistics.analysis.stream_runs)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import dataclasses
 import numpy as np
 import pytest
 
-from lnviz.lessons.batchstats_page import StreamSettings, stream_runs
-from lnviz.lessons.live_batchstats import shift_step_grid, shift_steps
+from lnviz.lessons.batch_statistics.analysis import StreamSettings, stream_runs
+from lnviz.lessons.batch_statistics.live import shift_step_grid, shift_steps
 
 BASE = StreamSettings(40, 8, 3, 0, 20, 3.0, 2.0, 0.1, 0.99)
 

@@ -7,7 +7,7 @@ import pytest
 
 import lnviz
 from lnviz.app.controls import EPS_GRID
-from lnviz.lessons.live_epsilon import epsilon_grid
+from lnviz.lessons.epsilon.live import epsilon_grid
 
 
 @pytest.mark.parametrize("z", [[1.0, 2.0, 3.0], [1.0, 2.0, 4.0, -3.0, 0.5], [2.0, 2.0, 2.0]])

@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz.lessons.live_gain import FIELDS, STAGE_NAMES, drag_values, gain_grid
+from lnviz.lessons.gain_and_bias.live import FIELDS, STAGE_NAMES, drag_values, gain_grid
 
 Z, GAMMA, BETA = [1.0, 2.0, 3.0], [1.0, 2.0, 1.0], [0.0, 1.0, 0.0]
 

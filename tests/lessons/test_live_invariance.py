@@ -9,7 +9,7 @@ import pytest
 import lnviz
 from lnviz.errors import LnvizError
 from lnviz.lessons import symmetry
-from lnviz.lessons.live_invariance import scale_grid, shift_grid
+from lnviz.lessons.invariance.live import scale_grid, shift_grid
 
 A = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)  # as pages/invariance.py
 C = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)  # likewise

@@ -1,4 +1,4 @@
-"""lnviz.lessons.live_weighted: every row of the grids equals the page's one-value
+"""lnviz.lessons.weighted_centering.live: every row of the grids equals the page's one-value
 computation (lnviz.weighted), and bad grids are refused."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lnviz.lessons.live_weighted import lattice_step, point_lattice, weight_grid
+from lnviz.lessons.weighted_centering.live import lattice_step, point_lattice, weight_grid
 from lnviz.weighted import constant_fit, projection_view, segment_in_box
 from tests.weighted_reference import W, at_weight
 

@@ -16,9 +16,9 @@ from hypothesis.extra.numpy import arrays
 
 from lnviz.errors import LnvizError
 from lnviz.lessons import numerics as nm
-from lnviz.lessons import numerics_recipes as rec
-from lnviz.lessons import numerics_sweep as sw
-from lnviz.lessons.precision import (
+from lnviz.lessons.numerics import recipes as rec
+from lnviz.lessons.numerics import sweep as sw
+from lnviz.lessons.numerics.precision import (
     PRECISIONS,
     SUMMATIONS,
     bfloat16_bits,
@@ -84,7 +84,7 @@ def test_bfloat16_values_and_idempotence() -> None:
 
 def test_in_loop_rounding_equals_checked_rounding_on_arithmetic_results() -> None:
     """The loops skip the NaN check: arithmetic NaNs have no payload in the low bits."""
-    from lnviz.lessons.precision import _round_bfloat16_arith
+    from lnviz.lessons.numerics.precision import _round_bfloat16_arith
 
     rng = np.random.default_rng(1)
     a, b = (round_bfloat16(rng.standard_normal(50_000) * 1e30) for _ in range(2))

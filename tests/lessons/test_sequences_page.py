@@ -1,4 +1,4 @@
-"""The sequences page's model (lnviz.lessons.sequences_page): tables and the noise checks."""
+"""The sequences page's model (lnviz.lessons.sequences.analysis): tables and the noise checks."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import dataclasses
 import numpy as np
 import pytest
 
-from lnviz.lessons import causality, leakage, sequences
-from lnviz.lessons.sequences_page import (
+from lnviz.lessons import sequences
+from lnviz.lessons.sequences import causality, leakage
+from lnviz.lessons.sequences.analysis import (
     SEEDS,
     Settings,
     analyse,

@@ -1,5 +1,6 @@
-"""The residual stack of lnviz.lessons.residual_stack: its hand-written backward pass against
-torch autograd (float64), the Pre-LN/Post-LN result of Xiong et al. 2020, and its errors."""
+"""The residual stack of lnviz.lessons.transformer.residual_stack: its hand-written backward
+pass against torch autograd (float64), the Pre-LN/Post-LN result of Xiong et al. 2020, and
+its errors."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The transformer page's prepared numbers (lnviz.lessons.transformer_page)."""
+"""The transformer page's prepared numbers (lnviz.lessons.transformer.analysis)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from lnviz.errors import LnvizError
-from lnviz.lessons import transformer_page as tp
 from lnviz.lessons.transformer import (
     PLACEMENTS,
     compare_placements,
@@ -14,6 +13,7 @@ from lnviz.lessons.transformer import (
     layer_norm_backward,
     tanh_fit,
 )
+from lnviz.lessons.transformer import analysis as tp
 
 
 @pytest.mark.parametrize("activation", ["relu", "gelu"])

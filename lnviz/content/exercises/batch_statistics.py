@@ -8,8 +8,13 @@ import numpy as np
 from lnviz.content.questions import Question, choice, link, number, twice_or_half
 from lnviz.content.text import number as num
 from lnviz.content.text import short, with_exact
-from lnviz.lessons.batchstats import MAX_BATCH, keras_running, sample_stream, variance_ratio
-from lnviz.lessons.batchstats_page import KERAS_EPS, TORCH_EPS, batch_sizes
+from lnviz.lessons.batch_statistics.analysis import KERAS_EPS, TORCH_EPS, batch_sizes
+from lnviz.lessons.batch_statistics.running import (
+    MAX_BATCH,
+    keras_running,
+    sample_stream,
+    variance_ratio,
+)
 
 
 def questions(

@@ -7,7 +7,6 @@ import math
 from lnviz.content.framework_text import gap
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import eps_label
-from lnviz.lessons import framework_diff as fd
 from lnviz.lessons.frameworks import (
     CONVENTIONS,
     DEFAULT_BACKEND,
@@ -16,6 +15,7 @@ from lnviz.lessons.frameworks import (
     effective_eps,
     framework_label,
 )
+from lnviz.lessons.frameworks import diff as fd
 from lnviz.lessons.frameworks.state import (
     EPS_PRESET,
     LAYOUT_LABELS,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from lnviz.content.questions import Question, choice, link, number, twice_or_half
 from lnviz.content.text import short
-from lnviz.lessons.causality import SCHEMES, dependence, normalize
 from lnviz.lessons.sequences import MAX_TOKENS, MIN_TOKENS
-from lnviz.lessons.sequences_page import Settings, analyse, shock, shock_table
+from lnviz.lessons.sequences.analysis import Settings, analyse, shock, shock_table
+from lnviz.lessons.sequences.causality import SCHEMES, dependence, normalize
 
 SHOCK = 2.0  # the page's default shock, in % of log return
 NAMES = {"token": "token-wise", "sequence": "sequence pooling", "causal": "causal",

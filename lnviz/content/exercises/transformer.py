@@ -10,7 +10,7 @@ from lnviz.content.exercises._links import eps_param, vector_param
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import eps_label, short, with_exact
 from lnviz.lessons import transformer as tf
-from lnviz.lessons import transformer_page as tp
+from lnviz.lessons.transformer import analysis as tp
 
 PLACEMENT_NAMES = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN scaled by 1/√l"}
 RADIUS_D, RADIUS_EPS = 8, 0.01  # a token of width 8 whose variance equals ε

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from lnviz.lessons.batchstats import MAX_BATCH, MAX_FEATURES, MAX_STEPS
+from lnviz.lessons.batch_statistics.running import MAX_BATCH, MAX_FEATURES, MAX_STEPS
 from lnviz.lessons.spec import SEED, Eps, Options, State, Whole
 
 STATE = State(

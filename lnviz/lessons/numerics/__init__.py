@@ -4,8 +4,9 @@ Why: the same layer norm gives different outputs in different frameworks and pre
 the variance formula, the summation order, the format and where epsilon sits explain it.
 
 Every function takes the exact input x (float64), stores it in the chosen format
-(lnviz.lessons.precision.store), computes the statistics and the output there, rounding after
-every operation, and compares with the truth: a float64 two-pass layer norm of the exact x.
+(lnviz.lessons.numerics.precision.store), computes the statistics and the output there,
+rounding after every operation, and compares with the truth: a float64 two-pass layer norm
+of the exact x.
 Rows of a (K, n) input are independent samples (used for sweeps over a mean offset).
 """
 
@@ -19,7 +20,14 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lnviz.errors import LnvizError, check_eps
-from lnviz.lessons.precision import PRECISIONS, SUMMATIONS, Format, get_format, store, total
+from lnviz.lessons.numerics.precision import (
+    PRECISIONS,
+    SUMMATIONS,
+    Format,
+    get_format,
+    store,
+    total,
+)
 
 ALGORITHMS = ("one-pass", "two-pass", "welford")
 MAX_N = 2048  # entries per sample: every count up to it is exact even in float16
@@ -110,7 +118,8 @@ def moments(x: ArrayLike, algorithm: str, precision: str, summation: str = "sequ
     one-pass: mu = S(x)/n and v = S(x^2)/n - mu^2 (one read of the data, cancels badly);
     two-pass: mu = S(x)/n, then v = S((x - mu)^2)/n; welford: m_k = m_(k-1) + d_k/k and
     M_k = M_(k-1) + d_k (x_k - m_k) with d_k = x_k - m_(k-1), v = M_n/n (pairwise: Chan's
-    merge of partial (count, mean, M) states). S is a sum in the format (lnviz.lessons.precision).
+    merge of partial (count, mean, M) states). S is a sum in the format
+    (lnviz.lessons.numerics.precision).
 
     >>> r = moments([2001.0, 2002.0, 2003.0, 2004.0], "one-pass", "float16")
     >>> float(r.mean[0]), float(r.variance[0])  # true mean 2002.5; 2001^2 overflows float16
@@ -181,7 +190,7 @@ class NormOptions(TypedDict, total=False):
     """normalize()'s keyword options, which the sweeps pass on (defaults in normalize())."""
 
     clamp: bool  # True: v is replaced by max(v, 0) before adding eps
-    summation: str  # "sequential" or "pairwise" (lnviz.lessons.precision.SUMMATIONS)
+    summation: str  # "sequential" or "pairwise" (lnviz.lessons.numerics.precision.SUMMATIONS)
 
 
 def normalize(

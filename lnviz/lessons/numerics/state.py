@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from lnviz.lessons.numerics import MAX_N
-from lnviz.lessons.numerics_sweep import SAMPLES
-from lnviz.lessons.precision import PRECISIONS, SUMMATIONS
+from lnviz.lessons.numerics.precision import PRECISIONS, SUMMATIONS
+from lnviz.lessons.numerics.sweep import SAMPLES
 from lnviz.lessons.spec import SEED, Eps, Options, State, Toggle, Vector, Whole
 
 # The offset slider's values: 0 and 1-2-5 steps up to 1e8 (also what a link may write).

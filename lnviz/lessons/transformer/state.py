@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from lnviz.lessons.spec import SEED, Eps, Options, State, Vector
 from lnviz.lessons.transformer import PLACEMENTS
-from lnviz.lessons.transformer_page import DEPTHS, WIDTHS
+from lnviz.lessons.transformer.analysis import DEPTHS, WIDTHS
 
 X_DEFAULT, G_DEFAULT = "1, 2, 3", "2, 0, 1"  # the backward pass's token and gradient
 

@@ -1,12 +1,12 @@
-"""The pieces of the residual stack (lnviz.lessons.residual_stack): sizes, weights, inputs,
-the activation, and weight-gradient norms without forming the gradient.
+"""The pieces of the residual stack (lnviz.lessons.transformer.residual_stack): sizes,
+weights, inputs, the activation, and weight-gradient norms without forming the gradient.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from lnviz.lessons import _transformer_checks as chk
+from lnviz.lessons.transformer import checks as chk
 
 DEPTH_MAX, WIDTH_MIN, WIDTH_MAX, TOKENS_MAX, HIDDEN_MAX = 96, 4, 256, 64, 1024
 _GELU_C = float(np.sqrt(2.0 / np.pi))

@@ -26,7 +26,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from lnviz.errors import LnvizError
-from lnviz.lessons import _transformer_checks as chk
+from lnviz.lessons.transformer import checks as chk
 
 
 def ln_forward(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lnviz.lessons.batchmates import (
+from lnviz.lessons.batch_statistics.batchmates import (
     BatchSizes,
     Companions,
     Spread,
@@ -19,7 +19,7 @@ from lnviz.lessons.batchmates import (
     companions,
     estimator_spread,
 )
-from lnviz.lessons.batchstats import (
+from lnviz.lessons.batch_statistics.running import (
     MAX_BATCH,
     Running,
     Stream,

@@ -57,9 +57,9 @@ from typing import TypedDict, Unpack
 import numpy as np
 
 from lnviz.errors import LnvizError
-from lnviz.lessons import _transformer_checks as chk
-from lnviz.lessons.ln_backward import ln_backward, ln_forward
-from lnviz.lessons.stack_parts import (
+from lnviz.lessons.transformer import checks as chk
+from lnviz.lessons.transformer.ln_backward import ln_backward, ln_forward
+from lnviz.lessons.transformer.stack_parts import (
     activate,
     check_sizes,
     gram_norm,
@@ -169,7 +169,7 @@ def _run(
     scale a multiplies the (small) products, so the weights themselves stay +-1.
 
     `sweep`: depths L' <= L whose last block's gradient to read off this stack on the way
-    back (lnviz.lessons.transformer_page.last_block_sweep explains why that is exact): at
+    back (lnviz.lessons.transformer.analysis.last_block_sweep explains why that is exact): at
     block L' the backward pass has its signs and activations at hand, so each costs one
     matrix product instead of unpacking the block's weights again."""
     P = len(placements)

@@ -25,7 +25,7 @@ from lnviz.lessons.numerics import (
     moments,
     normalize,
 )
-from lnviz.lessons.precision import PRECISIONS
+from lnviz.lessons.numerics.precision import PRECISIONS
 
 SAMPLES = ("noise", "grid")
 

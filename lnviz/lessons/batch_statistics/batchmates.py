@@ -20,7 +20,7 @@ import numpy as np
 from lnviz.channels import batch_norm
 from lnviz.errors import LnvizError, as_float_array, check_eps, require_finite
 from lnviz.functional import layer_norm
-from lnviz.lessons.batchstats import MAX_BATCH, Stream, _size
+from lnviz.lessons.batch_statistics.running import MAX_BATCH, Stream, _size
 
 
 @dataclass(frozen=True)
@@ -138,7 +138,7 @@ def companions(stream: Stream, sets: int = 5, eps: float = 1e-5) -> Companions:
 
     bn[r] = BN_train(batch_r)[0] changes with the companions; ln[r] = LN(batch_r)[0] cannot.
 
-    >>> from lnviz.lessons.batchstats import sample_stream
+    >>> from lnviz.lessons.batch_statistics.running import sample_stream
     >>> c = companions(sample_stream(50, 4, 3, seed=0, shift_step=25, shift=2.0), sets=3)
     >>> c.steps.tolist(), bool(c.bn_range.min() > 0.1), bool(c.ln_range.max() < 1e-14)
     ([0, 24, 49], True, True)

@@ -3,7 +3,7 @@
 Three experiments on the simulated market of lnviz.lessons.sequences:
 
 - leak_table: the correlation of every feature with the next return, before and after
-  each normalization of lnviz.lessons.causality;
+  each normalization of lnviz.lessons.sequences.causality;
 - future_shock: add a shock to one future return, rebuild the features, and see which
   earlier normalized tokens change;
 - inference_check: one example normalized alone, among other batch mates, and in
@@ -18,8 +18,8 @@ import numpy as np
 
 from lnviz.channels import batch_norm
 from lnviz.errors import LnvizError
-from lnviz.lessons.causality import SCHEMES, normalize
 from lnviz.lessons.sequences import HISTORY, MAX_BATCH, Market, features, simulate_returns
+from lnviz.lessons.sequences.causality import SCHEMES, normalize
 
 MOVED = 1e-12  # an output counts as changed when it moves by more than this
 

@@ -13,16 +13,16 @@ from dataclasses import dataclass
 import numpy as np
 
 from lnviz.errors import LnvizError
-from lnviz.lessons import _transformer_checks as chk
-from lnviz.lessons.ln_backward import LayerNormBackward, ln_backward, ln_forward
-from lnviz.lessons.residual_stack import (
+from lnviz.lessons.transformer import checks as chk
+from lnviz.lessons.transformer.ln_backward import LayerNormBackward, ln_backward, ln_forward
+from lnviz.lessons.transformer.residual_stack import (
     PLACEMENTS,
     PlacementComparison,
     StackRun,
     compare_placements,
 )
-from lnviz.lessons.stack_parts import activate, packed_signs, signs, xavier_scale
-from lnviz.lessons.tanh_fit import TanhFit
+from lnviz.lessons.transformer.stack_parts import activate, packed_signs, signs, xavier_scale
+from lnviz.lessons.transformer.tanh_fit import TanhFit
 
 DEPTHS = (6, 12, 24, 48, 96)  # the page's depth choices
 WIDTHS = (16, 32, 64, 128, 256)  # the page's width choices
@@ -86,7 +86,7 @@ def last_block_sweep(
     as its sweep_depths computed them on its way back already (the page's does): they are
     read from it.
 
-    >>> from lnviz.lessons.residual_stack import compare_placements
+    >>> from lnviz.lessons.transformer.residual_stack import compare_placements
     >>> sw = last_block_sweep(compare_placements(depth=8, width=16), (2, 8))
     >>> sw.depths.tolist(), bool(sw.last["pre"][1] < sw.last["pre"][0])
     ([2, 8], True)
@@ -162,7 +162,7 @@ class PlacementFacts:
 def placement_facts(cmp: PlacementComparison, sweep: LastBlockSweep) -> PlacementFacts:
     """Ratios of the comparison at the chosen depth and of the depth sweep.
 
-    >>> from lnviz.lessons.residual_stack import compare_placements
+    >>> from lnviz.lessons.transformer.residual_stack import compare_placements
     >>> c = compare_placements(depth=24, width=32)
     >>> f = placement_facts(c, last_block_sweep(c, (1, 24)))
     >>> f.pre_falls, bool(f.post_over_pre > 1)
@@ -214,7 +214,7 @@ class BackwardRows:
 def backward_rows(result: LayerNormBackward, token: int = 0) -> BackwardRows:
     """The columns of one token of a layer_norm_backward result.
 
-    >>> from lnviz.lessons.ln_backward import layer_norm_backward
+    >>> from lnviz.lessons.transformer.ln_backward import layer_norm_backward
     >>> rows = backward_rows(layer_norm_backward([[1.0, 2.0, 3.0]], [[2.0, 0.0, 1.0]], eps=1/3))
     >>> [round(v, 12) for v in rows.grad_x]
     [0.666666666667, -1.0, 0.333333333333]
@@ -235,7 +235,7 @@ def read_only(cmp: PlacementComparison) -> PlacementComparison:
     """The same comparison with every array marked read-only (writeable=False), so that one
     object can be shared between visitors (the page caches it without copying).
 
-    >>> from lnviz.lessons.residual_stack import compare_placements
+    >>> from lnviz.lessons.transformer.residual_stack import compare_placements
     >>> read_only(compare_placements(depth=2, width=8)).pre.stream.flags.writeable
     False
     """
@@ -250,7 +250,7 @@ def read_only(cmp: PlacementComparison) -> PlacementComparison:
 def slope_range(fit: TanhFit) -> tuple[float, float]:
     """The smallest and largest slope 1 / sigma_t of the per-token lines of a tanh fit.
 
-    >>> from lnviz.lessons.tanh_fit import tanh_fit
+    >>> from lnviz.lessons.transformer.tanh_fit import tanh_fit
     >>> lo, hi = slope_range(tanh_fit(tokens=64, width=16, seed=0))
     >>> bool(0 < lo < hi)
     True

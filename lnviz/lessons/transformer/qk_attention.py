@@ -31,8 +31,8 @@ from numpy.typing import ArrayLike
 
 from lnviz import analyze_core
 from lnviz.errors import LnvizError
-from lnviz.lessons import _transformer_checks as chk
-from lnviz.lessons.sphere import plane_basis
+from lnviz.lessons.transformer import checks as chk
+from lnviz.lessons.transformer.sphere import plane_basis
 
 QK_NORMS = ("none", "layer", "rms")
 SCALE_MAX, TAU_MAX, KEYS_MAX, D_MAX, SCALES_MAX = 1e3, 100.0, 16, 16, 512

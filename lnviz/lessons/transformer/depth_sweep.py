@@ -1,5 +1,5 @@
 """Block gradient norms of the first and last block against depth, per placement (the
-"as L grows" view of lnviz.lessons.residual_stack; each depth is one comparison run)."""
+"as L grows" view of lnviz.lessons.transformer.residual_stack; each depth is one comparison run)."""
 
 from __future__ import annotations
 
@@ -8,9 +8,14 @@ from dataclasses import dataclass
 import numpy as np
 
 from lnviz.errors import LnvizError
-from lnviz.lessons import _transformer_checks as chk
-from lnviz.lessons.residual_stack import PLACEMENTS, TOKENS_DEFAULT, StackOptions, run_placements
-from lnviz.lessons.stack_parts import DEPTH_MAX
+from lnviz.lessons.transformer import checks as chk
+from lnviz.lessons.transformer.residual_stack import (
+    PLACEMENTS,
+    TOKENS_DEFAULT,
+    StackOptions,
+    run_placements,
+)
+from lnviz.lessons.transformer.stack_parts import DEPTH_MAX
 
 
 @dataclass(frozen=True)

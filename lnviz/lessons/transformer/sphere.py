@@ -27,7 +27,7 @@ from numpy.typing import ArrayLike
 
 from lnviz import analyze_core
 from lnviz.errors import LnvizError
-from lnviz.lessons import _transformer_checks as chk
+from lnviz.lessons.transformer import checks as chk
 
 D_MIN, D_MAX, N_MAX = 3, 256, 2000
 

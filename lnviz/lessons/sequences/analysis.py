@@ -12,8 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lnviz.lessons.causality import SCHEMES, Dependence, SeqNorm, dependence, normalize
-from lnviz.lessons.leakage import (
+from lnviz.lessons.sequences import Market, describe_features, feature_jacobian, market
+from lnviz.lessons.sequences.causality import SCHEMES, Dependence, SeqNorm, dependence, normalize
+from lnviz.lessons.sequences.leakage import (
     Inference,
     LeakTable,
     Shock,
@@ -22,7 +23,6 @@ from lnviz.lessons.leakage import (
     inference_check,
     leak_table,
 )
-from lnviz.lessons.sequences import Market, describe_features, feature_jacobian, market
 
 SEEDS = 16  # random seeds a correlation change is averaged over
 
@@ -73,12 +73,12 @@ def analyse(s: Settings) -> Analysis:
 
 
 def shock(s: Settings, token: int, size: float, example: int) -> Shock:
-    """The future-shock experiment of lnviz.lessons.leakage on this market."""
+    """The future-shock experiment of lnviz.lessons.sequences.leakage on this market."""
     return future_shock(s.market(), s.eps, token, size, example)
 
 
 def inference(s: Settings, example: int, steps: int) -> Inference:
-    """The training/inference comparison of lnviz.lessons.leakage on this market."""
+    """The training/inference comparison of lnviz.lessons.sequences.leakage on this market."""
     return inference_check(s.market(), s.eps, example, steps)
 
 

@@ -28,7 +28,7 @@ from typing import TypedDict, Unpack
 import numpy as np
 
 from lnviz import layer_norm
-from lnviz.lessons import _transformer_checks as chk
+from lnviz.lessons.transformer import checks as chk
 
 TOKENS_MAX, WIDTH_MIN, WIDTH_MAX, FIT_POINTS = 1024, 4, 256, 8_000
 

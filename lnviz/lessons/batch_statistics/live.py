@@ -1,9 +1,9 @@
 """The batch-statistics page's stream charts for a whole grid of shift steps at once.
 
-The stream draws the same normal numbers whatever the shift step k (lnviz.lessons.batchstats
-.sample_stream): step t is drawn from the unshifted distribution if t < k and from the
-shifted one otherwise. So every state of the page's running and gap charts, for K shift
-steps, comes from two versions of each step (unshifted, shifted) of the page's stream:
+The stream draws the same normal numbers whatever the shift step k
+(lnviz.lessons.batch_statistics.running.sample_stream): step t is drawn from the
+unshifted distribution if t < k and from the shifted one otherwise. So every state of the
+page's running and gap charts, for K shift steps, comes from two versions of each step (unshifted, shifted) of the page's stream:
 
     x_k[t]            = x_base[t] if t < k else x_shift[t]              (K, S, B, F) never built
     batch statistics  = the version's mean and biased variance         (K, S)
@@ -14,9 +14,9 @@ steps, comes from two versions of each step (unshifted, shifted) of the page's s
 The gap needs only the smallest and the largest value of each (step, feature): the
 difference between the two normalizations is linear in x, so its largest size over a batch
 is at one of them. tests/lessons/test_live_batchstats.py checks every row against the page's
-one-step computation (lnviz.lessons.batchstats_page.stream_runs at that step).
+one-step computation (lnviz.lessons.batch_statistics.analysis.stream_runs at that step).
 
->>> from lnviz.lessons.batchstats_page import StreamSettings, stream_runs
+>>> from lnviz.lessons.batch_statistics.analysis import StreamSettings, stream_runs
 >>> sr = stream_runs(StreamSettings(20, 4, 2, 0, 10, 3.0, 2.0, 0.1, 0.99))
 >>> g = shift_step_grid(sr.stream, sr.runs, 0, shift_steps(20, 10))
 >>> g.at.tolist()[:4], g.running_mean.shape, g.gap.shape
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lnviz.lessons.batchstats import (
+from lnviz.lessons.batch_statistics.running import (
     Running,
     Stream,
     _batch_moments,
