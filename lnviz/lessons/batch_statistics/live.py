@@ -3,7 +3,8 @@
 The stream draws the same normal numbers whatever the shift step k
 (lnviz.lessons.batch_statistics.running.sample_stream): step t is drawn from the
 unshifted distribution if t < k and from the shifted one otherwise. So every state of the
-page's running and gap charts, for K shift steps, comes from two versions of each step (unshifted, shifted) of the page's stream:
+page's running and gap charts, for K shift steps, comes from two versions of each step
+(unshifted, shifted) of the page's stream:
 
     x_k[t]            = x_base[t] if t < k else x_shift[t]              (K, S, B, F) never built
     batch statistics  = the version's mean and biased variance         (K, S)
