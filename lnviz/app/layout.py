@@ -90,7 +90,10 @@ _READABLE_CSS = f"""{dom.CAPTION} {{ color: inherit; opacity: 0.8; }}
 .katex-display > .katex {{ padding-right: 2px; }}
 .stMain h2 {{ font-size: 1.75rem; }} .stMain h3 {{ font-size: 1.5rem; }}
 [class*="st-key-"] div:has(> :is(input[type="text"], input[type="number"], textarea):focus-visible),
-.stSidebar a:focus-visible {{ outline: 2px solid currentColor; }}
+label:has(input:is([type="radio"], [type="checkbox"]):focus-visible),
+:is(.stSidebar, .stPageLink) a:focus-visible {{ outline: 2px solid currentColor; }}
+.stPageLink a {{ color: inherit; }}  /* (its ring: the browser's link blue, 1.6:1 on dark) */
+{dom.SIDEBAR_FOLDED}, {dom.SIDEBAR_FOLDED} * {{ visibility: hidden !important; }}
 .lnviz-numbers {{ overflow-x: auto; }} .lnviz-numbers:focus-visible {{ outline: 2px solid; }}
 .lnviz-numbers table {{ border-collapse: collapse; font-size: 0.875rem; }}
 .lnviz-numbers-caption {{ opacity: 0.8; margin: 0.5rem 0 0.2rem; font-size: 0.875rem; }}
@@ -101,7 +104,9 @@ _NAV_CSS = """.st-key-lnviz-course-nav { gap: 0.45rem; }
 .st-key-lnviz-course-nav .stMarkdown { margin-top: 0.6rem; font-size: 0.875rem; }"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
 # sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
-# Streamlit only recolours a 1 px border (text boxes) or shades the background (page links).
+# Streamlit only recolours a 1 px border (text boxes) or shades the background (page links,
+# options and switches, whose input is hidden). A folded sidebar is only moved off screen:
+# hidden, so that Tab does not walk through links no one sees.
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}
