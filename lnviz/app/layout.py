@@ -257,18 +257,16 @@ def page_button(
 
 PAGE_CONTROLS_KEY = "lnviz-page-controls"  # the key of every page's box of controls
 STICKY_CONTROLS_KEY = f"{PAGE_CONTROLS_KEY}-sticky"  # (a class prefix that slides keep)
-APP_BACKGROUND = {"light": "#ffffff", "dark": "#171614"}  # Streamlit 1.67's, as drawn
-_STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
+# The sticky box is drawn on the app's own background, whichever theme is shown: each of its
+# ancestors inside the app inherits the app's colour (they are transparent and lie on it),
+# so a theme switched without a rerun (the system's, followed live) recolours it too.
+STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
   :has(> .st-key-KEY) { position: sticky; top: 3.75rem; z-index: 5; }
-  .st-key-KEY { background-color: BACKGROUND; }
+  .stApp :has(.st-key-KEY), .st-key-KEY { background-color: inherit; }
   /* what the browser scrolls into view (a focused control, a link's target) lands below
      the box, not under it (the scroll padding counts on the main pane, which scrolls) */
   :has(.st-key-KEY) { scroll-padding-top: 16rem; }
-}</style>"""
-STICKY_CSS = {  # constants: no visitor text reaches st.html
-    theme: _STICKY_CSS.replace("KEY", STICKY_CONTROLS_KEY).replace("BACKGROUND", colour)
-    for theme, colour in APP_BACKGROUND.items()
-}
+}</style>""".replace("KEY", STICKY_CONTROLS_KEY)  # a constant: no visitor text reaches st.html
 
 
 def page_controls(*, sticky: bool = True) -> Any:
@@ -279,8 +277,7 @@ def page_controls(*, sticky: bool = True) -> Any:
     one slide at a time)."""
     if not sticky or presenting():
         return st.container(border=True, key=PAGE_CONTROLS_KEY)
-    css = STICKY_CSS.get(str(st.context.theme.type), STICKY_CSS["light"])
-    st.html(css)
+    st.html(STICKY_CSS)
     return st.container(border=True, key=STICKY_CONTROLS_KEY)
 
 
