@@ -90,7 +90,10 @@ _READABLE_CSS = f"""{dom.CAPTION} {{ color: inherit; opacity: 0.8; }}
 .katex-display > .katex {{ padding-right: 2px; }}
 .stMain h2 {{ font-size: 1.75rem; }} .stMain h3 {{ font-size: 1.5rem; }}
 [class*="st-key-"] div:has(> :is(input[type="text"], input[type="number"], textarea):focus-visible),
-.stSidebar a:focus-visible {{ outline: 2px solid currentColor; }}
+label:has(input:is([type="radio"], [type="checkbox"]):focus-visible),
+:is(.stSidebar, .stPageLink) a:focus-visible {{ outline: 2px solid currentColor; }}
+.stPageLink a {{ color: inherit; }}  /* (its ring: the browser's link blue, 1.6:1 on dark) */
+{dom.SIDEBAR_FOLDED}, {dom.SIDEBAR_FOLDED} * {{ visibility: hidden !important; }}
 .lnviz-numbers {{ overflow-x: auto; }} .lnviz-numbers:focus-visible {{ outline: 2px solid; }}
 .lnviz-numbers table {{ border-collapse: collapse; font-size: 0.875rem; }}
 .lnviz-numbers-caption {{ opacity: 0.8; margin: 0.5rem 0 0.2rem; font-size: 0.875rem; }}
@@ -101,7 +104,9 @@ _NAV_CSS = """.st-key-lnviz-course-nav { gap: 0.45rem; }
 .st-key-lnviz-course-nav .stMarkdown { margin-top: 0.6rem; font-size: 0.875rem; }"""
 # (sections are h2 under the page's h1 and cards h3, with no level skipped: they keep the
 # sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
-# Streamlit only recolours a 1 px border (text boxes) or shades the background (page links).
+# Streamlit only recolours a 1 px border (text boxes) or shades the background (page links,
+# options and switches, whose input is hidden). A folded sidebar is only moved off screen:
+# hidden, so that Tab does not walk through links no one sees.
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}
@@ -252,18 +257,16 @@ def page_button(
 
 PAGE_CONTROLS_KEY = "lnviz-page-controls"  # the key of every page's box of controls
 STICKY_CONTROLS_KEY = f"{PAGE_CONTROLS_KEY}-sticky"  # (a class prefix that slides keep)
-APP_BACKGROUND = {"light": "#ffffff", "dark": "#171614"}  # Streamlit 1.67's, as drawn
-_STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
+# The sticky box is drawn on the app's own background, whichever theme is shown: each of its
+# ancestors inside the app inherits the app's colour (they are transparent and lie on it),
+# so a theme switched without a rerun (the system's, followed live) recolours it too.
+STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
   :has(> .st-key-KEY) { position: sticky; top: 3.75rem; z-index: 5; }
-  .st-key-KEY { background-color: BACKGROUND; }
+  .stApp :has(.st-key-KEY), .st-key-KEY { background-color: inherit; }
   /* what the browser scrolls into view (a focused control, a link's target) lands below
      the box, not under it (the scroll padding counts on the main pane, which scrolls) */
   :has(.st-key-KEY) { scroll-padding-top: 16rem; }
-}</style>"""
-STICKY_CSS = {  # constants: no visitor text reaches st.html
-    theme: _STICKY_CSS.replace("KEY", STICKY_CONTROLS_KEY).replace("BACKGROUND", colour)
-    for theme, colour in APP_BACKGROUND.items()
-}
+}</style>""".replace("KEY", STICKY_CONTROLS_KEY)  # a constant: no visitor text reaches st.html
 
 
 def page_controls(*, sticky: bool = True) -> Any:
@@ -274,8 +277,7 @@ def page_controls(*, sticky: bool = True) -> Any:
     one slide at a time)."""
     if not sticky or presenting():
         return st.container(border=True, key=PAGE_CONTROLS_KEY)
-    css = STICKY_CSS.get(str(st.context.theme.type), STICKY_CSS["light"])
-    st.html(css)
+    st.html(STICKY_CSS)
     return st.container(border=True, key=STICKY_CONTROLS_KEY)
 
 

@@ -69,6 +69,29 @@ export default function (component) {
     document.addEventListener("keydown", w.__lnvizKeys);
   }
 
+  // a slide button pressed from the keyboard is replaced (or disabled) by the rerun, which
+  // drops the focus to the page's top: it goes to the slide button now in its place
+  const SLIDE_BUTTONS = ["next", "previous", "start"].map((k) => `.st-key-slide-${k} button`);
+  const refocus = (tries) => {
+    if (performance.now() - (w.__lnvizPressed || -1e4) > 4000) return; // a press's rerun only
+    const at = document.activeElement;
+    const lost = !at || at === document.body || at.disabled;
+    const button = lost && SLIDE_BUTTONS.map((s) => document.querySelector(s))
+      .find((b) => b && !b.disabled);
+    if (button) { button.focus(); w.__lnvizPressed = 0; }
+    else if (tries > 0) setTimeout(() => refocus(tries - 1), 100);
+  };
+  if (!w.__lnvizSlideKeys) {
+    w.__lnvizSlideKeys = (e) => {
+      const t = e.target;
+      const pressed = ["Enter", " "].includes(e.key) && t.closest
+        && t.closest('[class*="st-key-slide-"] button');
+      w.__lnvizPressed = pressed ? performance.now() : 0;
+    };
+    document.addEventListener("keydown", w.__lnvizSlideKeys, true);
+  }
+  refocus(30);
+
   // one section on screen: the main pane's top-level blocks, cut at each section heading
   const show = () => {
     const main = document.querySelector(".stMainBlockContainer > .stVerticalBlock");

@@ -13,5 +13,7 @@ CAPTION = '[data-testid="stCaptionContainer"]'
 METRIC_VALUE = '[data-testid="stMetricValue"]'
 # The sidebar's fold and unfold buttons (one is shown at a time); aria-expanded says which.
 SIDEBAR_TOGGLE = 'button[aria-controls="stSidebar"]'
+# The sidebar once folded: Streamlit moves it off screen, its links still in the Tab order.
+SIDEBAR_FOLDED = '.stSidebar[data-collapsed="true"]'
 
 SELECTORS = {"CAPTION": CAPTION, "METRIC_VALUE": METRIC_VALUE, "SIDEBAR_TOGGLE": SIDEBAR_TOGGLE}

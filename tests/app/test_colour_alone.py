@@ -1,6 +1,7 @@
 """No chart tells things apart by colour alone (issue 35).
 
-Every chart of every page at its defaults (through the router, as visitors get them): each
+Every chart of every page, at its defaults and after each of its presets (through the
+router, as visitors get them): each
 pair of traces its legend names, and each pair of categories one trace colours apart
 (statistic groups), must either differ by something other than colour (line dash, marker
 symbol, bar pattern, a line against markers or bars, or a label written on the chart)
@@ -25,6 +26,7 @@ import pytest
 
 from lnviz.content.registry import PAGES
 from tests import apptest_helpers as ah
+from tests.app.test_behaviour_snapshot import PRESET
 from tests.colour_vision import least_difference
 
 MIN_DELTA_E = 20.0
@@ -38,10 +40,17 @@ NAMES = [p.url_path or "home" for p in PAGES]
 
 
 @cache
-def _page_figures(name: str) -> tuple[dict[str, Any], ...]:
+def _page_figures(name: str) -> dict[str, tuple[dict[str, Any], ...]]:
+    """The page's charts at its defaults and after each preset: {state: figures}."""
     at = ah.page(name)
     ah.assert_clean(at)
-    return tuple(ah.figures(at))
+    shown = {"defaults": tuple(ah.figures(at))}
+    for preset in [b.key for b in at.button if b.key and PRESET.search(b.key)]:
+        after = ah.page(name)
+        after.button(key=preset).click().run()
+        ah.assert_clean(after)
+        shown[preset] = tuple(ah.figures(after))
+    return shown
 
 
 def _modes(trace: dict[str, Any]) -> set[str]:
@@ -143,13 +152,12 @@ def category_problems(fig: dict[str, Any]) -> list[str]:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_no_chart_tells_its_traces_apart_by_colour_alone(name: str) -> None:
-    for fig in _page_figures(name):
-        go.Figure(fig)  # the cues added after Plotly's checks (lnviz.figures._palette) are valid
-    problems = {
-        fig["layout"].get("title", {}).get("text", f"chart {i}"): found
-        for i, fig in enumerate(_page_figures(name))
-        if (found := legend_problems(fig) + category_problems(fig))
-    }
+    problems = {}
+    for state, figures in _page_figures(name).items():
+        for i, fig in enumerate(figures):
+            go.Figure(fig)  # the cues added after Plotly's checks (lnviz.figures._palette) hold
+            if found := legend_problems(fig) + category_problems(fig):
+                problems[f"{state}: {fig['layout'].get('title', {}).get('text', i)}"] = found
     assert not problems, problems
 
 
@@ -157,8 +165,8 @@ def test_no_chart_tells_its_traces_apart_by_colour_alone(name: str) -> None:
 def test_no_chart_asks_for_motion(name: str) -> None:
     """No figure sets a transition or frames: a chart only moves if Plotly is told to (and
     lazy.js drops a transition for a visitor who prefers reduced motion)."""
-    moving = [f["layout"].get("title", {}).get("text") for f in _page_figures(name)
-              if "transition" in f["layout"] or f.get("frames")]  # fmt: skip
+    moving = [f["layout"].get("title", {}).get("text") for shown in _page_figures(name).values()
+              for f in shown if "transition" in f["layout"] or f.get("frames")]  # fmt: skip
     assert not moving, moving
 
 

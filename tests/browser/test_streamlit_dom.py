@@ -55,3 +55,4 @@ def test_the_sidebar_toggle_says_whether_the_sidebar_is_open(
     # folded away: the sidebar slides off the screen's left edge
     page.wait_for_function("() => document.querySelector('.stSidebar')"
                            ".getBoundingClientRect().right <= 0")  # fmt: skip
+    assert page.locator(streamlit_dom.SIDEBAR_FOLDED).count() == 1  # (layout hides it)
