@@ -72,7 +72,8 @@ def require_tool(path: str) -> str:
 
 
 # The files that take longest on two workers, slowest first (2026-12-07, one full run with
-# --durations=0). Scheduled first, so that the many short files fill the gaps at the end.
+# --durations=0), browser or not. Scheduled first, so that the many short files fill the gaps
+# at the end, in the full suite and in the fast tier (-m "not browser") alike.
 SLOW_FIRST = (
     "tests/browser/test_accessibility.py",
     "tests/browser/test_balancer.py",
@@ -95,6 +96,19 @@ SLOW_FIRST = (
     "tests/browser/test_course_path.py",
     "tests/classpoll/test_concurrency.py",
     "tests/test_bench_client.py",
+    "tests/browser/test_camera_fit.py",
+    "tests/browser/test_sessions.py",
+    "tests/browser/test_exercise_sheets.py",
+    "tests/app/test_every_page.py",
+    "tests/browser/test_phone_swipe.py",
+    "tests/engine/test_properties.py",
+    "tests/browser/test_streamlit_dom.py",
+    "tests/browser/test_page_change.py",
+    "tests/browser/test_keyboard.py",
+    "tests/engine/test_params.py",
+    "tests/figures/test_live_more_frames.py",
+    "tests/test_packaging.py",
+    "tests/app/test_select_slider_links.py",
 )
 
 
