@@ -1,7 +1,7 @@
 """axe-core (4.12, the engine behind Lighthouse's accessibility audit) on every page.
 
-The project's own markup has no serious or critical violation at 1280 px in the light
-theme and at 390 px in the dark one, the whole page included: the course's navigation is
+The project's own markup has no serious or critical violation at 390 px in the dark theme
+and at 1280 px in the light one, the whole page included: the course's navigation is
 drawn with st.page_link (Streamlit 1.67's own sidebar navigation had list violations of its
 own: its list held `div`s, its items sat outside a list; docs/accessibility.md).
 The same holds in states beyond the defaults: a question answered, the charts' numbers
@@ -21,7 +21,8 @@ import pytest
 from lnviz.content.registry import PAGES
 
 from .conftest import DESKTOP, PHONE
-from .helpers import Visit, exception_report, interact
+from .helpers import Visit, exception_report, interact, wait_theme
+from .test_phone_layout import assert_phone_layout
 
 pytestmark = pytest.mark.browser
 
@@ -81,20 +82,19 @@ def no_severe_violation(page: Any) -> None:
 def test_the_pages_own_markup_has_no_serious_violation(
     open_page: Callable[..., Visit], url_path: str
 ) -> None:
-    """At 1280 px in the light theme, then on the same load at 390 px in the dark one (a
-    page load costs several CPU-seconds of Chromium; the theme follows the system's)."""
-    visit = open_page(url_path, viewport=DESKTOP, color_scheme="light")
+    """At 390 px in the dark theme, where the same fresh load also serves the phone layout's
+    checks (test_phone_layout.assert_phone_layout), then on that load at 1280 px in the light
+    one (a page load costs several CPU-seconds of Chromium; the theme follows the system's)."""
+    visit = open_page(url_path, viewport=PHONE, color_scheme="dark")
     page = visit.page
+    assert_phone_layout(visit, url_path)
+    no_severe_violation(page)
+    page.set_viewport_size(DESKTOP)
+    page.emulate_media(color_scheme="light")
+    wait_theme(page, dark=False)  # Streamlit's theme has followed
+    page.wait_for_timeout(500)  # the desktop layout's reflow and the charts' resize
     no_severe_violation(page)
     assert structure_problems(page) == []  # (axe's heading-order is only "moderate")
-    page.set_viewport_size(PHONE)
-    page.emulate_media(color_scheme="dark")
-    page.wait_for_function(  # Streamlit's theme has followed: a dark page background
-        """() => { const m = getComputedStyle(document.querySelector('.stApp'))
-          .backgroundColor.match(/\\d+/g).map(Number); return m[0] + m[1] + m[2] < 150; }"""
-    )
-    page.wait_for_timeout(500)  # the phone layout's reflow and the charts' resize
-    no_severe_violation(page)
 
 
 def _answered_with_numbers(visit: Visit) -> None:

@@ -1,6 +1,7 @@
 """On a 390 × 844 phone, every page puts its first chart within two screens of the top, and
 Plotly's toolbar covers no chart title and no chart's bottom is cut off (lnviz/app/layout.py:
-the phone's styles). Each page is photographed there, in the dark theme.
+the phone's styles). Each page is photographed there, in the dark theme. The every-page check
+(assert_phone_layout) runs on test_accessibility's phone load of each page, which it shares.
 
 Streamlit scrolls its main pane ([data-testid=stMain]), not the document, so offsets are
 measured inside that pane: an element's top relative to the pane's content top.
@@ -11,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
-from lnviz.content import registry
 
 from .conftest import PHONE
 from .helpers import Visit, screenshot, wait_charts
@@ -70,29 +69,12 @@ CLIPPED_JS = """() => {
   return cut;
 }"""
 
-# Pages still more than two screens down on a phone (none now: frameworks, at 1,820 px of
-# 1,688, came to 1,667 with compact presets in one row).
-KNOWN_GAPS: dict[str, str] = {}
 
-
-def _pages() -> list:
-    return [
-        pytest.param(
-            p.url_path, marks=pytest.mark.xfail(strict=True, reason=KNOWN_GAPS[p.url_path])
-        )
-        if p.url_path in KNOWN_GAPS
-        else p.url_path
-        for p in registry.PAGES
-    ]
-
-
-@pytest.mark.parametrize("url_path", _pages(), ids=lambda p: p or "home")
-def test_first_chart_within_two_screens_and_no_toolbar_over_a_title(
-    open_page: Callable[..., Visit], url_path: str
-) -> None:
-    """In the dark theme (the desktop render test photographs both themes at 1280 px);
-    photographed first, so a failing page is too: artifacts/screenshots/<page>-phone.png."""
-    visit = open_page(url_path, viewport=PHONE, color_scheme="dark")
+def assert_phone_layout(visit: Visit, url_path: str) -> None:
+    """On a page freshly loaded at 390 px (test_accessibility loads each page so, in the dark
+    theme, and checks this there): photographed first, so a failing page is too
+    (artifacts/screenshots/<page>-phone.png); the first chart within two screens, no toolbar
+    over a chart title, no chart's bottom cut off."""
     charts = 0 if url_path in NO_CHART else wait_charts(visit.page, 1)
     [picture] = screenshot(visit.page, f"{url_path or 'home'}-phone", full_height=False)
     assert picture.stat().st_size > 5_000, f"{picture} looks empty"
