@@ -69,3 +69,58 @@ def require_tool(path: str) -> str:
     if IN_CI:  # pragma: no cover
         pytest.fail(message + " and CI=true forbids skipping")
     pytest.skip(message)
+
+
+# The files that take longest on two workers, slowest first (2026-12-07, one full run with
+# --durations=0), browser or not. Scheduled first, so that the many short files fill the gaps
+# at the end, in the full suite and in the fast tier (-m "not browser") alike.
+SLOW_FIRST = (
+    "tests/browser/test_accessibility.py",
+    "tests/browser/test_balancer.py",
+    "tests/browser/test_presentation.py",
+    "tests/browser/test_browser_pages.py",
+    "tests/browser/test_classroom.py",
+    "tests/browser/test_phone_layout.py",
+    "tests/browser/test_class_poll.py",
+    "tests/browser/test_chart_margins.py",
+    "tests/browser/test_live.py",
+    "tests/browser/test_class_poll_replicas.py",
+    "tests/browser/test_control_and_effect.py",
+    "tests/browser/test_live_weighted.py",
+    "tests/browser/test_live_more.py",
+    "tests/app/test_hostile_urls.py",
+    "tests/browser/test_live_hint.py",
+    "tests/browser/test_visitor_text.py",
+    "tests/browser/test_live_gain.py",
+    "tests/browser/test_lazy_charts.py",
+    "tests/browser/test_course_path.py",
+    "tests/classpoll/test_concurrency.py",
+    "tests/test_bench_client.py",
+    "tests/browser/test_camera_fit.py",
+    "tests/browser/test_sessions.py",
+    "tests/browser/test_exercise_sheets.py",
+    "tests/app/test_every_page.py",
+    "tests/browser/test_phone_swipe.py",
+    "tests/engine/test_properties.py",
+    "tests/browser/test_streamlit_dom.py",
+    "tests/browser/test_page_change.py",
+    "tests/browser/test_keyboard.py",
+    "tests/engine/test_params.py",
+    "tests/figures/test_live_more_frames.py",
+    "tests/test_packaging.py",
+    "tests/app/test_select_slider_links.py",
+)
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Keep the collection order for xdist's loadfile: its default hands out files with the
+    most tests first, which left the browser files (few tests, minutes each) for last, one
+    worker running them alone while the other had finished."""
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """SLOW_FIRST's files first, in its order; the rest as collected."""
+    rank = {name: i for i, name in enumerate(SLOW_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::")[0], len(rank)))

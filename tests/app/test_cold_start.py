@@ -11,8 +11,6 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from harness import app_pages, run_coroutine, serve
 from load import cold_arrivals
@@ -20,8 +18,8 @@ from load import cold_arrivals
 VISITORS = 36  # three per page, all within one second
 
 
-@pytest.mark.parametrize("round_", range(2))
-def test_simultaneous_first_visits_on_a_fresh_server_all_succeed(round_: int) -> None:
+def test_simultaneous_first_visits_on_a_fresh_server_all_succeed() -> None:
+    """One class is enough: the race failed 22 of 30 sessions or more, not one in many."""
     pages = app_pages()
     with serve("app.py") as server:
         times, errors = run_coroutine(cold_arrivals(server.url, pages, VISITORS, within_s=1.0))
