@@ -57,16 +57,16 @@ def test_presentation_mode_enlarges_charts_and_folds_prose(open_page: Callable[.
 
 
 def test_share_box_follows_every_control(open_page: Callable[..., Visit]) -> None:
-    visit = open_page("epsilon", {"eps": "4/3"})
+    visit = open_page("epsilon", {"eps": "4/3", "a": "1"})  # a opens its going-further part
     page = visit.page
     box = page.frame_locator("[data-testid=stSidebar] iframe").first.locator("#u")
     box.wait_for()
-    assert unquote(box.input_value()).endswith("/epsilon?eps=4/3")
+    assert unquote(box.input_value()).endswith("/epsilon?eps=4/3&a=1")
     interact(page, lambda: (slider_input(page, "a").focus(), page.keyboard.press("ArrowLeft")))
     with contextlib.suppress(AssertionError):  # the box polls the address every 0.6 s
-        expect(box).to_have_value(re.compile("a=3"), timeout=10_000)
+        expect(box).to_have_value(re.compile("a=0.5"), timeout=10_000)
     link = box.input_value()
-    assert "a=3" in link and "eps=4" in link  # the fragment's control is in the link too
+    assert "a=0.5" in link and "eps=4" in link  # the fragment's control is in the link too
 
 
 def test_a_students_share_box_leaves_out_the_voter_id(open_page: Callable[..., Visit]) -> None:

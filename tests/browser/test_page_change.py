@@ -41,14 +41,14 @@ def test_a_sidebar_move_opens_the_next_page_at_its_defaults_and_its_top(
     for title, path, own in (
         ("Gain and bias", "gain-and-bias", "0"),
         ("Invariances", "invariance", "1/3"),
-        ("Layer norm in a transformer", "transformer", "1e-05"),
+        ("Why normalize?", "why-normalize", None),  # no ε: its top is checked
     ):
         page.locator(MAIN).evaluate("(m) => m.scrollTo(0, 2400)")
         assert page.locator(MAIN).evaluate("(m) => m.scrollTop") > 1000
         _to(visit, title)
         assert urlparse(page.url).path == f"/{path}"
         assert "eps" not in parse_qs(urlparse(page.url).query), page.url
-        assert _eps_shown(visit) == own, path
+        assert own is None or _eps_shown(visit) == own, path
         page.wait_for_timeout(500)  # late layout shifts would move the top away
         assert page.locator(MAIN).evaluate("(m) => m.scrollTop") == 0, path
     assert page.locator(".st-key-lnviz-page-top").bounding_box() is None  # takes no space
