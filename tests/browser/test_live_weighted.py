@@ -102,9 +102,12 @@ def test_dragging_the_point_moves_both_projections_and_the_release_sets_x(
     assert int(control.get_attribute("data-frames") or 0) >= 3  # several states shown
     assert len(w.sent) == sent  # not one WebSocket message during the drag
     assert w.visit.finished_runs == runs
+    said = control.locator(".live-said")  # what a screen reader hears: nothing per frame
+    assert said.inner_text() == ""
 
     shown = control.get_attribute("data-shown")
     release_and_wait(w)
+    assert said.inner_text() == "x = (−2, 3)"  # once, on release
     assert control.get_attribute("data-sent") == shown  # the state under the pointer
     assert query(page).get("x") == ["-2, 3"]  # the link
     assert x_box(page) == "-2, 3"  # the page's text box

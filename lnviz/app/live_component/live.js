@@ -292,13 +292,14 @@ function create(root) {
   const setValue = (i) => {
     ctl.target = i;
     output.textContent = ctl.label(i);
-    input.setAttribute("aria-valuetext", ctl.label(i));
+    if (!ctl.pointer) input.setAttribute("aria-valuetext", ctl.label(i)); // a drag: on release
     if (!ctl.raf) ctl.raf = requestAnimationFrame(frame);
   };
 
   const commit = () => {
     ctl.keyTimer = 0;
     const i = Number(input.value);
+    input.setAttribute("aria-valuetext", ctl.label(i));
     if (i !== ctl.data.index) {
       wrap.dataset.sent = String(i);
       ctl.send(i); // first: the server's rerun overlaps the drawing below
@@ -397,11 +398,13 @@ function number(v) {
 function createPoint(root) {
   const wrap = mount(root, "live live-point", "div", `
       <div class="live-pad" tabindex="0" role="group">
-        <output class="live-value"></output>
+        <output class="live-value" aria-hidden="true"></output>
         <span class="live-keys" aria-hidden="true">\u2190 \u2191 \u2192 \u2193</span>
-      </div>`);
+      </div>
+      <span class="live-said" role="status"></span>`);
   const pad = wrap.querySelector(".live-pad");
   const output = wrap.querySelector("output");
+  const said = wrap.querySelector(".live-said"); // read out once per release, not per frame
   const ctl = controlState({
     drag: null, // { pointerId, dx, dy } while the point is held
     moved: false, // a lattice state was shown since the last commit
@@ -454,6 +457,7 @@ function createPoint(root) {
     const [a, b] = point(k);
     const off = ctl.moved && (a !== ctl.data.value[0] || b !== ctl.data.value[1]);
     ctl.moved = false;
+    said.textContent = label(k);
     if (k !== ctl.data.index || off) {
       wrap.dataset.sent = String(k);
       ctl.send(k); // first: the server's rerun overlaps the drawing below
