@@ -2,6 +2,7 @@
 needs neither."""
 
 from dataclasses import replace
+from functools import partial
 
 import streamlit as st
 
@@ -340,13 +341,13 @@ def body() -> None:
             shift = ui.control(STATE["shift"])
         with c7:
             spread = ui.control(STATE["spread"])
-        c8, c9, c10 = st.columns(3)
-        with c8:
-            mt = ui.control(STATE["mt"])
-        with c9:
-            mk = ui.control(STATE["mk"])
-        with c10:
-            feat = ui.control(replace(STATE["feat"], hi=f)) - 1
+        mt, mk, feat = ui.side_by_side(
+            *(
+                partial(ui.control, k)
+                for k in (STATE["mt"], STATE["mk"], replace(STATE["feat"], hi=f))
+            )
+        )
+        feat -= 1  # the box counts features from 1
     quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
     settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
     sr = stream_runs(settings)
