@@ -10,8 +10,6 @@ import functools
 import hashlib
 import html
 import pickle
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from types import CodeType, ModuleType
 from typing import Any
@@ -54,7 +52,7 @@ def chart(
     build = pair.figure if isinstance(pair, Chart) else pair
     name, digest = cache_key(build, args)
     if isinstance(pair, Chart):
-        alt = _alt_text(name, digest, pair.alt, args)
+        alt = alt_text(name, digest, pair.alt, args)
     spec = _figure_spec(name, digest, build, args)  # a fresh copy
     if presenting() and not static:  # charts large and legible from the back of a room
         enlarged(spec)
@@ -222,95 +220,29 @@ def _args_digest(args: tuple[Any, ...]) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-class _Lru:
-    """Values by key, least recently used out past `max_entries` or, with `max_bytes`,
-    past that many bytes of values (bytes or str: their len); safe across threads."""
+@st.cache_data(max_entries=512, show_spinner=False)  # specs: 5-150 kB each
+def _figure_spec(name: str, digest: str, _build: Callable[..., go.Figure], _args: Any) -> dict:
+    """Built figures' JSON data by (which function, which arguments): Streamlit keeps each
+    pickled and hands every hit a fresh copy (presentation mode enlarges its own).
 
-    def __init__(self, max_entries: int, max_bytes: int | None = None) -> None:
-        self.max_entries, self.max_bytes = max_entries, max_bytes
-        self.values: OrderedDict[tuple[str, ...], bytes | str] = OrderedDict()
-        self.size = 0  # len() of the values kept
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, ...]) -> bytes | str | None:
-        with self._lock:
-            value = self.values.get(key)
-            if value is not None:
-                self.values.move_to_end(key)
-            return value
-
-    def put(self, key: tuple[str, ...], value: bytes | str) -> None:
-        with self._lock:
-            old = self.values.pop(key, None)
-            self.size += len(value) - (0 if old is None else len(old))
-            self.values[key] = value
-            while len(self.values) > self.max_entries or (
-                self.max_bytes is not None and self.size > self.max_bytes
-            ):
-                self.size -= len(self.values.popitem(last=False)[1])
-
-    def clear(self) -> None:
-        with self._lock:
-            self.values.clear()
-            self.size = 0
-
-    def __len__(self) -> int:
-        return len(self.values)
-
-
-class _SpecCache(_Lru):
-    """Built figures' JSON data by (which function, which arguments), least recently used
-    out past `max_entries` or `max_bytes`: each kept pickled, and each hit unpickled into a
-    fresh dict.
-
-    Why not st.cache_data, which keeps results the same way: on every hit it also hashes
-    its arguments with its own hasher and wraps the lookup in its bookkeeping, about half
-    of a cached chart's cost in the page script (0.17 of 0.85 ms a chart, 30 charts a
-    run). Why pickled, not the dicts themselves: a kept dict is hundreds of objects that
-    Python's garbage collector walks on every full collection, which stops every run while
-    it lasts (512 specs as dicts doubled those pauses under a class: 40 → 89 ms each);
-    pickled bytes are one object it does not look into. A fresh dict per hit may also be
-    changed by its caller (presentation mode enlarges it).
+    Only the two strings are hashed (a leading underscore tells st.cache_data to skip an
+    argument): `cache_key` digests the arguments once, faster than Streamlit's hasher.
     """
-
-    def __call__(
-        self, name: str, digest: str, build: Callable[..., go.Figure], args: tuple[Any, ...]
-    ) -> dict:
-        kept = self.get((name, digest))
-        if kept is None:
-            spec = _build_spec(build, args)  # outside the lock: two visitors may build one
-            kept = pickle.dumps(spec, protocol=pickle.HIGHEST_PROTOCOL)
-            self.put((name, digest), kept)
-        return pickle.loads(kept)  # a fresh copy: the caller may change it
+    return _build_spec(_build, _args)
 
 
-_figure_spec = _SpecCache(max_entries=512, max_bytes=32 * 2**20)  # specs: 5-150 kB
+@st.cache_data(max_entries=4096, show_spinner=False)  # alt texts: 0.1-1 kB each
+def _alt_text(name: str, digest: str, alt_name: str, _alt: Callable[..., str], _args: Any) -> str:
+    """A chart's alt text by its figure's key and the alt function with what it closes over
+    (worked out in Python, some from hundreds of batches: once per figure, not per run)."""
+    return str(_alt(*_args))
 
 
-class _AltCache(_Lru):
-    """Charts' alt texts by their figure's key, least recently used out past `max_entries`.
-
-    A Chart's alt text is a function of the figure's arguments, worked out in Python on
-    every run (batch statistics' spread chart: quantiles of 200 batches per size, 4 % of a
-    page-wide move) although the figure came from _figure_spec. The key is the figure's
-    (builder, arguments) and the alt function, with what it closes over. Strings are kept
-    as they are (the garbage collector does not track them).
-    """
-
-    def __call__(
-        self, name: str, digest: str, alt: Callable[..., str], args: tuple[Any, ...]
-    ) -> str:
-        bound = _bound_values(alt)  # a lambda's closure or defaults are part of the text
-        extra = "" if bound == (None, None, ()) else _args_digest(bound)
-        key = (name, digest, _builder_name(alt) + extra)
-        text = self.get(key)
-        if text is None:
-            text = alt(*args)
-            self.put(key, text)
-        return str(text)
-
-
-_alt_text = _AltCache(max_entries=4096)  # alt texts: 0.1-1 kB
+def alt_text(name: str, digest: str, alt: Callable[..., str], args: tuple[Any, ...]) -> str:
+    """`alt(*args)` through the cache; a lambda's closure or defaults are part of its key."""
+    bound = _bound_values(alt)
+    extra = "" if bound == (None, None, ()) else _args_digest(bound)
+    return _alt_text(name, digest, _builder_name(alt) + extra, alt, args)
 
 
 def _build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from lnviz.figures._margins import planned as planned_margins
@@ -130,58 +132,28 @@ def test_lambdas_without_arguments_each_draw_their_own_figure() -> None:
     assert titles == ["first", "second", "third", "fourth"]
 
 
-def test_the_spec_cache_keeps_one_entry_per_figure_and_hands_out_copies() -> None:
-    """Four runs of one figure (one in presentation mode, which enlarges its copy) make
-    one entry, kept as bytes (no objects for the garbage collector to walk)."""
+def test_the_spec_cache_builds_a_figure_once_and_hands_out_copies(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Four runs of one figure (one in presentation mode, which enlarges its copy) build it
+    once, and the enlarged copy does not reach the next run."""
     from lnviz.app import charts
 
+    built: list[int] = []
+    real = charts._build_spec
+
+    def counted(build: Any, args: tuple[Any, ...]) -> dict:
+        built.append(1)
+        return real(build, args)
+
+    monkeypatch.setattr(charts, "_build_spec", counted)
     charts._figure_spec.clear()
     first, _ = _specs({"n": "11"})
     for query in ({"n": "11"}, {"n": "11", "present": "true"}, {"n": "11"}):
         _specs(query)
-    assert len(charts._figure_spec) == 1
-    (kept,) = charts._figure_spec.values.values()
-    assert isinstance(kept, bytes)
+    assert len(built) == 1
     again, _ = _specs({"n": "11"})
     assert again == first
-
-
-def test_the_spec_cache_forgets_the_least_recently_used() -> None:
-    from lnviz.app.charts import _SpecCache
-
-    cache = _SpecCache(max_entries=2, max_bytes=10**6)
-    built: list[int] = []
-
-    def build(n: int) -> dict:
-        built.append(n)
-        return {"n": n}
-
-    import lnviz.app.charts as charts
-
-    real, charts._build_spec = charts._build_spec, lambda b, args: b(*args)
-    try:
-        for n in (1, 2, 1, 3, 1, 2):  # 2 is the oldest when 3 arrives
-            assert cache("f", str(n), build, (n,)) == {"n": n}
-        cache("f", "1", build, (1,))["n"] = 99  # a caller changes its copy...
-        assert cache("f", "1", build, (1,)) == {"n": 1}  # ...and the next caller sees none of it
-    finally:
-        charts._build_spec = real
-    assert built == [1, 2, 3, 2]
-
-
-def test_the_spec_cache_stays_within_its_bytes() -> None:
-    import lnviz.app.charts as charts
-    from lnviz.app.charts import _SpecCache
-
-    cache = _SpecCache(max_entries=100, max_bytes=3000)
-    real, charts._build_spec = charts._build_spec, lambda b, args: b(*args)
-    try:
-        for n in range(10):
-            cache("f", str(n), lambda n: {"x": "a" * 1000, "n": n}, (n,))  # ~1 kB each
-    finally:
-        charts._build_spec = real
-    assert len(cache) == 2 and cache.size <= 3000
-    assert set(cache.values) == {("f", "8"), ("f", "9")}
 
 
 _ALT_CALLS: list[int] = []
@@ -193,18 +165,16 @@ def _counted_alt(n: int) -> str:
 
 
 def test_alt_texts_are_worked_out_once_per_figure_and_told_apart_by_closure() -> None:
-    from lnviz.app.charts import _AltCache
+    from lnviz.app.charts import _alt_text, alt_text
 
-    cache = _AltCache(max_entries=3)
+    _alt_text.clear()
     _ALT_CALLS.clear()
     for n in (1, 1, 2, 1):
-        assert cache("f", str(n), _counted_alt, (n,)) == f"{n} bars"
+        assert alt_text("f", str(n), _counted_alt, (n,)) == f"{n} bars"
     assert _ALT_CALLS == [1, 2]
     # two lambdas of one code, told apart only by what they close over
-    texts = [cache("f", "1", (lambda n, w=w: f"{w}: {n}"), (1,)) for w in ("left", "right")]
+    texts = [alt_text("f", "1", (lambda n, w=w: f"{w}: {n}"), (1,)) for w in ("left", "right")]
     assert texts == ["left: 1", "right: 1"]
-    # least recently used out: "f 2" is the oldest of four keys
-    assert len(cache) == 3 and ("f", "2") not in {k[:2] for k in cache.values}
 
 
 def _alt_script() -> None:
