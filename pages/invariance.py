@@ -72,10 +72,8 @@ $\sqrt{q+\varepsilon}$, where $q$ is the population variance. Adding the same nu
 every coordinate ($z+c\mathbf 1$, written z + c below) moves the mean by $c$ and leaves $q$
 alone, so it is erased, whatever $\varepsilon$ is (shift invariance):""",
 )
-st.latex(
-    r"\mu(z+c\mathbf 1)=\mu(z)+c,\quad q(z+c\mathbf 1)=q(z)"
-    r"\quad\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)"
-)
+st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")
+st.latex(r"\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)")
 ui.prose(
     "Gain and bias come after, so the full output does not change either. Rescaling does get "
     "through, and so does moving one coordinate alone."
