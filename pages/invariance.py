@@ -139,9 +139,10 @@ def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         r"\qquad a>0"
     )
     ui.prose(
-        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so for
-$\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
-does the factor $a$ cancel exactly: scale invariance holds there and nowhere else."""
+        r"""Here $v=z-\mu\mathbf 1$ is the centred vector. Rescaling the input acts like
+dividing $\varepsilon$ by $a^2$, so for $\varepsilon>0$ and a non-constant $z$ the core
+changes unless $a=1$. Only at $\varepsilon=0$ does the factor $a$ cancel exactly: scale
+invariance holds there and nowhere else."""
     )
     a = ui.control(STATE["a"])
     sym = symmetry.scale(z, a, eps)
