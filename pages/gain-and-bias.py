@@ -69,11 +69,13 @@ and divides by $\sqrt{q+\varepsilon}$, with $q$ the population variance (divisor
 gives the normalized core $u_\varepsilon(z)$. Then it applies a learned gain $\gamma$ and
 bias $\beta$, one pair per coordinate:""",
 )
-st.latex(r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}")
-st.latex(r"y=\gamma\odot u_\varepsilon(z)+\beta,\qquad y_i=\gamma_i\,u_i+\beta_i")
+st.latex(
+    r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}},\qquad "
+    r"y=\gamma\odot u_\varepsilon(z)+\beta"
+)
 ui.prose(
-    "γ and β are learned in training; here they are fixed numbers. After them, y can have "
-    "any mean and any spread, although the layer is called a normalization."
+    r"That is $y_i=\gamma_i\,u_i+\beta_i$ for each coordinate. γ and β are learned in "
+    "training and fixed here. After them, y can have any mean and any spread."
 )
 
 ui.presets(PRESETS, key="gb-presets")

@@ -67,16 +67,17 @@ questions = ui.cached(exercises.questions)
 
 ui.page_intro(
     "Invariances: what layer norm cannot see",
-    r"""Layer normalization subtracts the mean $\mu$ of the coordinates and divides by
-$\sqrt{q+\varepsilon}$, where $q$ is the population variance. Adding the same number $c$ to
-every coordinate ($z+c\mathbf 1$, written z + c below) moves the mean by $c$ and leaves $q$
-alone, so it is erased, whatever $\varepsilon$ is (shift invariance):""",
+    r"""Layer normalization subtracts the mean $\mu$ of the coordinates, leaving the centred
+vector $v=z-\mu\mathbf 1$, and divides by $\sqrt{q+\varepsilon}$, where $q$ is the
+population variance. Adding the same $c$ to every coordinate ($z+c\mathbf 1$, written z + c
+below) moves the mean by $c$ and leaves $q$ alone, so it is erased, whatever $\varepsilon$ is
+(shift invariance):""",
 )
 st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")
 st.latex(r"\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)")
 ui.prose(
-    "Gain and bias come after, so the full output does not change either. Rescaling does get "
-    "through, and so does moving one coordinate alone."
+    "Gain and bias come after, so the output does not change either. Rescaling gets through, "
+    "and so does moving one coordinate alone."
 )
 
 ui.presets(PRESETS, key="inv-presets")
@@ -139,10 +140,9 @@ def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         r"\qquad a>0"
     )
     ui.prose(
-        r"""Here $v=z-\mu\mathbf 1$ is the centred vector. Rescaling the input acts like
-dividing $\varepsilon$ by $a^2$, so for $\varepsilon>0$ and a non-constant $z$ the core
-changes unless $a=1$. Only at $\varepsilon=0$ does the factor $a$ cancel exactly: scale
-invariance holds there and nowhere else."""
+        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so for
+$\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
+does the factor $a$ cancel exactly: scale invariance holds there and nowhere else."""
     )
     a = ui.control(STATE["a"])
     sym = symmetry.scale(z, a, eps)
