@@ -76,15 +76,15 @@ below) moves the mean by $c$ and leaves $q$ alone, so it is erased, whatever $\v
 st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")
 st.latex(r"\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)")
 ui.prose(
-    "Gain and bias come after, so the output does not change either. Rescaling gets through, "
-    "and so does moving one coordinate alone."
+    "Gain and bias come after, so the output is unchanged too. Scaling gets through, and so "
+    "does a shift of one coordinate."
 )
 
 ui.presets(PRESETS, key="inv-presets")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.header("1 · A common shift: erased")
+    st.markdown("#### 1 · A common shift: erased")
     c = ui.control(STATE["c"])
     sym = symmetry.common_shift(z, c, eps)
     if not sym.ln_defined:
@@ -134,15 +134,15 @@ invisible."""
 
 
 def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.header("2 · Scaling: exact only at ε = 0")
+    st.markdown("#### 2 · Scaling: exact only at ε = 0")
     st.latex(
         r"u_\varepsilon(az)=\frac{a\,v}{\sqrt{a^2q+\varepsilon}}=u_{\varepsilon/a^2}(z),"
         r"\qquad a>0"
     )
     ui.prose(
-        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so for
-$\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
-does the factor $a$ cancel exactly: scale invariance holds there and nowhere else."""
+        r"""Rescaling acts like dividing $\varepsilon$ by $a^2$: for $\varepsilon>0$ and a
+non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$ does $a$ cancel
+exactly: scale invariance holds there alone."""
     )
     a = ui.control(STATE["a"])
     sym = symmetry.scale(z, a, eps)
@@ -185,6 +185,7 @@ sections 1 and 2."""
 def shift_scale_sections(z: np.ndarray, eps: float) -> None:
     """Sections 1-2 side by side (what is erased, what gets through), then the unequal shift
     and RMS norm: RMS reuses c and a from 1 and 2, so they rerun together."""
+    st.header("Shifting and scaling the input")  # one section: its two halves are h4
     shift, scaled = ui.side_by_side(
         lambda: common_shift_section(z, eps), lambda: scaling_section(z, eps)
     )
