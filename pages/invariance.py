@@ -84,7 +84,7 @@ ui.presets(PRESETS, key="inv-presets")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.markdown("#### 1 · A common shift: erased")
+    st.markdown("### 1 · A common shift: erased")
     c = ui.control(STATE["c"])
     sym = symmetry.common_shift(z, c, eps)
     if not sym.ln_defined:
@@ -134,7 +134,7 @@ invisible."""
 
 
 def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.markdown("#### 2 · Scaling: exact only at ε = 0")
+    st.markdown("### 2 · Scaling: exact only at ε = 0")
     st.latex(
         r"u_\varepsilon(az)=\frac{a\,v}{\sqrt{a^2q+\varepsilon}}=u_{\varepsilon/a^2}(z),"
         r"\qquad a>0"
@@ -185,7 +185,7 @@ sections 1 and 2."""
 def shift_scale_sections(z: np.ndarray, eps: float) -> None:
     """Sections 1-2 side by side (what is erased, what gets through), then the unequal shift
     and RMS norm: RMS reuses c and a from 1 and 2, so they rerun together."""
-    st.header("Shifting and scaling the input")  # one section: its two halves are h4
+    st.header("Shifting and scaling the input")  # one slide: the halves are Markdown h3s
     shift, scaled = ui.side_by_side(
         lambda: common_shift_section(z, eps), lambda: scaling_section(z, eps)
     )
