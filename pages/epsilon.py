@@ -24,8 +24,8 @@ $v=z-\mu\mathbf 1$ and population variance $q=\tfrac1d\lVert v\rVert^2$:""",
 )
 st.latex(r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}")
 ui.prose(
-    "Move ε (epsilon) and watch each consequence below: the core stops having variance 1, scaling "
-    "the input stops being harmless, and the slope of the map is capped at ε^(−1/2)."
+    "Drag ε (epsilon) and watch two consequences: the slope of the map is capped at "
+    "ε^(−1/2), and the core's variance falls below 1."
 )
 
 ui.presets(PRESETS, key="eps-presets")
@@ -61,11 +61,11 @@ def family_section(eps: float) -> None:
 
 @st.fragment
 def variance_section(core: lnviz.Core) -> None:
-    st.header("How far from variance 1?")
-    ratio = lnviz.core_variance_ratio(RATIO_GRID)
-    q_over_eps = float(core.q) / core.eps
-    ui.chart(figs.VARIANCE, RATIO_GRID, ratio, q_over_eps, key="variance")
-    ui.notice(notes.variance_notes(core))
+    with ui.going_further("How far from variance 1? The whole curve q/(q+ε)"):
+        ratio = lnviz.core_variance_ratio(RATIO_GRID)
+        q_over_eps = float(core.q) / core.eps
+        ui.chart(figs.VARIANCE, RATIO_GRID, ratio, q_over_eps, key="variance")
+        ui.notice(notes.variance_notes(core))
 
 
 @st.fragment

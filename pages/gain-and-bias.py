@@ -64,17 +64,18 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
 
 ui.page_intro(
     "Gain and bias: after the normalization",
-    r"""Layer normalization has two steps. First it centres $z\in\mathbb R^d$ and divides by
-$\sqrt{q+\varepsilon}$, where $\mu$ is the mean of the coordinates and $q$ their
-population variance (divisor $d$): this gives the normalized core $u_\varepsilon(z)$. Then it
-applies a learned gain $\gamma$ and bias $\beta$, one pair per coordinate:""",
+    r"""Layer normalization has two steps. First it centres $z\in\mathbb R^d$ on its mean $\mu$
+and divides by $\sqrt{q+\varepsilon}$, with $q$ the population variance (divisor $d$): this
+gives the normalized core $u_\varepsilon(z)$. Then it applies a learned gain $\gamma$ and
+bias $\beta$, one pair per coordinate:""",
 )
-st.latex(r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}}")
-st.latex(r"y=\gamma\odot u_\varepsilon(z)+\beta,\qquad y_i=\gamma_i\,u_i+\beta_i")
+st.latex(
+    r"u_\varepsilon(z)=\frac{z-\mu\mathbf 1}{\sqrt{q+\varepsilon}},\qquad "
+    r"y=\gamma\odot u_\varepsilon(z)+\beta"
+)
 ui.prose(
-    "Here γ and β are fixed numbers (learned during training, frozen while we look at how "
-    "y depends on z). The second step undoes the promise people read into the name: "
-    "after it, the coordinates of y can have any mean and any spread."
+    r"That is $y_i=\gamma_i\,u_i+\beta_i$ for each coordinate. γ and β are learned in "
+    "training and fixed here. After them, y can have any mean and any spread."
 )
 
 ui.presets(PRESETS, key="gb-presets")
@@ -102,16 +103,14 @@ def body() -> None:
             "this: the core becomes exactly 0 and the output equals β.",
             icon=":material/block:",
         )
+    else:  # the control right above the charts it drives
+        live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
     for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
         with col:
             ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
     st.caption(
         "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
     )
-    if res.defined:  # under the charts, as a scrubber: on a phone the first chart comes first
-        live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
-        ui.table(asdict(notes.stage_table(res)))
-        st.markdown(notes.stage_lines(res))
     if res.constant_input and res.defined:
         st.success(
             f"Constant input: the centred vector is 0, so the core is 0 and the output is exactly "
@@ -122,12 +121,11 @@ def body() -> None:
 
     st.header("“Normalized” does not mean mean 0 and variance 1")
     ui.prose(
-        r"""The core always has mean 0. Its variance is $q/(q+\varepsilon)$: exactly 1 only at
-$\varepsilon=0$, and below 1 otherwise. The affine step then changes both moments, because
+        r"""The core always has mean 0 and variance $q/(q+\varepsilon)$: 1 only at
+$\varepsilon=0$. The gain and bias then move both, since
 $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates unequally."""
     )
     if res.defined:
-        ui.chart(figs.MOMENTS, res, key="moments")
         row = ui.row()
         out = res.output
         row.metric("output mean", ui.fmt(out.mean, 6), help=notes.exact_help(out.mean))
@@ -141,6 +139,12 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
             icon=":material/info:",
         )
     ui.notice(notes.moment_notes(res, check))
+
+    if res.defined:
+        with ui.going_further("Every stage's numbers, and the moments side by side"):
+            ui.table(asdict(notes.stage_table(res)))
+            st.markdown(notes.stage_lines(res))
+            ui.chart(figs.MOMENTS, res, key="moments")
 
     with ui.going_further("How sensitive is the output to z?"):
         ui.prose(

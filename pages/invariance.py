@@ -69,30 +69,29 @@ ui.page_intro(
     "Invariances: what layer norm cannot see",
     r"""Layer normalization subtracts the mean $\mu$ of the coordinates, leaving the centred
 vector $v=z-\mu\mathbf 1$, and divides by $\sqrt{q+\varepsilon}$, where $q$ is the
-population variance of $z$. Anything that only moves the mean is therefore erased, whatever
-$\varepsilon$ is (shift invariance). For every number $c$:""",
+population variance. Adding the same $c$ to every coordinate ($z+c\mathbf 1$, written z + c
+below) moves the mean by $c$ and leaves $q$ alone, so it is erased, whatever $\varepsilon$ is
+(shift invariance):""",
 )
 st.latex(r"\mu(z+c\mathbf 1)=\mu(z)+c,\qquad q(z+c\mathbf 1)=q(z)")
 st.latex(r"\Longrightarrow\quad u_\varepsilon(z+c\mathbf 1)=u_\varepsilon(z)")
 ui.prose(
-    r"Here $\mathbf 1=(1,\dots,1)$, so $z+c\mathbf 1$ adds $c$ to every coordinate; labels "
-    "below write it as z + c. Gain and bias are applied after this step, so the full output "
-    "is unchanged too. Other changes — moving one coordinate, rescaling — do get through. "
-    "Each section tests one."
+    "Gain and bias come after, so the output is unchanged too. Scaling gets through, and so "
+    "does a shift of one coordinate."
 )
 
 ui.presets(PRESETS, key="inv-presets")
 
 
 def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.header("1 · A common shift changes nothing")
+    st.markdown("### 1 · A common shift: erased")
     c = ui.control(STATE["c"])
     sym = symmetry.common_shift(z, c, eps)
     if not sym.ln_defined:
         undefined_note("z")
         return sym
+    drag("c", "Drag c: watch the bars of u_ε(z + c) below", SHIFTS, c, shift_live, z, eps)
     ui.chart(figs.PAIR, sym, key="shift")
-    drag("c", "Drag c: watch the bars of u_ε(z + c) above", SHIFTS, c, shift_live, z, eps)
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -103,46 +102,47 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
 
 
 def unequal_shift_section(z: np.ndarray, eps: float) -> None:
-    st.header("2 · An unequal shift does get through")
-    ui.prose(
-        r"""Any shift splits as $s=\bar s\,\mathbf 1+(s-\bar s\,\mathbf 1)$. Layer norm removes
-the first part and keeps the second, so only a shift with all entries equal is invisible."""
-    )
-    s = ui.control(STATE["s"])
-    if s.size != z.size:
-        st.error(
-            f"**s** has {s.size} entries but z has {z.size}: give one shift per coordinate "
-            "of z to see this section.",
-            icon=":material/error:",
+    with ui.going_further("An unequal shift does get through", "s"):
+        ui.prose(
+            r"""Any shift splits as $s=\bar s\,\mathbf 1+(s-\bar s\,\mathbf 1)$. Layer norm
+removes the first part and keeps the second, so only a shift with all entries equal is
+invisible."""
         )
-        return
-    sym = symmetry.unequal_shift(z, s, eps)
-    split = symmetry.split_shift(s)
-    if not sym.ln_defined:
-        undefined_note("z + s" if lnviz.analyze_core(z, eps).finite else "z")
-        return
-    ui.chart(figs.PAIR, sym, key="unequal")
-    row = ui.row()
-    row.metric("largest change max |u_ε(z + s) − u_ε(z)|", ui.fmt(sym.ln_change, 6))
-    row.metric("common part of s (removed)", ui.fmt(split.c, 6))
-    st.markdown(
-        f"z + s = {ui.fmt_vec(sym.moved, 6)} gives $u_\\varepsilon(z+s)$ = "
-        f"**{vector_with_exact(sym.ln_moved)}**. The part of s that is kept: "
-        f"{vector_with_exact(split.rest)}."
-    )
-    ui.notice(notes.unequal_shift_notes(explorers.shift_check(sym)))
+        s = ui.control(STATE["s"])
+        if s.size != z.size:
+            st.error(
+                f"**s** has {s.size} entries but z has {z.size}: give one shift per coordinate "
+                "of z to see this section.",
+                icon=":material/error:",
+            )
+            return
+        sym = symmetry.unequal_shift(z, s, eps)
+        split = symmetry.split_shift(s)
+        if not sym.ln_defined:
+            undefined_note("z + s" if lnviz.analyze_core(z, eps).finite else "z")
+            return
+        ui.chart(figs.PAIR, sym, key="unequal")
+        row = ui.row()
+        row.metric("largest change max |u_ε(z + s) − u_ε(z)|", ui.fmt(sym.ln_change, 6))
+        row.metric("common part of s (removed)", ui.fmt(split.c, 6))
+        st.markdown(
+            f"z + s = {ui.fmt_vec(sym.moved, 6)} gives $u_\\varepsilon(z+s)$ = "
+            f"**{vector_with_exact(sym.ln_moved)}**. The part of s that is kept: "
+            f"{vector_with_exact(split.rest)}."
+        )
+        ui.notice(notes.unequal_shift_notes(explorers.shift_check(sym)))
 
 
 def scaling_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
-    st.header("3 · Scaling: exact only at ε = 0")
+    st.markdown("### 2 · Scaling: exact only at ε = 0")
     st.latex(
         r"u_\varepsilon(az)=\frac{a\,v}{\sqrt{a^2q+\varepsilon}}=u_{\varepsilon/a^2}(z),"
         r"\qquad a>0"
     )
     ui.prose(
-        r"""Rescaling the input acts like dividing $\varepsilon$ by $a^2$, so for
-$\varepsilon>0$ and a non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$
-does the factor $a$ cancel exactly: scale invariance holds there and nowhere else."""
+        r"""Rescaling acts like dividing $\varepsilon$ by $a^2$: for $\varepsilon>0$ and a
+non-constant $z$ the core changes unless $a=1$. Only at $\varepsilon=0$ does $a$ cancel
+exactly: scale invariance holds there alone."""
     )
     a = ui.control(STATE["a"])
     sym = symmetry.scale(z, a, eps)
@@ -151,8 +151,8 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
         return sym
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
+    drag("a", "Drag a: the chart below follows", SCALES, a, scale_live, z, eps)
     ui.chart(figs.SCALE, sym, ident, key="scale")
-    drag("a", "Drag a: the chart above follows", SCALES, a, scale_live, z, eps)
     row = ui.row()
     row.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     row.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))
@@ -162,13 +162,13 @@ does the factor $a$ cancel exactly: scale invariance holds there and nowhere els
 
 
 def rms_section(shift: symmetry.Symmetry, scaled: symmetry.Symmetry) -> None:
-    with ui.going_further("4 · RMS norm for contrast", "c", "a"):
+    with ui.going_further("RMS norm for contrast", "c", "a"):
         ui.prose(
             r"""RMS norm skips the centring:
 $\operatorname{rms}_\varepsilon(z)=z/\sqrt{m+\varepsilon}$ with $m=\tfrac1d\sum_i z_i^2$,
 the mean square. Without the centring nothing absorbs a common shift; scaling acts as for
 layer norm, turning $\varepsilon$ into $\varepsilon/a^2$. The chart uses c and a from
-sections 1 and 3."""
+sections 1 and 2."""
         )
         if not (shift.ln_defined and scaled.ln_defined and shift.rms_defined):
             st.info(
@@ -183,16 +183,19 @@ sections 1 and 3."""
 
 @st.fragment
 def shift_scale_sections(z: np.ndarray, eps: float) -> None:
-    """Sections 1-4: 4 reuses c and a from 1 and 3, so they rerun together."""
-    shift = common_shift_section(z, eps)
+    """Sections 1-2 side by side (what is erased, what gets through), then the unequal shift
+    and RMS norm: RMS reuses c and a from 1 and 2, so they rerun together."""
+    st.header("Shifting and scaling the input")  # one slide: the halves are Markdown h3s
+    shift, scaled = ui.side_by_side(
+        lambda: common_shift_section(z, eps), lambda: scaling_section(z, eps)
+    )
     unequal_shift_section(z, eps)
-    scaled = scaling_section(z, eps)
     rms_section(shift, scaled)
 
 
 @st.fragment
 def redundancy_section(eps: float) -> None:
-    with ui.going_further("5 · Redundancy in the layer before", "seed", "cb", "r", "dx"):
+    with ui.going_further("Redundancy in the layer before", "seed", "cb", "r", "dx"):
         ui.prose(
             r"""Usually $z$ comes out of an affine map $z=Wx+b$. Two of its parameters can change
 without any effect on the normalized output, for **every** input $x$:"""

@@ -133,33 +133,33 @@ def body() -> None:
         for which in ("labels", "input", "output"):
             ui.chart(figs.UNFOLDED, red, which, key=f"unfolded-{which}")
 
-    st.header("Per-group statistics")
-    table = axes_tables.group_table(red)
-    ui.table(
-        axes_text.display_columns(table.columns()),
-        height=min(400, 40 + 35 * red.group_count),
-    )
-    left, right = st.columns(2)
-    left.download_button(
-        "Download the tensor (every entry) as CSV",
-        lambda: axes_tables.csv_text(axes_tables.entry_table(red).columns()),  # made on the click
-        file_name=f"lnviz-tensor-{shown}.csv",
-        mime="text/csv",
-        icon=":material/download:",
-        on_click="ignore",  # the page does not rerun on the click
-    )
-    right.download_button(
-        "Download groups as CSV",
-        axes_tables.csv_text(table.columns()),
-        file_name=f"lnviz-groups-{shown}.csv",
-        mime="text/csv",
-        icon=":material/download:",
-        on_click="ignore",  # the page does not rerun on the click
-    )
+    with ui.going_further("The statistics of every group, as a table"):
+        table = axes_tables.group_table(red)
+        ui.table(
+            axes_text.display_columns(table.columns()),
+            height=min(400, 40 + 35 * red.group_count),
+        )
+        left, right = st.columns(2)
+        left.download_button(
+            "Download the tensor (every entry) as CSV",
+            lambda: axes_tables.csv_text(axes_tables.entry_table(red).columns()),  # on the click
+            file_name=f"lnviz-tensor-{shown}.csv",
+            mime="text/csv",
+            icon=":material/download:",
+            on_click="ignore",  # the page does not rerun on the click
+        )
+        right.download_button(
+            "Download groups as CSV",
+            axes_tables.csv_text(table.columns()),
+            file_name=f"lnviz-groups-{shown}.csv",
+            mime="text/csv",
+            icon=":material/download:",
+            on_click="ignore",  # the page does not rerun on the click
+        )
 
-    st.header("Every scheme on the same tensor")
-    ui.chart(figs.SCHEMES, results, key="schemes")
-    ui.table(axes_tables.scheme_table(results).columns())
+    with ui.going_further("Every scheme on the same tensor"):
+        ui.chart(figs.SCHEMES, results, key="schemes")
+        ui.table(axes_tables.scheme_table(results).columns())
 
     with ui.going_further("Statistics and parameters are separate choices"):
         agree = statistics_agree(

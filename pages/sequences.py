@@ -59,6 +59,33 @@ with st.expander("The formulas, for token-wise layer norm", icon=":material/func
 ui.presets(PRESETS, key="seq-presets")
 
 
+def data_part(a: Analysis, win: int, leak: bool) -> None:
+    """The simulated prices and the features at each token, folded: the page's context."""
+    with ui.fold(
+        "The data: simulated prices and the features at each token", icon=":material/table:"
+    ):
+        left, right = st.columns([3, 2])
+        with left:
+            ui.chart(figs.PRICES, a.market, key="prices")
+        with right:
+            ui.prose(
+                "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token "
+                "$t$:"
+            )
+            ft = model.feature_table(win, leak)
+            ui.table({"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads})
+        honest = "Every honest feature is point-in-time: it reads returns up to t only. " + (
+            "The last one reads r(t+1), as a misaligned join would: look-ahead bias."
+            if leak
+            else "Nothing here has look-ahead bias."
+        )
+        spread = (
+            f"The features' spreads differ (std {ui.fmt_vec(a.market.spread, 2)}): token-wise "
+            "statistics pool them, so the widest sets each token's scale. Units still matter."
+        )
+        ui.prose(f"- {honest}\n- {spread}")  # (a list, not a notice: folds do not nest)
+
+
 @st.fragment
 def dependence_section(a: Analysis, leak: bool) -> None:
     st.header("Which tokens does each output see?")
@@ -79,30 +106,9 @@ def dependence_section(a: Analysis, leak: bool) -> None:
     )
     wrt = ui.control(STATE["wrt"], labels=WRT)
     dmap = a.deps[wrt]
-    for pair in (SCHEMES[:2], SCHEMES[2:]):
-        cols = st.columns(2)
-        for col, scheme in zip(cols, pair, strict=True):
-            with col:
-                ui.chart(figs.DEPENDENCE, dmap[scheme], key=f"dep-{scheme}")
-    dt = model.dependence_table(dmap)
-    ui.table(
-        {
-            "scheme": dt.scheme,
-            "future pairs": dt.future_pairs,
-            "tokens": dt.tokens,
-            "other examples": dt.other_examples,
-        },
-    )
-    with st.expander("How to read the maps and the table"):
-        st.markdown(
-            r"A cell is $\max\lvert\partial y_{b t f}/\partial\,\text{input}_{b' s f'}\rvert$ "
-            "over series and features, on a log scale relative to the map's largest entry; "
-            "the dotted staircase separates past from future. Future pairs: (t, s) with "
-            "s > t and a nonzero derivative. Tokens: outputs with at least one such pair. "
-            "Other examples: ordered pairs of different series (b, b′) with y of b depending "
-            "on b′."
-        )
-    ui.chart(figs.EXAMPLES, list(dmap.values()), key="examples")
+    for col, scheme in zip(st.columns(len(SCHEMES)), SCHEMES, strict=True):
+        with col:  # the four maps side by side (stacked on a phone): compare their shapes
+            ui.chart(figs.DEPENDENCE, dmap[scheme], key=f"dep-{scheme}")
     tok, seq, cau, bn = (dmap[k] for k in SCHEMES)
     rows = a.market.x.shape[1]
     leaky = " — the leaky feature's r(t+1), passed straight through" if leak else ""
@@ -128,6 +134,26 @@ def dependence_section(a: Analysis, leak: bool) -> None:
         ),
     ]
     ui.notice(items)
+    with ui.going_further("The maps in numbers, and across the batch"):
+        dt = model.dependence_table(dmap)
+        ui.table(
+            {
+                "scheme": dt.scheme,
+                "future pairs": dt.future_pairs,
+                "tokens": dt.tokens,
+                "other examples": dt.other_examples,
+            },
+        )
+        with ui.fold("How to read the maps and the table"):
+            st.markdown(
+                r"A cell is $\max\lvert\partial y_{b t f}/\partial\,\text{input}_{b' s f'}\rvert$ "
+                "over series and features, on a log scale relative to the map's largest entry; "
+                "the dotted staircase separates past from future. Future pairs: (t, s) with "
+                "s > t and a nonzero derivative. Tokens: outputs with at least one such pair. "
+                "Other examples: ordered pairs of different series (b, b′) with y of b depending "
+                "on b′."
+            )
+        ui.chart(figs.EXAMPLES, list(dmap.values()), key="examples")
 
 
 @st.fragment
@@ -180,51 +206,51 @@ def leak_section(a: Analysis, settings: Settings) -> None:
 
 @st.fragment
 def shock_section(settings: Settings) -> None:
-    st.header("Change the future, watch the past")
-    st.markdown(
-        "Add a shock to one day's return, rebuild the features from the shocked prices, "
-        "normalize again, and see which tokens move. A causal pipeline leaves every earlier "
-        "token exactly where it was."
-    )
-    tsz, bsz, leak = settings.tokens, settings.batch, settings.leak
-    c1, c2, c3 = st.columns(3)
-    with c1:
-        at = ui.control(STATE["at"], options=range(1, tsz), default=(3 * tsz) // 4)
-    with c2:
-        size = ui.control(STATE["size"])
-    with c3:
-        ex = ui.control(replace(STATE["ser"], hi=bsz - 1))
-    s = shock(settings, at, size, ex)
-    ui.chart(checks.SHOCK, s, key="shock")
-    t = model.shock_table(s)
-    first = t.first_moved
-    ui.table(
-        {
-            "scheme": t.scheme,
-            "first moved": t.first_moved,
-            f"|Δy| before {t.token}": cells(t.before),
-            "|Δy| other series": cells(t.other_series),
-        },
-    )
-    ui.notice(
-        [
-            f"The shock hits token {at}. First outputs to move: token-wise at token "
-            f"{first[0]}, causal at token {first[2]}"
-            + (
-                f"; token {at - 1} moves because its leaky feature already holds r({at})."
-                if leak and at - 1 in (first[0], first[2])
-                else "; no earlier output changes."
-                if min(first[0], first[2]) >= at
-                else "."
-            ),
-            f"Sequence pooling and batch norm first move at tokens {first[1]} and {first[3]}: "
-            "the shock reaches the past through the shared mean and variance.",
-            "A batch of one has no other series to move."
-            if bsz == 1
-            else "Batch norm also moves the other series (largest change "
-            f"{ui.fmt(t.other_series[3], 4)}); the other three leave them untouched.",
-        ]
-    )
+    with ui.going_further("Change the future, watch the past", "at", "size", "ser"):
+        st.markdown(
+            "Add a shock to one day's return, rebuild the features from the shocked prices, "
+            "normalize again, and see which tokens move. A causal pipeline leaves every earlier "
+            "token exactly where it was."
+        )
+        tsz, bsz, leak = settings.tokens, settings.batch, settings.leak
+        c1, c2, c3 = st.columns(3)
+        with c1:
+            at = ui.control(STATE["at"], options=range(1, tsz), default=(3 * tsz) // 4)
+        with c2:
+            size = ui.control(STATE["size"])
+        with c3:
+            ex = ui.control(replace(STATE["ser"], hi=bsz - 1))
+        s = shock(settings, at, size, ex)
+        ui.chart(checks.SHOCK, s, key="shock")
+        t = model.shock_table(s)
+        first = t.first_moved
+        ui.table(
+            {
+                "scheme": t.scheme,
+                "first moved": t.first_moved,
+                f"|Δy| before {t.token}": cells(t.before),
+                "|Δy| other series": cells(t.other_series),
+            },
+        )
+        ui.notice(
+            [
+                f"The shock hits token {at}. First outputs to move: token-wise at token "
+                f"{first[0]}, causal at token {first[2]}"
+                + (
+                    f"; token {at - 1} moves because its leaky feature already holds r({at})."
+                    if leak and at - 1 in (first[0], first[2])
+                    else "; no earlier output changes."
+                    if min(first[0], first[2]) >= at
+                    else "."
+                ),
+                f"Sequence pooling and batch norm first move at tokens {first[1]} and {first[3]}: "
+                "the shock reaches the past through the shared mean and variance.",
+                "A batch of one has no other series to move."
+                if bsz == 1
+                else "Batch norm also moves the other series (largest change "
+                f"{ui.fmt(t.other_series[3], 4)}); the other three leave them untouched.",
+            ]
+        )
 
 
 @st.fragment
@@ -296,31 +322,7 @@ def body() -> None:
     settings = Settings(bsz, tsz, seed, win, leak, eps)
     a = analyse(settings)
 
-    st.header("The data")
-    left, right = st.columns([3, 2])
-    with left:
-        ui.chart(figs.PRICES, a.market, key="prices")
-    with right:
-        ui.prose(
-            "Daily log returns $r$ (in %) with volatility clustering (GARCH(1, 1)); at token $t$:"
-        )
-        ft = model.feature_table(win, leak)
-        ui.table(
-            {"feature": ft.feature, "at token t": ft.at_token, "reads r at": ft.reads},
-        )
-    ui.notice(
-        [
-            "Every honest feature is point-in-time: it reads returns up to t only. "
-            + (
-                "The last one reads r(t+1), as a misaligned join would: look-ahead bias."
-                if leak
-                else "Nothing here has look-ahead bias."
-            ),
-            f"The features' spreads differ (std {ui.fmt_vec(a.market.spread, 2)}): token-wise "
-            "statistics pool them, so the widest sets each token's scale. Units still matter.",
-        ]
-    )
-
+    data_part(a, win, leak)
     dependence_section(a, leak)
     leak_section(a, settings)
     shock_section(settings)

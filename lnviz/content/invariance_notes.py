@@ -77,7 +77,7 @@ def unequal_shift_notes(check: ShiftCheck) -> tuple[str, ...]:
         second = (
             f"Here the change is {size} although s is unequal: its kept part is a multiple of "
             "z's centred vector, so it only rescales it, and at ε = 0 layer norm cannot see a "
-            "rescaling (section 3)."
+            "rescaling (section 2)."
         )
     else:
         second = (

@@ -87,14 +87,16 @@ def scaling_traces(
 ) -> None:
     """Bars of u_eps(z) and u_eps(a z) at the coordinates `idx` and crosses at
     u_{eps/a^2}(z) (`cores`, in that order, each (d,), to `digits` significant digits);
-    `grouped` puts the crosses on the second bars (in their offset group)."""
+    `grouped` puts the crosses on the second bars (in their offset group), for the
+    invariance chart, whose title names a (its legend then fits one row of a half-width
+    column)."""
     core_z, core_az, rescaled = cores
     group1, group2 = ("1", "2") if grouped else (None, None)
     fig.add_bar(x=idx, y=r(core_z, digits), name="u_ε(z)", marker_color=BLUE, offsetgroup=group1)
     fig.add_bar(
         x=idx,
         y=r(core_az, digits),
-        name=f"u_ε(a·z), a = {short(a)}",
+        name="u_ε(a·z)" if grouped else f"u_ε(a·z), a = {short(a)}",
         marker_color=ORANGE,
         offsetgroup=group2,
     )

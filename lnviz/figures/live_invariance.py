@@ -44,7 +44,6 @@ def scale_frames(grid: ScaleGrid, key: str = "scale") -> dict[str, Any]:
     frames = (
         Frames(key, len(a))
         .trace(1, "y", list(grid.core_az))
-        .trace(1, "name", [f"u_ε(a·z), a = {short(v)}" for v in a])
         .trace(2, "y", list(grid.rescaled))
         .layout(
             "title.text",

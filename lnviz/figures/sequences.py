@@ -22,7 +22,7 @@ from lnviz.lessons.sequences.leakage import LeakTable, correlations
 SCHEME_COLORS = dict(zip(SCHEMES, (BLUE, ORANGE, GREEN, PURPLE), strict=True))
 PAST_SCALE = [[0.0, "#B9D3EA"], [1.0, BLUE]]  # light to mid blue: visible on both themes
 FUTURE_SCALE = [[0.0, "#F6C0C1"], [1.0, RED]]
-TITLES = {"token": "Token-wise", "sequence": "Sequence", "causal": "Causal", "batch": "Batch norm"}
+TITLES = {"token": "Token-wise", "sequence": "Sequence", "causal": "Causal", "batch": "Batch"}
 FLOOR = -8.0  # log10 of the smallest relative magnitude drawn
 
 
@@ -113,7 +113,7 @@ def dependence_figure(dep: Dependence) -> go.Figure:
         title=f"{TITLES[dep.scheme]} · {dep.future_pairs} in the future",
         x=f"input: {what}",
         y="output token t",
-        height=340,
+        height=250,
     )
     fig.update_yaxes(autorange="reversed", range=None, showgrid=False, zeroline=False)
     fig.update_xaxes(showgrid=False, zeroline=False, range=[lo, hi])

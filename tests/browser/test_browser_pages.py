@@ -126,6 +126,7 @@ PAGES = [
         deep_link_query={"b": "2", "t": "10", "leak": "false", "wrt": "market returns", "at": "6"},
         expected_text="Sequence pooling: 45 future dependencies",
         slider_key="at",
+        slider_in="Going further: Change the future, watch the past",
         heading="Sequences and causality",
         min_charts=10,
     ),

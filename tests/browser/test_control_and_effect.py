@@ -31,13 +31,13 @@ _AFTER_SCROLL_JS = """(sel) => {
 def _scroll_past_the_controls(visit: Visit) -> None:
     """Scroll the page (as a wheel over the main pane does) until the first chart's top is
     a third of the way down the screen: the controls' own place is then far above."""
-    page = visit.page
-    page.locator("[data-testid=stPlotlyChart]").first.wait_for(timeout=30_000)
+    page = visit.page  # (the first chart on screen: a folded part's charts are hidden)
+    page.locator("[data-testid=stPlotlyChart]:visible").first.wait_for(timeout=30_000)
     page.mouse.move(DESKTOP["width"] * 0.6, DESKTOP["height"] * 0.5)
     for _ in range(20):
         top = page.evaluate(
-            "() => document.querySelector('[data-testid=stPlotlyChart]')"
-            ".getBoundingClientRect().top"
+            "() => [...document.querySelectorAll('[data-testid=stPlotlyChart]')]"
+            ".find((c) => c.offsetParent !== null).getBoundingClientRect().top"
         )
         if top <= page.viewport_size["height"] / 3:
             break
