@@ -175,25 +175,27 @@ def _steps(name: str, gaps: tuple[float, float, float], rms: bool) -> str:
 
 
 def diagnosis_notes(a: Analysis) -> tuple[str, ...]:
-    """What to notice under the diagnosis bars and the variance-error chart."""
-    s, d, v = a.setup, a.diagnosis, a.variance_error
-    legend = (
-        "Green: the same again, as RMS norm has no variance to compute two ways."
-        if s.scheme == "rms"
-        else "Green: also with the two-pass variance."
-    )
-    notes = [
-        "Red bars: each framework with its own defaults. Orange: the same with PyTorch's ε. "
-        + legend,
+    """What to notice under the diagnosis bars (their colours are said above them)."""
+    s, d = a.setup, a.diagnosis
+    return (
+        *(
+            ["RMS norm has no variance to compute two ways: green is orange again."]
+            if s.scheme == "rms"
+            else []
+        ),
         _steps(framework_label("keras", s.backend), d.keras, s.scheme == "rms"),
         _steps(framework_label("flax"), d.flax, s.scheme == "rms"),
-    ]
+    )
+
+
+def variance_notes(a: Analysis) -> tuple[str, ...]:
+    """What to notice under the variance-error chart: where the input sits on it."""
+    s, v = a.setup, a.variance_error
     if s.scheme == "rms":
-        notes.append(
-            "RMS norm subtracts no mean, so E[x²] − E[x]² never appears: the right-hand chart "
-            "shows the formula alone, with no point for your input."
+        return (
+            "RMS norm subtracts no mean, so E[x²] − E[x]² never appears: the chart shows the "
+            "formula alone, with no point for your input.",
         )
-        return tuple(notes)
     fast = ["Flax"]
     if arithmetic("keras", s.scheme, s.backend).fast_variance:
         fast.append(f"Keras on {KERAS_BACKEND_NAMES[s.backend]}")
@@ -204,12 +206,11 @@ def diagnosis_notes(a: Analysis) -> tuple[str, ...]:
         else ""
     )
     hint = "" if s.loc >= 1000 else " (the 'large mean' preset moves there)"
-    notes.append(
+    return (
         f"{point}Far from zero the error of E[x²] − E[x]² outgrows the effect of ε{hint}: "
         f"then ε no longer matters for {' and '.join(fast)}, and only a two-pass variance "
-        "closes the gap."
+        "closes the gap.",
     )
-    return tuple(notes)
 
 
 def batch_notes(stats: tuple[RunningStats, ...], steps: int, k: int) -> tuple[str, ...]:
