@@ -51,7 +51,7 @@ ui.presets(PRESETS, key="fw-presets")  # one row: two lines on a phone
 
 
 @st.fragment
-def difference_section(result: fd.Analysis) -> None:
+def difference_section(result: fd.Analysis, input_text: str) -> None:
     comp = result.comparison
     st.header("How far apart the outputs land")
     labels = {
@@ -59,15 +59,17 @@ def difference_section(result: fd.Analysis) -> None:
         for k, i in PAIR_KEYS.items()
     }
     left, right = st.columns([3, 1])
-    with left:  # the choice right above the chart it chooses, the three gaps beside it
+    with left:  # the choice right above the chart it chooses, the gaps and the input beside it
         pair = ui.control(STATE["pair"], labels=labels)
         a, b = fd.PAIRS[PAIR_KEYS[pair]]
         warning = words.nan_warning(result)
         if warning:
             st.warning(warning, icon=":material/warning:")
         ui.chart(figs.DELTA, comp, a, b, key="delta")  # fmt: skip
-    for a, b in fd.PAIRS:
-        right.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
+    with right:
+        for a, b in fd.PAIRS:
+            st.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
+        st.caption(input_text)
     ui.notice(list(words.difference_notes(result)))
 
 
@@ -91,11 +93,10 @@ def code_section(codes: dict, scheme: str, lay: str, shape: tuple[int, ...], bac
 def diagnosis_section(result: fd.Analysis) -> None:
     st.header("Which convention explains the gap")
     ui.prose(
-        r"""Four conventions explain most gaps: the default $\varepsilon$; how $\sigma^2$ is
-computed (two passes or Welford's running update, or the one-pass
-$\mathrm E[x^2]-\mathrm E[x]^2$, which cancels digits when $|\mu|\gg\sigma$); for batch norm,
-the *momentum* and the running variance; which axes carry $\gamma,\beta$. Red bars: each
-framework's own defaults; orange: with PyTorch's ε; green: also with the two-pass variance."""
+        r"""Four conventions explain most gaps: the default $\varepsilon$; the variance
+algorithm (two passes, Welford's update, or the one-pass $\mathrm E[x^2]-\mathrm E[x]^2$, which
+cancels digits when $|\mu|\gg\sigma$); batch norm's *momentum*; which axes carry
+$\gamma,\beta$."""
     )
     left, right = st.columns(2)
     with left:
@@ -180,15 +181,18 @@ def body() -> None:
             backend = ui.control(STATE["backend"], labels=KERAS_BACKEND_NAMES)
         with c3:
             match = ui.control(STATE["match"])
-        st.caption(
+        input_text = (
             f"Input: float32, {LAYOUT_NAMES[lay]} ({', '.join(LAYOUT_AXES[lay])}) = {shape}, "
             "drawn as mean + spread · N(0, 1). "
             f"**{SCHEME_LABELS[scheme].capitalize()} norm** pools each "
             + ("mean square" if scheme == "rms" else "mean and variance")
             + f" over {reduced_axes(scheme, lay)}."
-            + ("" if image or w == 3 else " W is ignored here.")
-            + ("" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here.")
         )
+        ignored = ("" if image or w == 3 else " W is ignored here.") + (
+            "" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here."
+        )
+        if ignored:  # said beside the controls that do nothing
+            st.caption(ignored.strip())
 
     if scheme == "batch" and values_per_channel(shape, lay) < 2:
         st.error(
@@ -204,7 +208,7 @@ def body() -> None:
     result = analysis(setup)
     codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
 
-    difference_section(result)
+    difference_section(result, input_text)
     diagnosis_section(result)
     code_section(codes, scheme, lay, shape, backend)
     batch_section(result.comparison)

@@ -173,15 +173,13 @@ meets it at a right angle instead."""
         st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
 
     ui.prose(
-        r"""The output always has weighted mean 0, yet its plain average is usually not 0.
-Unless the weights are equal, $P_a$ is an oblique projection: it leans."""
-    )
-    ui.prose(
-        r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with the
-D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$. In that geometry the step
-$x-P_ax=(a^{\mathsf T}x)\mathbf 1$ meets the line at exactly 90°, because
-$\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. With the ordinary dot product the
-same two vectors are at another angle whenever the weights differ."""
+        r"""**It leans: where is the right angle?** The output has weighted mean 0 but usually
+not plain mean 0: unless the weights are equal, $P_a$ is an oblique projection. Measure with
+the D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$,
+$D=\operatorname{diag}(a)$: in that geometry the step $(a^{\mathsf T}x)\mathbf 1$ meets the
+line at exactly 90°, since
+$\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. The ordinary dot product sees another
+angle whenever the weights differ."""
     )
     angle_table(r2)
     zeros2 = wt.projection_checks(r2.a).zero_weights

@@ -137,19 +137,16 @@ def difference_notes(a: Analysis) -> tuple[str, ...]:
     ]
     if s.scheme != "rms" and s.spread > PRESETS[EPS_PRESET]["sd"]:
         notes.append(
-            "Make the spread smaller (the 'ε matters' preset sets sd 0.03): as σ² approaches "
-            "ε, every framework shrinks the output by its own factor √(σ²/(σ²+ε))."
+            "Make the spread smaller ('ε matters' preset): as σ² nears ε, each framework "
+            "shrinks the output by its own √(σ²/(σ²+ε))."
         )
-    k1, k2, f2 = d.keras[1], d.keras[2], d.flax[2]
-    head = "With PyTorch's ε written out" if s.match else "Switch on 'PyTorch's ε'"
-    verb = "lands" if s.match else "would land"
-    line = f"{head}: Flax {verb} {gap(f2)} from PyTorch, {keras} {gap(k1)}."
+    k1, k2 = d.keras[1], d.keras[2]  # (with PyTorch's ε, the diagnosis table's second row)
     if arithmetic("keras", s.scheme, s.backend).fast_variance and not k1 <= _CLEAR * k2:
-        line += (
-            f" Keras's gap stays: its E[x²] − E[x]² on the {KERAS_BACKEND_NAMES[s.backend]} "
-            f"backend has no switch (a two-pass variance would give {gap(k2)})."
+        notes.append(
+            f"Even with PyTorch's ε, {keras}'s gap stays: its E[x²] − E[x]² on the "
+            f"{KERAS_BACKEND_NAMES[s.backend]} backend has no switch (a two-pass variance "
+            f"would give {gap(k2)})."
         )
-    notes.append(line)
     return tuple(notes)
 
 
