@@ -294,7 +294,7 @@ def size_section(f: int, seed: int, feat: int) -> None:
         ui.table(table)
         ui.notice(
             [
-                "Layer norm gives example 1 the same output in a batch of 1, 2 or 64 (right): "
+                "Layer norm gives example 1 the same output in a batch of 1, 2 or 64 (the chart): "
                 "its statistics never leave the example. Batch norm's nears the value with the "
                 "true mean and variance (dashed) as B grows."
             ]
@@ -302,7 +302,7 @@ def size_section(f: int, seed: int, feat: int) -> None:
     ones = z.pair.largest_off_one < 0.01
     intro.markdown(
         "**B = 1** is refused: the only example is its own mean. **B = 2**: a feature's two "
-        "values μ ± d have variance d² and become ±d/√(d² + ε): in the B = 2 rows (left) "
+        "values μ ± d have variance d² and become ±d/√(d² + ε): in the table's B = 2 rows "
         + (
             "every batch-norm value is ±1 (off by at most "
             f"{text.short(z.pair.largest_off_one, 2)}, from ε)"

@@ -126,10 +126,9 @@ def body() -> None:
     # --- n = 2 ------------------------------------------------------------------------------------
     st.header("Two coordinates: one line, two ways to reach it")
     ui.prose(
-        r"""With two coordinates take $a=(w,\,1-w)$. The points with weighted mean 0 form the
-line $\ker a^{\mathsf T}$ through the origin, perpendicular to $a$. $P_a$ reaches it by
-sliding $x$ along the diagonal direction $\mathbf 1=(1,1)$; the Euclidean projection
-meets it at a right angle instead."""
+        r"""With $a=(w,\,1-w)$ the points of weighted mean 0 form the line $\ker a^{\mathsf T}$,
+perpendicular to $a$. $P_a$ reaches it by sliding $x$ along $\mathbf 1=(1,1)$; the Euclidean
+projection meets it at a right angle instead."""
     )
     quiz_box = st.container()  # the questions first, the controls right above the picture
     c1, c2 = st.columns(2)

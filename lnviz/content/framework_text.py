@@ -132,8 +132,8 @@ def difference_notes(a: Analysis) -> tuple[str, ...]:
     notes = [
         f"Default ε: PyTorch {text.eps_label(eps['pytorch'])}, Keras "
         f"{text.eps_label(eps['keras'])}, Flax {text.eps_label(eps['flax'])}. Each divides by "
-        f"√({stat} + ε); your input has {stat} ≈ {text.short(q, 3)}, so, compared with PyTorch, "
-        f"Keras's ε scales the outputs by {factor('keras')} and Flax's by {factor('flax')}."
+        f"√({stat} + ε): at your {stat} ≈ {text.short(q, 3)}, Keras's outputs come out "
+        f"{factor('keras')} times PyTorch's, Flax's {factor('flax')} times."
     ]
     if s.scheme != "rms" and s.spread > PRESETS[EPS_PRESET]["sd"]:
         notes.append(
