@@ -1,6 +1,7 @@
 """Batch statistics: what batch norm's batch and running statistics do, and why layer norm
 needs neither."""
 
+from collections.abc import Sequence
 from dataclasses import replace
 from functools import partial
 
@@ -18,6 +19,7 @@ from lnviz.lessons.batch_statistics.analysis import (
     KERAS_MOMENTUM,
     TORCH_EPS,
     TORCH_MOMENTUM,
+    ConventionColumn,
     Conventions,
     StreamSettings,
 )
@@ -58,6 +60,17 @@ def steps_text(n: int | None, none: str) -> str:
     return none if n is None else str(n)
 
 
+def closing(columns: Sequence[ConventionColumn]) -> str:
+    """How many updates close 90 % of a jump: "22 and 230 steps close 90 % of a jump"."""
+    if all(c.close is not None for c in columns):
+        return " and ".join(str(c.close) for c in columns) + " steps close 90 % of a jump"
+    return "; ".join(
+        f"{NAMES[c.convention]}: "
+        + ("never closes a jump (w = 0)" if c.close is None else f"{c.close} steps close 90 %")
+        for c in columns
+    )
+
+
 def convention_table(c: Conventions) -> dict[str, list[str]]:
     """The conventions table: one row per quantity, one column per framework."""
     table = {
@@ -90,7 +103,8 @@ questions = ui.cached(exercises.questions)
 ui.page_intro(
     "Batch statistics: what batch norm borrows from the batch",
     r"""Batch normalization standardizes each **feature** with statistics pooled over the
-**examples** of the current mini-batch, so one example's output depends on the others.""",
+**examples** of the mini-batch: one example's output depends on the others. For evaluation it
+keeps **running statistics**, r ← (1 − w)·r + w·b after each batch b.""",
 )
 with st.expander(
     "The formulas: batch statistics in training, running statistics at evaluation, and what "
@@ -127,53 +141,71 @@ def running_section(
     stream: Stream, runs: tuple[Running, Running], feat: int, s: StreamSettings
 ) -> None:
     st.header("Running statistics over the stream")
-    steps, b, f = stream.x.shape
     left, right = st.columns(2)
     for col, which in ((left, "mean"), (right, "var")):
         with col:
             ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
     shift_live(s, feat)  # under the charts it moves, as a scrubber
+    conv = model.conventions(stream, runs, feat)
+    torch, keras = conv.columns  # (their long-run variances: conventions_part)
+    equal = abs(torch.weight_new - keras.weight_new) < 1e-12
+    ui.notice(
+        [
+            (
+                f"Here both momenta give w = {text.number(torch.weight_new)}, so the running "
+                "means coincide: "
+                if equal
+                else f"Here w = {text.number(torch.weight_new)} (PyTorch) and "
+                f"{text.number(keras.weight_new)} (Keras): "
+            )
+            + closing(conv.columns[:1] if equal else conv.columns)
+            + ", as (1 − w)ⁿ of it is left after n steps.",
+            "The running averages smooth the batch values (grey) around the truth and pay for "
+            "it with lag.",
+        ]
+    )
+    with ui.going_further(
+        "The conventions in numbers, noisy small batches, training against evaluation",
+        *("b", "at", "shift", "spread"),  # a link about B or the shift shows what they change
+    ):
+        conventions_part(stream, runs, conv)
+        st.markdown(
+            "Small batches give noisy statistics: for B = 2 the biased batch variance "
+            "averages half of the true variance and often lands far from it. (The ±1 of a "
+            "batch of two needs a batch with no spatial axis, as here: a convolution's channel "
+            "pools B × H × W values, so two images still give many values per mean.)"
+        )
+        spread = batch_sizes(s.features, s.seed, TORCH_EPS).spread  # ε plays no part in it
+        ui.chart(figs.SPREAD, spread, key="spread-box")
+        gap_part(stream, runs)
+
+
+def conventions_part(stream: Stream, runs: tuple[Running, Running], conv: Conventions) -> None:
+    """The conventions table, and where each running variance settles."""
+    steps, b, f = stream.x.shape
     st.caption(
         f"{steps} mini-batches of B = {b} examples with {f} features. PyTorch uses "
         f"ε = {text.eps_label(TORCH_EPS)}, Keras ε = {text.eps_label(KERAS_EPS)} (their "
         "defaults); γ = 1, β = 0. Both running averages start at mean 0, variance 1."
     )
-    conv = model.conventions(stream, runs, feat)
     ui.table(convention_table(conv))
     late = [NAMES[c.convention] for c in conv.columns if not c.settled]
     st.caption(
-        f"Not settled on its long-run value yet: {' and '.join(late)}."
-        if late
-        else "Both running variances have settled on their long-run values."
-    )
-    with st.expander("How the variance ratio is measured"):
-        st.markdown(
-            "The running variance over the true one, averaged over the last quarter of the "
-            "steps before the shift; ± two standard deviations of that ratio over those steps."
+        (
+            f"Not settled on its long-run value yet: {' and '.join(late)}."
+            if late
+            else "Both running variances have settled on their long-run values."
         )
-    torch, keras = conv.columns
-    equal = abs(torch.weight_new - keras.weight_new) < 1e-12
-    limit = text.with_exact(keras.limit, 4)
+        + " The variance ratio: the running variance over the true one, averaged over the "
+        "last quarter of the steps before the shift; ± two standard deviations of that ratio "
+        "over those steps."
+    )
+    limit = text.with_exact(conv.columns[1].limit, 4)
     ui.notice(
         [
-            (
-                "Here both momenta give w = "
-                f"{text.number(torch.weight_new)}: the running means coincide and only the "
-                "variances differ."
-                if equal
-                else f"Here w = {text.number(torch.weight_new)} (PyTorch) and "
-                f"{text.number(keras.weight_new)} (Keras); they match when Keras's momentum "
-                "is 1 − PyTorch's."
-            ),
-            "After a jump, a fraction (1 − w)ⁿ of it is still missing n updates later: "
-            + ", ".join(
-                f"{steps_text(c.close, 'never')} steps to close 90 % at w = "
-                f"{text.number(c.weight_new)} ({NAMES[c.convention]})"
-                for c in conv.columns
-            )
-            + ".",
-            f"Feeding the biased variance makes Keras's running variance settle at "
-            f"(B − 1)/B = {limit} of the true one; PyTorch's settles on the true variance. "
+            "Keras feeds the biased batch variance (÷ B): its running variance settles at "
+            f"(B − 1)/B = {limit} of the true one. PyTorch feeds the unbiased one (÷ (B − 1)) "
+            "and settles on the true variance. "
             + (
                 "The measured ratios show it."
                 if conv.limits_differ
@@ -185,18 +217,16 @@ def running_section(
                     else "not every average has settled yet."
                 )
             ),
-            "The batch values (grey) scatter around the truth; the running averages smooth "
-            "them and pay for it with lag.",
         ]
     )
 
 
-def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
-    st.header("Training mode vs evaluation mode")
+def gap_part(stream: Stream, runs: tuple[Running, Running]) -> None:
     st.markdown(
-        "Each batch is normalized twice: with its own statistics (training) and with the "
-        "running statistics as they stand after that step's update (evaluation). Layer norm "
-        "would give the same output both ways, so its gap is 0 at every step."
+        "**Training mode vs evaluation mode.** Each batch is normalized twice: with its own "
+        "statistics (training) and with the running statistics as they stand after that "
+        "step's update (evaluation). Layer norm would give the same output both ways, so its "
+        "gap is 0 at every step."
     )
     ui.chart(figs.GAP, stream, runs, key="gap")
     gap = model.gaps(stream, runs)
@@ -250,43 +280,36 @@ def gap_section(stream: Stream, runs: tuple[Running, Running]) -> None:
 @st.fragment
 def size_section(f: int, seed: int, feat: int) -> None:
     st.header("Batch size: one, two, many")
-    eps = ui.control(STATE["eps"])
-    z = batch_sizes(f, seed, eps)
-    st.markdown(
-        f"**B = 1** is refused (*{z.sizes.refused}*): the only example is its own mean. "
-        "**B = 2**: for each feature the two values sit at μ ± d, the variance is d², so each "
-        "normalized value is ±d/√(d² + ε), that is ±1 when ε is small against d², for every "
-        "feature, whatever the inputs. Two examples of the stream's distribution:"
-    )
-    table = {"row": list(z.pair.rows)}
-    table |= {f"f{j + 1}": [text.number(v) for v in col] for j, col in enumerate(z.pair.features)}
-    ui.table(table)
-    with st.expander("Only without a spatial axis"):
-        st.markdown(
-            "The ±1 outputs need a batch with no spatial axis, as here: a convolution's "
-            "channel pools B × H × W values, so two images still give many values per mean."
-        )
-    with ui.row():
+    intro = st.container()  # written once the batches are computed
+    left, right = st.columns(2)
+    with right:  # ε right above the batch-size chart it acts on (and the table beside it)
+        eps = ui.control(STATE["eps"])
+        z = batch_sizes(f, seed, eps)
         ui.chart(figs.SIZE, z.sizes, feat, key="size")
-        ui.chart(figs.SPREAD, z.spread, key="spread-box")
+    with left:
+        table = {"row": list(z.pair.rows)}
+        table |= {
+            f"f{j + 1}": [text.number(v) for v in col] for j, col in enumerate(z.pair.features)
+        }
+        ui.table(table)
+        ui.notice(
+            [
+                "Layer norm gives example 1 the same output in a batch of 1, 2 or 64 (the chart): "
+                "its statistics never leave the example. Batch norm's nears the value with the "
+                "true mean and variance (dashed) as B grows."
+            ]
+        )
     ones = z.pair.largest_off_one < 0.01
-    ui.notice(
-        [
-            (
-                "In the B = 2 rows every batch-norm value is ±1 (off by at most "
-                f"{text.short(z.pair.largest_off_one, 2)}, from ε)"
-                if ones
-                else f"In the B = 2 rows ε = {text.eps_label(eps)} pulls the batch-norm values "
-                "from ±1 toward 0"
-            )
-            + ": the outputs only say which of the two examples is larger, feature by feature.",
-            "Layer norm gives example 1 the same output in a batch of 1, 2 or 64: its "
-            "statistics never leave the example.",
-            "Small batches give noisy statistics: for B = 2 the biased batch variance averages "
-            "half of the true variance and often lands far from it.",
-            "As B grows, batch norm's output approaches the value computed with the true mean "
-            "and variance (dashed).",
-        ]
+    intro.markdown(
+        "**B = 1** is refused: the only example is its own mean. **B = 2**: a feature's two "
+        "values μ ± d have variance d² and become ±d/√(d² + ε): in the table's B = 2 rows "
+        + (
+            "every batch-norm value is ±1 (off by at most "
+            f"{text.short(z.pair.largest_off_one, 2)}, from ε)"
+            if ones
+            else f"ε = {text.eps_label(eps)} pulls the batch-norm values from ±1 toward 0"
+        )
+        + ", saying only which example is larger."
     )
 
 
@@ -325,6 +348,7 @@ def companion_section(s: StreamSettings) -> None:
 
 @ui.page_body
 def body() -> None:
+    quiz_box = st.container()  # the questions first, the controls right above their charts
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         steps, b, f, seed = ui.int_row(*(STATE[k] for k in ("steps", "b", "f", "seed")))
         c5, c6, c7 = st.expander(
@@ -348,7 +372,8 @@ def body() -> None:
             )
         )
         feat -= 1  # the box counts features from 1
-    quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
+    with quiz_box:
+        quiz.ask(questions(b, mk, f, seed), page="batch-statistics")
     settings = StreamSettings(steps, b, f, seed, at, shift, spread, mt, mk)
     sr = stream_runs(settings)
     stream, runs = sr.stream, sr.runs
@@ -364,7 +389,6 @@ def body() -> None:
         )
     else:
         running_section(stream, runs, feat, settings)
-        gap_section(stream, runs)
     size_section(f, seed, feat)
     if runs is not None:
         companion_section(settings)

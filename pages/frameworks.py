@@ -51,69 +51,67 @@ ui.presets(PRESETS, key="fw-presets")  # one row: two lines on a phone
 
 
 @st.fragment
-def difference_section(result: fd.Analysis) -> None:
+def difference_section(result: fd.Analysis, input_text: str) -> None:
     comp = result.comparison
     st.header("How far apart the outputs land")
     labels = {
         k: " vs ".join(framework_label(f, comp.backend) for f in fd.PAIRS[i])
         for k, i in PAIR_KEYS.items()
     }
-    chart = st.container()  # the chart above the choice of the pair it shows
-    pair = ui.control(STATE["pair"], labels=labels)
-    a, b = fd.PAIRS[PAIR_KEYS[pair]]
-    with chart:
+    left, right = st.columns([3, 1])
+    with left:  # the choice right above the chart it chooses, the gaps and the input beside it
+        pair = ui.control(STATE["pair"], labels=labels)
+        a, b = fd.PAIRS[PAIR_KEYS[pair]]
         warning = words.nan_warning(result)
         if warning:
             st.warning(warning, icon=":material/warning:")
         ui.chart(figs.DELTA, comp, a, b, key="delta")  # fmt: skip
-    row = ui.row()
-    for a, b in fd.PAIRS:
-        row.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
+    with right:
+        for a, b in fd.PAIRS:
+            st.metric(f"max |{fd.pair_label(a, b, comp.backend)}|", words.gap(comp.max_abs(a, b)))
+        st.caption(input_text)
     ui.notice(list(words.difference_notes(result)))
 
 
 def code_section(codes: dict, scheme: str, lay: str, shape: tuple[int, ...], backend: str) -> None:
-    st.header("The same layer in three frameworks")
-    ui.prose(
-        r"""Four conventions explain most of the gap: the default $\varepsilon$; how $\sigma^2$ is
-computed (two passes or Welford's running update, which avoid cancellation, or the one-pass
-$\mathrm E[x^2]-\mathrm E[x]^2$, which loses digits to cancellation when $|\mu|\gg\sigma$),
-and in Keras that depends on the backend; for batch norm, what *momentum* weights and
-whether the running variance is unbiased; and which axes carry $\gamma,\beta$ as opposed to
-the axes pooled for $\mu,\sigma^2$."""
-    )
-    tabs = st.tabs([framework_label(f, backend) for f in FRAMEWORKS])
-    for tab, f in zip(tabs, FRAMEWORKS, strict=True):
-        with tab:
-            st.code(codes[f].text, language="python", wrap_lines=True)
-    if scheme == "group" and lay == "nhwc":
-        st.info(CHANNELS_LAST_NOTE, icon=":material/memory:")
-
-    st.markdown("**The layer each framework builds, and the defaults it keeps**")
-    ui.table(
-        words.defaults_columns(defaults_table(scheme, lay, shape, backend)),
-    )
-    with st.expander(
-        "Where these facts come from, and what was not checked", icon=":material/fact_check:"
-    ):
-        st.markdown(words.SOURCES)
+    with ui.going_further("The same layer in code, and the defaults each framework keeps"):
+        tabs = st.tabs([framework_label(f, backend) for f in FRAMEWORKS])
+        for tab, f in zip(tabs, FRAMEWORKS, strict=True):
+            with tab:
+                st.code(codes[f].text, language="python", wrap_lines=True)
+        if scheme == "group" and lay == "nhwc":
+            st.info(CHANNELS_LAST_NOTE, icon=":material/memory:")
+        st.markdown("**The layer each framework builds, and the defaults it keeps**")
+        ui.table(words.defaults_columns(defaults_table(scheme, lay, shape, backend)))
+        with ui.fold(
+            "Where these facts come from, and what was not checked", icon=":material/fact_check:"
+        ):
+            st.markdown(words.SOURCES)
 
 
 @st.fragment
 def diagnosis_section(result: fd.Analysis) -> None:
     st.header("Which convention explains the gap")
+    ui.prose(
+        r"""Four conventions explain most gaps: the default $\varepsilon$; the variance
+algorithm (two passes, Welford's update, or the one-pass $\mathrm E[x^2]-\mathrm E[x]^2$, which
+cancels digits when $|\mu|\gg\sigma$); batch norm's *momentum*; which axes carry
+$\gamma,\beta$."""
+    )
     left, right = st.columns(2)
     with left:
-        ui.chart(figs.DIAGNOSIS, result.diagnosis, key="diag")  # fmt: skip
+        ui.chart(figs.DIAGNOSIS, result.diagnosis, key="diag")
+    with right:  # the numbers and what to notice beside the bars
         ui.table(words.diagnosis_columns(result.diagnosis))
-    with right:
+        ui.notice(list(words.diagnosis_notes(result)))
+    with ui.going_further("Why E[x²] − μ² loses digits far from zero"):
         ui.chart(figs.VARIANCE_ERROR, result.variance_error, key="verr")  # fmt: skip
-    st.latex(r"\sigma^2=\mathrm E[x^2]-\mu^2")
-    ui.prose(
-        r"subtracts two numbers of size $\mu^2$ to get one of size $\sigma^2$: float32 keeps "
-        r"about 7 digits, so roughly $2\log_{10}(|\mu|/\sigma)$ of them are lost."
-    )
-    ui.notice(list(words.diagnosis_notes(result)))
+        st.latex(r"\sigma^2=\mathrm E[x^2]-\mu^2")
+        ui.prose(
+            r"subtracts two numbers of size $\mu^2$ to get one of size $\sigma^2$: float32 keeps "
+            r"about 7 digits, so roughly $2\log_{10}(|\mu|/\sigma)$ of them are lost."
+        )
+        ui.notice(list(words.variance_notes(result)))
 
 
 @st.fragment
@@ -154,6 +152,7 @@ def batch_section(comp: fd.Comparison) -> None:
 
 @ui.page_body
 def body() -> None:
+    quiz_box = st.container()  # the questions first, the controls right above their charts
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         c1, c2 = st.columns(2)
         with c1:
@@ -182,15 +181,18 @@ def body() -> None:
             backend = ui.control(STATE["backend"], labels=KERAS_BACKEND_NAMES)
         with c3:
             match = ui.control(STATE["match"])
-        st.caption(
+        input_text = (
             f"Input: float32, {LAYOUT_NAMES[lay]} ({', '.join(LAYOUT_AXES[lay])}) = {shape}, "
             "drawn as mean + spread · N(0, 1). "
             f"**{SCHEME_LABELS[scheme].capitalize()} norm** pools each "
             + ("mean square" if scheme == "rms" else "mean and variance")
             + f" over {reduced_axes(scheme, lay)}."
-            + ("" if image or w == 3 else " W is ignored here.")
-            + ("" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here.")
         )
+        ignored = ("" if image or w == 3 else " W is ignored here.") + (
+            "" if scheme == "group" or g == (2 if c % 2 == 0 else 1) else " G is ignored here."
+        )
+        if ignored:  # said beside the controls that do nothing
+            st.caption(ignored.strip())
 
     if scheme == "batch" and values_per_channel(shape, lay) < 2:
         st.error(
@@ -201,13 +203,14 @@ def body() -> None:
         scheme = "layer"
 
     setup = fd.Setup(shape, lay, scheme, g, loc, sd, seed, match, backend)
-    quiz.ask(exercises.questions(setup), page="frameworks")
+    with quiz_box:
+        quiz.ask(exercises.questions(setup), page="frameworks")
     result = analysis(setup)
     codes = snippets(scheme, lay, shape, groups=g, match=match, backend=backend)
 
-    difference_section(result)
-    code_section(codes, scheme, lay, shape, backend)
+    difference_section(result, input_text)
     diagnosis_section(result)
+    code_section(codes, scheme, lay, shape, backend)
     batch_section(result.comparison)
 
 

@@ -99,6 +99,7 @@ def placement_section(eps: float) -> None:
 
 @ui.page_body
 def body() -> None:
+    quiz_box = st.container()  # the questions first, the controls right above their charts
     with ui.page_controls(sticky=False):  # (too tall to stay on screen)
         offset = ui.control(STATE["off"], fmt=offset_label)
         c1, c2, c3 = st.columns([2, 1, 1])
@@ -126,7 +127,8 @@ def body() -> None:
     sample = sw.SampleSpec(kind, n, seed)
     swept = sweep(sw.SweepSetup(sample, SWEEP_OFFSETS, eps, clamp, summation))
     k = swept.index(offset)
-    quiz.ask(questions(sample, offset, eps, summation, clamp, swept.at(k)), page="numerics")
+    with quiz_box:
+        quiz.ask(questions(sample, offset, eps, summation, clamp, swept.at(k)), page="numerics")
 
     st.header("One sample, three algorithms, four formats")
     left, right = st.columns([1, 1])
@@ -138,14 +140,15 @@ def body() -> None:
         ui.table(words.variance_columns(swept, k))
     ui.notice(list(words.error_notes(swept, k)))
 
-    st.header("Error against the offset")
-    ui.chart(figs.SWEEP, swept, offset, key="sweep")
-    st.caption(
-        "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input in "
-        "that format with everything else exact — a line lying on it loses nothing to the "
-        "algorithm. Crosses at the top: no finite output. Errors below 10⁻¹⁷ are drawn at 10⁻¹⁷."
-    )
-    ui.notice(list(words.sweep_notes(swept)))
+    with ui.going_further("The error at every offset"):
+        ui.chart(figs.SWEEP, swept, offset, key="sweep")
+        st.caption(
+            "Colour: format. Line style: algorithm. Dash-dotted: the error of storing the input "
+            "in that format with everything else exact — a line lying on it loses nothing to the "
+            "algorithm. Crosses at the top: no finite output. Errors below 10⁻¹⁷ are drawn at "
+            "10⁻¹⁷."
+        )
+        ui.notice(list(words.sweep_notes(swept)))
 
     clamping_section(sample, offset, eps, summation)
     placement_section(eps)

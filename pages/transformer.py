@@ -70,6 +70,7 @@ def placement_section() -> None:
         """Below: L blocks with random weights, as at the start of training, in Pre-LN,
 Post-LN and a variant dividing each block's input by √l.""",
     )
+    quiz_box = st.container()  # the question before the controls, the controls on the charts
     c1, c2, c3 = st.columns([2, 2, 1])
     with c1:
         depth = ui.control(STATE["depth"])
@@ -80,24 +81,36 @@ Post-LN and a variant dividing each block's input by √l.""",
     placement = ui.control(STATE["placement"])
     cmp = comparison(depth, width, seed)
     swept = sweep(depth, width, seed)
-    quiz.ask(exercises.questions(depth, width, seed, sweep=swept), page="transformer")
+    with quiz_box:
+        quiz.ask(exercises.questions(depth, width, seed, sweep=swept), page="transformer")
     facts = tp.placement_facts(cmp, swept)
     ui.side_by_side(
-        lambda: ui.chart(figs.GRADIENT, cmp, placement, key="gradient"),
+        lambda: ui.chart(figs.DEPTH, swept, depth, key="depth-sweep"),
         lambda: ui.chart(figs.STREAM, cmp, placement, key="stream"),
     )
     ui.latex_row(*BLOCK_LATEX[placement])
-    row = ui.row()
-    name = PLACEMENT_LABELS[placement]
-    row.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
-    row.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
-    row.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
     ui.notice(notes.placement_notes(facts))  # the last block, at this depth and over depths
-
-    with st.expander("What Xiong et al. (2020) prove"):
+    ui.prose(
+        """**The takeaway.** Post-LN (the original Transformer) keeps the stream at one size,
+so at the start of training its last blocks get the larger gradients; Pre-LN (GPT-2 and most
+language models since) lets the stream grow, and its last gradients shrink with depth. Neither
+is simply better: Post-LN usually needs a learning-rate warm-up, Pre-LN usually not.""",
+        """**Why the warm-up?** Still argued: Xiong et al. (2020) point to Post-LN's large
+gradients near the output; Liu et al. (2020) argue instead that each Post-LN layer leans so
+heavily on its residual branch that small weight changes are amplified.""",
+    )
+    with ui.going_further("Block by block, what Xiong et al. prove, how the stack is built"):
+        ui.chart(figs.GRADIENT, cmp, placement, key="gradient")
+        row = ui.row()
+        name = PLACEMENT_LABELS[placement]
+        row.metric(f"{name}: block 1's gradient", ui.fmt(facts.first[placement], 3))
+        row.metric(f"{name}: block {depth}'s gradient", ui.fmt(facts.last[placement], 3))
+        row.metric(f"{name}: stream |x_L|", ui.fmt(facts.stream_out[placement], 3))
+        st.markdown("\n".join(f"- {item}" for item in notes.placement_details(facts)))
+        st.markdown(notes.across_blocks_text(facts))
         ui.prose(
-            """Xiong et al. (2020), *On Layer Normalization in the Transformer
-Architecture*, prove **bounds** at initialization, under their assumptions about the
+            """**What Xiong et al. (2020) prove.** *On Layer Normalization in the Transformer
+Architecture* proves **bounds** at initialization, under their assumptions about the
 initialization and the sizes of the hidden vectors, and with high probability: the gradient
 of the last layer's weights is bounded independently of the depth L in Post-LN, and by a bound
 that shrinks like 1/√L in Pre-LN. Why the two differ: Post-LN keeps the stream at size √d;
@@ -108,28 +121,10 @@ picture can change: with a cross-entropy head whose logits are large, for one, a
 stack's tokens collapse toward one direction and its last-layer gradient can grow with
 depth.""",
         )
-    ui.chart(figs.DEPTH, swept, depth, key="depth-sweep")
-    ui.prose(
-        """**The takeaway.** Post-LN (the original Transformer) renormalizes the stream after
-every block: it stays at one size, and at the start of training its last blocks get larger
-gradients than Pre-LN's, the more so the deeper the stack. Pre-LN (GPT-2 and most language
-models since) normalizes only what each block reads, so the stream grows and the last
-gradients shrink. Neither is simply better: Post-LN usually needs a learning-rate warm-up,
-Pre-LN usually not.""",
-        """**Why the warm-up?** Still argued: Xiong et al. (2020) point to Post-LN's large
-gradients near the output; Liu et al. (2020) argue instead that each Post-LN layer leans so
-heavily on its residual branch that small weight changes are amplified.""",
-    )
-    with st.expander("What differs from the paper, and how the stack is built"):
-        st.markdown("\n".join(f"- {item}" for item in notes.placement_details(facts)))
-        st.markdown(notes.across_blocks_text(facts))
         st.markdown(
-            f"""F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer norm without gain or bias
-(gain 1 and bias 0 at initialization). Post-LN renormalizes the stream after every block, so
-the last block always sees a stream of size √d; in Pre-LN every block adds to the stream, it
-grows with L, and the final layer norm divides the gradient by its size.
-
-The stack: {cmp.pre.tokens} tokens x₀ with N(0, 1) entries; weights ±a with
+            f"""**How the stack is built.** F_l(a) = ReLU(a W₁) W₂ is block l's MLP; LN is layer
+norm without gain or bias (gain 1 and bias 0 at initialization).
+{cmp.pre.tokens} tokens x₀ with N(0, 1) entries; weights ±a with
 a² = 2/(d + 2d), the variance of Xavier's initialization that Xiong et al. use; the loss is
 r·y/T for a fixed random r, so the gradient arriving at the output is the same for every
 placement and depth. The depth chart reads the last block's gradient of every depth up to

@@ -126,11 +126,11 @@ def body() -> None:
     # --- n = 2 ------------------------------------------------------------------------------------
     st.header("Two coordinates: one line, two ways to reach it")
     ui.prose(
-        r"""With two coordinates take $a=(w,\,1-w)$. The points with weighted mean 0 form the
-line $\ker a^{\mathsf T}$ through the origin, perpendicular to $a$. $P_a$ reaches it by
-sliding $x$ along the diagonal direction $\mathbf 1=(1,1)$; the Euclidean projection
-meets it at a right angle instead."""
+        r"""With $a=(w,\,1-w)$ the points of weighted mean 0 form the line $\ker a^{\mathsf T}$,
+perpendicular to $a$. $P_a$ reaches it by sliding $x$ along $\mathbf 1=(1,1)$; the Euclidean
+projection meets it at a right angle instead."""
     )
+    quiz_box = st.container()  # the questions first, the controls right above the picture
     c1, c2 = st.columns(2)
     with c1:
         w = ui.control(STATE["w"])
@@ -139,15 +139,15 @@ meets it at a right angle instead."""
 
     r2 = wt.weighted_centering(wt.two_weights(w), x)
     view2 = wt.projection_view(r2)
-
-    quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
+    with quiz_box:
+        quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
 
     lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
     left, right = st.columns([3, 2])
     with left:  # the live controls sit right below the picture they move
         ui.chart(figs.PLANE, r2, view2, key="plane")
         live.live_control(  # drag w: the plane and the fit follow, the release sets w
-            "Drag w: the plane above and the fit below follow",
+            "Drag w: the plane above (and the fit further down) follow",
             key="w-live",
             param="w",
             options=W_OPTIONS,
@@ -172,18 +172,13 @@ meets it at a right angle instead."""
         st.markdown(wtext.number_table(wtext.centring_rows(r2, "weights a = (w, 1 − w)")))
 
     ui.prose(
-        r"""The output always has weighted mean 0, yet its plain average is usually not 0.
-In pictures, $P_a$ drops $x$ onto the hyperplane $\ker a^{\mathsf T}=\{y: a^{\mathsf T}y=0\}$,
-but it travels there along the all-ones direction $\mathbf 1$, not along the shortest
-path. Unless the weights are equal, that is an oblique projection: it leans."""
-    )
-
-    ui.prose(
-        r"""**Where is the right angle?** Put $D=\operatorname{diag}(a)$ and measure with the
-D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$. In that geometry the step
-$x-P_ax=(a^{\mathsf T}x)\mathbf 1$ meets the line at exactly 90°, because
-$\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. With the ordinary dot product the
-same two vectors are at another angle whenever the weights differ."""
+        r"""**It leans: where is the right angle?** The output has weighted mean 0 but usually
+not plain mean 0: unless the weights are equal, $P_a$ is an oblique projection. Measure with
+the D-inner product $\langle u,v\rangle_D=u^{\mathsf T}Dv=\sum_i a_iu_iv_i$,
+$D=\operatorname{diag}(a)$: in that geometry the step $(a^{\mathsf T}x)\mathbf 1$ meets the
+line at exactly 90°, since
+$\langle P_ax,\mathbf 1\rangle_D=a^{\mathsf T}P_ax=0$. The ordinary dot product sees another
+angle whenever the weights differ."""
     )
     angle_table(r2)
     zeros2 = wt.projection_checks(r2.a).zero_weights
@@ -192,29 +187,29 @@ same two vectors are at another angle whenever the weights differ."""
     ui.notice(wtext.plane_notes(r2))
 
     # --- weighted least squares -------------------------------------------------------------------
-    st.header("The same map as a least-squares fit")
-    ui.prose(
-        r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
+    with ui.going_further("The same map as a least-squares fit"):
+        ui.prose(
+            r"""Summarise the numbers $x_i$ by one constant $c$, counting coordinate $i$ with
 weight $a_i$. Setting the derivative to zero gives the weighted mean:"""
-    )
-    ui.latex_row(
-        r"f(c)=\sum_i a_i(x_i-c)^2",
-        r"f'(c)=-2\sum_i a_i(x_i-c)",
-        r"f'(c)=0\iff c=a^{\mathsf T}x",
-    )
-    ui.prose(
-        r"""What the fit leaves over, the residual $x-\hat c\,\mathbf 1$ at the minimiser
+        )
+        ui.latex_row(
+            r"f(c)=\sum_i a_i(x_i-c)^2",
+            r"f'(c)=-2\sum_i a_i(x_i-c)",
+            r"f'(c)=0\iff c=a^{\mathsf T}x",
+        )
+        ui.prose(
+            r"""What the fit leaves over, the residual $x-\hat c\,\mathbf 1$ at the minimiser
 $\hat c=a^{\mathsf T}x$, is exactly $P_ax$: weighted centering is the residual map of an
 intercept-only weighted least-squares fit. The fitted $\hat c$ below comes from a
 least-squares solver that is not told the formula."""
-    )
-    fit = wt.constant_fit(r2)
-    left, right = st.columns([3, 2])
-    with left:
-        ui.chart(figs.OBJECTIVE, fit, key="objective")
-    with right:
-        st.markdown(wtext.number_table(wtext.fit_rows(fit, r2)))
-    ui.notice(wtext.fit_notes(fit, r2, zeros2))
+        )
+        fit = wt.constant_fit(r2)
+        left, right = st.columns([3, 2])
+        with left:
+            ui.chart(figs.OBJECTIVE, fit, key="objective")
+        with right:
+            st.markdown(wtext.number_table(wtext.fit_rows(fit, r2)))
+        ui.notice(wtext.fit_notes(fit, r2, zeros2))
 
     space_and_matrix(r2)
 

@@ -132,24 +132,21 @@ def difference_notes(a: Analysis) -> tuple[str, ...]:
     notes = [
         f"Default ε: PyTorch {text.eps_label(eps['pytorch'])}, Keras "
         f"{text.eps_label(eps['keras'])}, Flax {text.eps_label(eps['flax'])}. Each divides by "
-        f"√({stat} + ε); your input has {stat} ≈ {text.short(q, 3)}, so, compared with PyTorch, "
-        f"Keras's ε scales the outputs by {factor('keras')} and Flax's by {factor('flax')}."
+        f"√({stat} + ε): at your {stat} ≈ {text.short(q, 3)}, Keras's outputs come out "
+        f"{factor('keras')} times PyTorch's, Flax's {factor('flax')} times."
     ]
     if s.scheme != "rms" and s.spread > PRESETS[EPS_PRESET]["sd"]:
         notes.append(
-            "Make the spread smaller (the 'ε matters' preset sets sd 0.03): as σ² approaches "
-            "ε, every framework shrinks the output by its own factor √(σ²/(σ²+ε))."
+            "Make the spread smaller ('ε matters' preset): as σ² nears ε, each framework "
+            "shrinks the output by its own √(σ²/(σ²+ε))."
         )
-    k1, k2, f2 = d.keras[1], d.keras[2], d.flax[2]
-    head = "With PyTorch's ε written out" if s.match else "Switch on 'PyTorch's ε'"
-    verb = "lands" if s.match else "would land"
-    line = f"{head}: Flax {verb} {gap(f2)} from PyTorch, {keras} {gap(k1)}."
+    k1, k2 = d.keras[1], d.keras[2]  # (with PyTorch's ε, the diagnosis table's second row)
     if arithmetic("keras", s.scheme, s.backend).fast_variance and not k1 <= _CLEAR * k2:
-        line += (
-            f" Keras's gap stays: its E[x²] − E[x]² on the {KERAS_BACKEND_NAMES[s.backend]} "
-            f"backend has no switch (a two-pass variance would give {gap(k2)})."
+        notes.append(
+            f"Even with PyTorch's ε, {keras}'s gap stays: its E[x²] − E[x]² on the "
+            f"{KERAS_BACKEND_NAMES[s.backend]} backend has no switch (a two-pass variance "
+            f"would give {gap(k2)})."
         )
-    notes.append(line)
     return tuple(notes)
 
 
@@ -175,25 +172,27 @@ def _steps(name: str, gaps: tuple[float, float, float], rms: bool) -> str:
 
 
 def diagnosis_notes(a: Analysis) -> tuple[str, ...]:
-    """What to notice under the diagnosis bars and the variance-error chart."""
-    s, d, v = a.setup, a.diagnosis, a.variance_error
-    legend = (
-        "Green: the same again, as RMS norm has no variance to compute two ways."
-        if s.scheme == "rms"
-        else "Green: also with the two-pass variance."
-    )
-    notes = [
-        "Red bars: each framework with its own defaults. Orange: the same with PyTorch's ε. "
-        + legend,
+    """What to notice under the diagnosis bars (their colours are said above them)."""
+    s, d = a.setup, a.diagnosis
+    return (
+        *(
+            ["RMS norm has no variance to compute two ways: green is orange again."]
+            if s.scheme == "rms"
+            else []
+        ),
         _steps(framework_label("keras", s.backend), d.keras, s.scheme == "rms"),
         _steps(framework_label("flax"), d.flax, s.scheme == "rms"),
-    ]
+    )
+
+
+def variance_notes(a: Analysis) -> tuple[str, ...]:
+    """What to notice under the variance-error chart: where the input sits on it."""
+    s, v = a.setup, a.variance_error
     if s.scheme == "rms":
-        notes.append(
-            "RMS norm subtracts no mean, so E[x²] − E[x]² never appears: the right-hand chart "
-            "shows the formula alone, with no point for your input."
+        return (
+            "RMS norm subtracts no mean, so E[x²] − E[x]² never appears: the chart shows the "
+            "formula alone, with no point for your input.",
         )
-        return tuple(notes)
     fast = ["Flax"]
     if arithmetic("keras", s.scheme, s.backend).fast_variance:
         fast.append(f"Keras on {KERAS_BACKEND_NAMES[s.backend]}")
@@ -204,12 +203,11 @@ def diagnosis_notes(a: Analysis) -> tuple[str, ...]:
         else ""
     )
     hint = "" if s.loc >= 1000 else " (the 'large mean' preset moves there)"
-    notes.append(
+    return (
         f"{point}Far from zero the error of E[x²] − E[x]² outgrows the effect of ε{hint}: "
         f"then ε no longer matters for {' and '.join(fast)}, and only a two-pass variance "
-        "closes the gap."
+        "closes the gap.",
     )
-    return tuple(notes)
 
 
 def batch_notes(stats: tuple[RunningStats, ...], steps: int, k: int) -> tuple[str, ...]:

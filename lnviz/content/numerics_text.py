@@ -145,7 +145,7 @@ def error_notes(s: Sweep, k: int) -> tuple[str, ...]:
         f"|x| ≈ 65504/n = {text.number(plain, 1)} (the two-pass variance needs that mean); "
         "Welford's running mean never forms the sum. NaN means no usable output.",
         "Errors also include storing x itself: a format cannot hold digits finer than its "
-        "spacing at c (the dash-dotted lines below).",
+        "spacing at c (dash-dotted in “The error at every offset” below).",
     )
 
 

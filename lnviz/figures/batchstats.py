@@ -72,7 +72,7 @@ def stat_figure(stream: Stream, runs: tuple[Running, ...], feature: int, which: 
     _mark_shift(fig, stream)
     word = "mean" if which == "mean" else "variance"
     layout(fig, title=f"Running {word} of feature {feature + 1}", x="step", y=word)
-    legend_below(fig).update_layout(height=440)
+    legend_below(fig).update_layout(height=400)
     return fig.figure()
 
 

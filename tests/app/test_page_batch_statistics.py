@@ -13,9 +13,9 @@ PAGE = "batch-statistics"
 TITLES = (  # the page's charts, in order
     "Running mean",
     "Running variance",
+    "Batch variance",
     "Training vs evaluation",
     "Example 1",
-    "Batch variance",
     "Batch norm (training)",
     "Layer norm",
 )
@@ -137,7 +137,7 @@ def test_a_batch_of_one_is_refused_with_an_explanation() -> None:
     ah.assert_clean(at)
     assert any("batch of **one**" in e.value for e in at.error)
     titles = [f["layout"]["title"]["text"] for f in ah.figures(at)]
-    assert len(titles) == 2 and titles[0].startswith("Example 1")  # the batch-size section
+    assert len(titles) == 1 and titles[0].startswith("Example 1")  # the batch-size section
 
 
 def test_query_string_restores_the_state() -> None:

@@ -13,7 +13,7 @@ from tests.apptest_helpers import assert_clean, figures, shown, texts
 from tests.deep_links import via_router
 
 NAME = "transformer"
-BLOCK_PRE, BLOCK_POST, GRADIENT, STREAM, DEPTH, SPHERE, WEIGHTS, ENTROPY, KEYS, KEYS_LN, TANH = (
+BLOCK_PRE, BLOCK_POST, DEPTH, STREAM, GRADIENT, SPHERE, WEIGHTS, ENTROPY, KEYS, KEYS_LN, TANH = (
     range(11)
 )  # chart order
 NUMBER = r"(−?[\d.]+)"

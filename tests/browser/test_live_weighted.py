@@ -51,6 +51,7 @@ def pixels(page: Any, *points: tuple[float, float]) -> list[list[float]]:
 
 def open_plane(watched: Callable[..., Watched], q: dict[str, str] | None = None) -> Watched:
     w = watched("weighted-centering", q or {})
+    w.page.get_by_text("Going further: The same map as a least-squares fit").click()  # the fit
     wait_live(w.page, "w-live", ("plane", "objective"))
     w.page.locator(".st-key-x-live .live-pad").wait_for()
     arm_live(w.page, "x-live")  # the point's frames too (frames on demand)

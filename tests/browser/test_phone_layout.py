@@ -191,8 +191,9 @@ def test_metric_labels_wrap_instead_of_being_cut_on_a_phone(
     open_page: Callable[..., Visit],
 ) -> None:
     """batch statistics' long metric labels ("PyTorch: median gap before the shift") in
-    half a phone's width: whole, on two lines, not cut off with an ellipsis."""
-    visit = open_page("batch-statistics", viewport=PHONE)
+    half a phone's width: whole, on two lines, not cut off with an ellipsis. (They stand in
+    a going-further part that a link setting the shift's step opens.)"""
+    visit = open_page("batch-statistics", {"at": "60"}, viewport=PHONE)
     assert wait_charts(visit.page, 1) >= 1
     shown = visit.page.evaluate(
         """() => [...document.querySelectorAll('[data-testid="stMetricLabel"]')]

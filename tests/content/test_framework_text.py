@@ -39,7 +39,7 @@ def test_no_switch_is_said_only_of_one_pass_backends(backend) -> None:
 
 def test_rms_notes_have_no_mean_variance_or_two_pass() -> None:
     a = analyse(setup(scheme="rms", loc=100.0))
-    text = " ".join(words.difference_notes(a) + words.diagnosis_notes(a))
+    text = " ".join(words.difference_notes(a) + words.diagnosis_notes(a) + words.variance_notes(a))
     assert "√(E[x²] + ε)" in text and "σ²" not in text
     assert "two-pass variance then" not in text and "variance algorithm" not in text
     assert a.diagnosis.labels[2] == "PyTorch's ε (RMS norm: no variance to align)"
@@ -51,7 +51,8 @@ def test_diagnosis_notes_name_the_step_that_closes_the_gap() -> None:
     far = words.diagnosis_notes(analyse(setup(loc=1000.0, backend="numpy")))
     assert any("Keras 3 (NumPy): PyTorch's ε changes little" in n and "two-pass variance then"
                in n for n in far)  # fmt: skip
-    assert not any("'large mean' preset" in n for n in far)  # already that far out
+    far_variance = words.variance_notes(analyse(setup(loc=1000.0, backend="numpy")))
+    assert not any("'large mean' preset" in n for n in far_variance)  # already that far out
 
 
 def test_nan_warning_names_the_backend() -> None:

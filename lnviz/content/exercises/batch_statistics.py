@@ -37,8 +37,8 @@ def _weight(momentum: float) -> Question:
     m = f"{momentum:g}"
     return number(
         "weight",
-        f"Set Keras's batch-norm momentum to {m}. In the running average "
-        "r ← (1 − w)·r + w·b, what weight w does each new batch b get?",
+        f"Set Keras's momentum to {m}. In r ← (1 − w)·r + w·b, what weight w does each new "
+        "batch b get?",
         run.weight_new,
         link("batch-statistics", f"Show Keras's momentum {m}", mk=m),
         hint="Keras's momentum is the weight of the old average, not of the new batch.",
@@ -60,7 +60,7 @@ def _limit(batch: int, momentum: float) -> Question:
         hint="On average, the biased variance of B values falls short of the true variance "
         "by one part in B.",
         explanation=f"(B − 1)/B = {with_exact(limit)}. PyTorch feeds the unbiased variance "
-        "(divide by B − 1) and settles at 1: the table's last row.",
+        "(divide by B − 1) and settles at 1.",
     )
 
 
