@@ -248,31 +248,37 @@ _SHARE_HTML = """
 <div class="row"><input id="u" readonly aria-label="Link to this view">
 <button id="b" type="button">Copy link</button></div>
 <style>
-  body {{ margin: 0; font: 14px "Source Sans Pro", sans-serif; background: transparent; }}
-  .row {{ display: flex; gap: 6px; }}
-  input {{ flex: 1; min-width: 0; padding: 6px 8px; border-radius: 6px; font: inherit;
-          border: 1px solid {border}; background: {field}; color: {text}; }}
-  button {{ padding: 6px 10px; border-radius: 6px; border: 1px solid {border};
-           background: {field}; color: {text}; font: inherit; cursor: pointer; }}
+  body { margin: 0; font: 14px "Source Sans Pro", sans-serif; background: transparent; }
+  .row { display: flex; gap: 6px; }
+  input, button { padding: 6px 8px; border-radius: 6px; font: inherit; color: inherit;
+    background: transparent; border: 1px solid color-mix(in srgb, currentColor 40%, transparent); }
+  input { flex: 1; min-width: 0; } button { cursor: pointer; }
 </style>
 <script>
   const u = document.getElementById("u"), b = document.getElementById("b");
-  const here = () => {{  /* a class poll's anonymous voter id stays with its phone */
-    try {{
+  const here = () => {  /* a class poll's anonymous voter id stays with its phone */
+    try {
       const href = window.parent.location.href, url = new URL(href);
       if (!url.searchParams.has("voter")) return href;
       url.searchParams.delete("voter");
       return url.href;
-    }} catch (e) {{ return ""; }}
-  }};
-  const tick = () => {{ const h = here(); if (u.value !== h) u.value = h; }};
+    } catch (e) { return ""; }
+  };
+  const theme = () => {  /* the sidebar's own colours, live: they follow a theme switch */
+    try {
+      const around = window.parent.getComputedStyle(window.frameElement);
+      document.body.style.color = around.color;
+      document.documentElement.style.colorScheme = around.colorScheme;
+    } catch (e) {}
+  };
+  const tick = () => { const h = here(); if (u.value !== h) u.value = h; theme(); };
   tick(); setInterval(tick, 600);
-  b.addEventListener("click", async () => {{
+  b.addEventListener("click", async () => {
     tick();
-    try {{ await navigator.clipboard.writeText(u.value); }}
-    catch (e) {{ u.select(); document.execCommand("copy"); }}
+    try { await navigator.clipboard.writeText(u.value); }
+    catch (e) { u.select(); document.execCommand("copy"); }
     b.textContent = "Copied"; setTimeout(() => (b.textContent = "Copy link"), 1500);
-  }});
+  });
 </script>
 """
 
@@ -281,13 +287,8 @@ def share_link() -> None:
     """The live address of this exact view (every control is in it), with a copy button.
 
     The address is read in the browser, so it follows every control as it moves, including
-    those inside fragments. Nothing a visitor typed is inserted into this HTML.
+    those inside fragments. Nothing a visitor typed is inserted into this HTML. Its colours
+    are the sidebar's, read in the browser too, so a live theme switch reaches it.
     """
-    dark = st.context.theme.type == "dark"
-    colors = (
-        {"border": "#3d4150", "field": "#262730", "text": "#fafafa"}
-        if dark
-        else {"border": "#d5d7de", "field": "#ffffff", "text": "#31333f"}
-    )
     st.caption("Share this view: the link holds every control's value.")
-    st.iframe(_SHARE_HTML.format(**colors), height=44, alt="Link to this view with a copy button")
+    st.iframe(_SHARE_HTML, height=44, alt="Link to this view with a copy button")

@@ -94,6 +94,10 @@ label:has(input:is([type="radio"], [type="checkbox"]):focus-visible),
 :is(.stSidebar, .stPageLink) a:focus-visible {{ outline: 2px solid currentColor; }}
 .stPageLink a {{ color: inherit; }}  /* (its ring: the browser's link blue, 1.6:1 on dark) */
 {dom.SIDEBAR_FOLDED}, {dom.SIDEBAR_FOLDED} * {{ visibility: hidden !important; }}
+.js-plotly-plot .main-svg {{ background: transparent !important; }}
+.js-plotly-plot .legend > rect.bg {{ fill-opacity: 0 !important; }}
+.js-plotly-plot .main-svg text:not(.hoverlayer *, .heatmap-label *, .bartext-inside) {{
+  fill: currentColor !important; fill-opacity: 0.8 !important; }}
 .lnviz-numbers {{ overflow-x: auto; }} .lnviz-numbers:focus-visible {{ outline: 2px solid; }}
 .lnviz-numbers table {{ border-collapse: collapse; font-size: 0.875rem; }}
 .lnviz-numbers-caption {{ opacity: 0.8; margin: 0.5rem 0 0.2rem; font-size: 0.875rem; }}
@@ -106,7 +110,12 @@ _NAV_CSS = """.st-key-lnviz-course-nav { gap: 0.45rem; }
 # sizes they had as h3 and h4). A focus ring in the text's colour (WCAG 2.4.7) where
 # Streamlit only recolours a 1 px border (text boxes) or shades the background (page links,
 # options and switches, whose input is hidden). A folded sidebar is only moved off screen:
-# hidden, so that Tab does not walk through links no one sees.
+# hidden, so that Tab does not walk through links no one sees. A chart's text is drawn in the
+# page's text colour at 80 % on the page's own background (Plotly writes its colours inline:
+# !important), which follows a live theme switch at once, a chart that is not redrawn then
+# (one a live control drives) included: Streamlit's light chart grey had 3.7:1 on white, and
+# no one colour has 4.5:1 on both themes' backgrounds (a heatmap cell's or a bar's own text
+# keeps the colour Plotly picks against it).
 
 PHONE_CSS = f"""<style>
 {_READABLE_CSS}

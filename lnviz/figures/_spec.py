@@ -43,7 +43,7 @@ import plotly.graph_objects as go
 import plotly.io as pio
 from plotly.subplots import make_subplots
 
-from lnviz.figures._palette import second_cues
+from lnviz.figures._palette import finished
 
 VALIDATE = os.environ.get("LNVIZ_VALIDATE_FIGURES", "") not in ("", "0")
 
@@ -253,7 +253,7 @@ def json_data(build: Callable[..., go.Figure], *args: Any) -> dict[str, Any]:
     it built itself), a spec with frames, or a figure holding a value _plain does not
     know, goes through Plotly as well."""
     if VALIDATE:
-        return second_cues(_through_plotly(build(*args)))
+        return finished(_through_plotly(build(*args)))
     token = _RECORDING.set(True)
     try:
         made: Any = build(*args)
@@ -262,11 +262,11 @@ def json_data(build: Callable[..., go.Figure], *args: Any) -> dict[str, Any]:
     if isinstance(made, FigureSpec):
         if not made.frames:
             try:
-                return second_cues(made.plotly_json())
+                return finished(made.plotly_json())
             except TypeError:  # a value without a plain JSON form here (a date, a Series)
                 pass
         made = made.figure()  # a go.Figure now: recording has ended
-    return second_cues(_through_plotly(made))
+    return finished(_through_plotly(made))
 
 
 def _through_plotly(fig: go.Figure) -> dict[str, Any]:

@@ -20,6 +20,7 @@ import pytest
 
 from lnviz.content.registry import PAGES
 
+from .chart_contrast import chart_marks, contrast_failures
 from .conftest import DESKTOP, PHONE
 from .helpers import Visit, exception_report, interact
 
@@ -77,6 +78,12 @@ def no_severe_violation(page: Any) -> None:
     assert found == {}, found
 
 
+def faint_chart_marks(page: Any, where: str) -> list[str]:
+    """Text and trace marks in the drawn charts below their contrast (axe does not measure
+    inside Plotly's SVG): tests/browser/chart_contrast.py."""
+    return [f"{where}: {found}" for found in contrast_failures(chart_marks(page))]
+
+
 @pytest.mark.parametrize("url_path", [p.url_path for p in PAGES], ids=lambda p: p or "home")
 def test_the_pages_own_markup_has_no_serious_violation(
     open_page: Callable[..., Visit], url_path: str
@@ -89,6 +96,7 @@ def test_the_pages_own_markup_has_no_serious_violation(
     page = visit.page
     no_severe_violation(page)
     assert structure_problems(page) == []  # (axe's heading-order is only "moderate")
+    faint = faint_chart_marks(page, "1280 px light")
     for viewport, scheme in ((PHONE, "dark"),):
         page.set_viewport_size(viewport)
         page.emulate_media(color_scheme=scheme)
@@ -100,6 +108,8 @@ def test_the_pages_own_markup_has_no_serious_violation(
         )
         page.wait_for_timeout(500)  # the new layout's reflow and the charts' resize
         no_severe_violation(page)
+        faint += faint_chart_marks(page, f"390 px {scheme}")
+    assert faint == [], "\n".join(faint)
 
 
 def _answered_with_numbers(visit: Visit) -> None:
@@ -152,6 +162,40 @@ def test_axe_finds_what_it_should(open_page: Callable[..., Visit]) -> None:
     )
     found = severe_violations(page, {"include": [["#lnviz-axe-probe"]]})
     assert "color-contrast" in found, found
+
+
+FAKE_CHART = """<body style="color: rgb(49, 51, 63)"><div class="js-plotly-plot">
+<svg class="main-svg" width="300" height="200" style="background: rgb(255, 255, 255)">
+<g class="trace scatter" style="opacity: 1"><path class="js-line" d="M0,10L300,10"
+  style="stroke: rgb(242, 142, 43); stroke-width: 2px"></path></g>
+<g class="trace scatter" style="opacity: 0.4"><path class="js-line" d="M0,20L300,20"
+  style="stroke: rgb(242, 142, 43); stroke-width: 2px"></path></g>
+<g class="trace scatter"><path class="js-line" d="M0,30L300,30"
+  style="stroke: rgb(78, 121, 167); stroke-width: 2px"></path></g>
+<g class="xtick"><text x="10" y="60" style="font-size: 12px; fill: rgb(128, 132, 149)">-5</text></g>
+<g class="xtick"><text x="10" y="80" style="font-size: 12px; fill: rgb(49, 51, 63)">5</text></g>
+<g class="infolayer"><g class="annotation"><rect class="bg" x="0" y="100" width="200" height="40"
+  style="fill: rgb(23, 22, 20); fill-opacity: 1"></rect><text x="10" y="125"
+  style="font-size: 12px; fill: rgb(49, 51, 63)">on a dark box</text></g>
+<text x="10" y="180" style="font-size: 24px; fill: rgb(128, 132, 149)">large</text></g>
+</svg></div></body>"""
+
+
+def test_the_chart_contrast_check_finds_faint_marks(browser: Any) -> None:
+    """The check itself, on a chart drawn by hand: a light-orange line (2.4:1), grey tick
+    text (3.7:1) and dark text on an annotation's dark box are found; the same line at
+    opacity 0.4 (context), a blue line, dark tick text and large grey text pass."""
+    page = browser.new_page()
+    try:
+        page.set_content(FAKE_CHART)
+        found = contrast_failures(chart_marks(page))
+    finally:
+        page.close()
+    assert [f.split(": ", 1)[1].split(" at ")[0] for f in found] == [
+        "text -5 rgb(128, 132, 149)",
+        "text on a dark box rgb(49, 51, 63)",
+        "line trace rgb(242, 142, 43)",
+    ], found
 
 
 def test_the_structure_check_finds_a_skipped_level(open_page: Callable[..., Visit]) -> None:

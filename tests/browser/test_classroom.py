@@ -10,7 +10,15 @@ from urllib.parse import unquote
 import pytest
 from playwright.sync_api import expect
 
-from .helpers import Visit, chart_count, exception_report, interact, slider_input, wait_charts
+from .helpers import (
+    Visit,
+    chart_count,
+    exception_report,
+    interact,
+    slider_input,
+    wait_charts,
+    wait_theme,
+)
 from .test_browser_pages import PAGES
 
 pytestmark = pytest.mark.browser
@@ -67,6 +75,18 @@ def test_share_box_follows_every_control(open_page: Callable[..., Visit]) -> Non
         expect(box).to_have_value(re.compile("a=0.5"), timeout=10_000)
     link = box.input_value()
     assert "a=0.5" in link and "eps=4" in link  # the fragment's control is in the link too
+    for dark in (False, True):  # its text in the sidebar's colour, after a live switch too
+        if dark:
+            page.emulate_media(color_scheme="dark")
+            wait_theme(page, dark=True)
+        sidebar = page.locator("[data-testid=stSidebar]").evaluate(_COLOUR_JS)
+        expect(box).to_have_css("color", sidebar["color"], timeout=5_000)
+        assert box.evaluate(_COLOUR_JS)["background"] == "rgba(0, 0, 0, 0)"  # the sidebar's
+
+
+_COLOUR_JS = (
+    "(e) => ({ color: getComputedStyle(e).color, background: getComputedStyle(e).backgroundColor })"
+)
 
 
 def test_a_students_share_box_leaves_out_the_voter_id(open_page: Callable[..., Visit]) -> None:
