@@ -127,15 +127,14 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls():
-        eps, z = ui.side_by_side(
-            lambda: ui.control(STATE["eps"]), lambda: ui.control(STATE["z"]), spec=[3, 2]
-        )
+        eps = ui.control(STATE["eps"])  # ε's home (URL, presets); the live control draws it
+        z = ui.control(STATE["z"])
     quiz.ask(exercises.questions(z, eps), page="epsilon")
 
     core = lnviz.analyze_core(z, eps)
 
-    live.live_control(  # one ε: dragging moves the charts below, releasing sets the page's ε
-        "Drag ε: the charts below follow",
+    live.live_control(  # the one ε control: the charts below follow, the release sets ε
+        "ε (added to the variance): drag it, the charts below follow",
         key="eps-live",
         param="eps",
         options=ui.EPS_GRID,

@@ -131,23 +131,13 @@ perpendicular to $a$. $P_a$ reaches it by sliding $x$ along $\mathbf 1=(1,1)$; t
 projection meets it at a right angle instead."""
     )
     quiz_box = st.container()  # the questions first, the controls right above the picture
+    w = ui.control(STATE["w"])  # w's home (URL, presets); the live control below draws it
     c1, c2 = st.columns(2)
-    with c1:
-        w = ui.control(STATE["w"])
     with c2:
         x = ui.control(STATE["x"])
-
-    r2 = wt.weighted_centering(wt.two_weights(w), x)
-    view2 = wt.projection_view(r2)
-    with quiz_box:
-        quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
-
-    lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
-    left, right = st.columns([3, 2])
-    with left:  # the live controls sit right below the picture they move
-        ui.chart(figs.PLANE, r2, view2, key="plane")
-        live.live_control(  # drag w: the plane and the fit follow, the release sets w
-            "Drag w: the plane above (and the fit further down) follow",
+    with c1:
+        live.live_control(  # the one w control: the plane and the fit follow, the release sets w
+            "w (weight of the first coordinate): drag it, the plane follows",
             key="w-live",
             param="w",
             options=W_OPTIONS,
@@ -156,6 +146,16 @@ projection meets it at a right angle instead."""
             fmt=lambda v: f"{v:g}",
             symbol="w",
         )
+
+    r2 = wt.weighted_centering(wt.two_weights(w), x)
+    view2 = wt.projection_view(r2)
+    with quiz_box:
+        quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
+
+    lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
+    left, right = st.columns([3, 2])
+    with left:  # the point's live control sits right below the picture it moves
+        ui.chart(figs.PLANE, r2, view2, key="plane")
         live.live_point(  # drag the point x on the plane: both projections follow
             "Or drag the orange point x on the plane above",
             key="x-live",

@@ -67,6 +67,7 @@ _LIVE = st.components.v2.component(
 
 HINT = "Drag, or use the arrow keys: the charts follow in your browser; release to update the page."
 HINT_STATIC = "The charts update when you release."
+_HIDE_PAGE_CONTROL = "<style>.st-key-KEY { display: none; }</style>"
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,11 @@ def live_control(
     labelled "`symbol` = fmt(option)". On release the chosen option becomes
     st.session_state[param], or, when `apply` is given, `apply(option)` writes it (for a
     page control that is not one number, such as one coordinate of a vector typed in a
-    text box)."""
+    text box).
+
+    Without `apply` the live control is the one control of `param` a visitor sees: the
+    page's own control stays the value's home (URL, presets, link checks) but is not drawn,
+    so no quantity has two controls."""
     opts = list(options)
     index = opts.index(nearest(value, opts))
 
@@ -191,6 +196,8 @@ def live_control(
             else:
                 apply(opts[i])
 
+    if apply is None:
+        st.html(_HIDE_PAGE_CONTROL.replace("KEY", param))  # param: a page's constant key
     _send_frames(key, charts)
     _LIVE(
         key=key,

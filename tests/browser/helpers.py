@@ -372,9 +372,11 @@ def alerts(page: Page, kinds: tuple[str, ...] = ("Warning", "Error")) -> list[st
 
 
 def slider_input(page: Page, key: str) -> Any:
-    """The focusable thumb (role=slider) of the slider with widget key `key`."""
+    """The focusable thumb (role=slider) of the slider with widget key `key`, or of the live
+    control `key`-live where that is the one control of `key` drawn (lnviz.app.live)."""
     return page.locator(
-        f".st-key-{key} [role=slider], .st-key-{key} input[type=range]",
+        f".st-key-{key} [role=slider], .st-key-{key} input[type=range], "
+        f".st-key-{key}-live input[type=range] >> visible=true",
     ).first
 
 
@@ -394,8 +396,12 @@ def linked_query(url: str) -> dict[str, str]:
 
 
 def slider_value(page: Page, key: str) -> str:
-    """The value shown on the slider's thumb."""
-    return page.locator(f".st-key-{key} [data-testid=stSliderThumbValue]").first.inner_text()
+    """The value shown on the slider's thumb (a live control's "ε = 1/3": its "1/3")."""
+    shown = page.locator(
+        f".st-key-{key} [data-testid=stSliderThumbValue], .st-key-{key}-live .live-value"
+        " >> visible=true"
+    ).first.inner_text()
+    return shown.split(" = ", 1)[-1]
 
 
 def text_input_value(page: Page, key: str) -> str | None:

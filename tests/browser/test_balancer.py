@@ -313,6 +313,7 @@ def test_a_download_comes_from_the_visitors_replica(
     visitor = visitors(balancer)
     visit(visitor, "reduction-axes", "scheme=group")
     [replica] = visitor.replicas()
+    visitor.page.locator("summary", has_text="every group, as a table").click()  # its fold
     with visitor.page.expect_download() as download:
         interact(
             visitor.page,

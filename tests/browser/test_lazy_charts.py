@@ -101,6 +101,9 @@ def test_waiting_for_charts_draws_the_ones_left_waiting(open_page: Callable[...,
     waiting for a scroll that a test never makes."""
     visit = open_page("epsilon", viewport=TALL)
     page = visit.page
+    for part in page.locator("summary", has_text="Going further").all():
+        part.click()  # charts far below the screen (the main flow fits in TALL)
+    wait_ready(page)
     total = len(charts(page))
     move_without_drawing_all(page, press_on_slider(page, "eps", "ArrowRight"))
     assert page.evaluate("() => window.__lnvizCharts.pending()") > 0
