@@ -23,10 +23,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import plotly.io as pio
 
-from lnviz.content import transformer_notes as notes
-from lnviz.figures import transformer as figs
 from lnviz.lessons import transformer as tf
 from lnviz.lessons.transformer import analysis as tp
+from lnviz.lessons.transformer import figures as figs
+from lnviz.lessons.transformer import notes
 
 DEPTH, WIDTH = max(tp.DEPTHS), max(tp.WIDTHS)
 

@@ -9,10 +9,9 @@ import streamlit as st
 
 from lnviz.app import live, quiz, ui
 from lnviz.content import text
-from lnviz.content.exercises import batch_statistics as exercises
-from lnviz.figures import batchstats as figs
-from lnviz.figures.live_batchstats import shift_step_frames
 from lnviz.lessons.batch_statistics import analysis as model
+from lnviz.lessons.batch_statistics import figures as figs
+from lnviz.lessons.batch_statistics import questions as exercises
 from lnviz.lessons.batch_statistics.analysis import (
     FLAX_EPS,
     KERAS_EPS,
@@ -24,6 +23,7 @@ from lnviz.lessons.batch_statistics.analysis import (
     StreamSettings,
 )
 from lnviz.lessons.batch_statistics.live import shift_step_grid, shift_steps
+from lnviz.lessons.batch_statistics.live_figures import shift_step_frames
 from lnviz.lessons.batch_statistics.running import Running, Stream
 from lnviz.lessons.batch_statistics.state import PRESETS, STATE
 

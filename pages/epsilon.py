@@ -5,12 +5,12 @@ import streamlit as st
 
 import lnviz
 from lnviz.app import live, quiz, ui
-from lnviz.content import epsilon_notes as notes
-from lnviz.content.exercises import epsilon as exercises
-from lnviz.figures import epsilon as figs
-from lnviz.figures.live_epsilon import epsilon_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.epsilon import figures as figs
+from lnviz.lessons.epsilon import notes
+from lnviz.lessons.epsilon import questions as exercises
 from lnviz.lessons.epsilon.live import epsilon_grid
+from lnviz.lessons.epsilon.live_figures import epsilon_frames
 from lnviz.lessons.epsilon.state import PRESETS, STATE
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves

@@ -6,9 +6,6 @@ import streamlit as st
 
 from lnviz.app import quiz, ui
 from lnviz.axes import divisors
-from lnviz.content import framework_text as words
-from lnviz.content.exercises import frameworks as exercises
-from lnviz.figures import frameworks as figs
 from lnviz.lessons.frameworks import (
     FRAMEWORKS,
     KERAS_BACKEND_NAMES,
@@ -17,6 +14,9 @@ from lnviz.lessons.frameworks import (
     values_per_channel,
 )
 from lnviz.lessons.frameworks import diff as fd
+from lnviz.lessons.frameworks import figures as figs
+from lnviz.lessons.frameworks import notes as words
+from lnviz.lessons.frameworks import questions as exercises
 from lnviz.lessons.frameworks.code import (
     CHANNELS_LAST_NOTE,
     defaults_table,

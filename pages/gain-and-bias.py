@@ -7,13 +7,13 @@ import streamlit as st
 
 import lnviz
 from lnviz.app import live, quiz, ui
-from lnviz.content import affine_notes as notes
-from lnviz.content import live_gain as drag_text
-from lnviz.content.exercises import gain_and_bias as exercises
-from lnviz.figures import affine as figs
-from lnviz.figures.live_gain import gain_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.gain_and_bias import figures as figs
+from lnviz.lessons.gain_and_bias import notes
+from lnviz.lessons.gain_and_bias import notes_live as drag_text
+from lnviz.lessons.gain_and_bias import questions as exercises
 from lnviz.lessons.gain_and_bias.live import drag_values, gain_grid
+from lnviz.lessons.gain_and_bias.live_figures import gain_frames
 from lnviz.lessons.gain_and_bias.state import PRESETS, STATE
 
 

@@ -7,13 +7,13 @@ import streamlit as st
 
 import lnviz
 from lnviz.app import live, quiz, ui
-from lnviz.content import invariance_notes as notes
 from lnviz.content.closed_forms import vector_with_exact
-from lnviz.content.exercises import invariance as exercises
-from lnviz.figures import invariance as figs
-from lnviz.figures.live_invariance import scale_frames, shift_frames
 from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.invariance import figures as figs
+from lnviz.lessons.invariance import notes
+from lnviz.lessons.invariance import questions as exercises
 from lnviz.lessons.invariance.live import scale_grid, shift_grid
+from lnviz.lessons.invariance.live_figures import scale_frames, shift_frames
 from lnviz.lessons.invariance.state import PRESETS, STATE
 
 SHIFTS, SCALES = STATE["c"].options, STATE["a"].options  # the live charts' frames

@@ -4,10 +4,10 @@ import numpy as np
 import streamlit as st
 
 from lnviz.app import quiz, ui
-from lnviz.content import numerics_text as words
-from lnviz.content.exercises import numerics as exercises
 from lnviz.content.text import float_result, offset_label
-from lnviz.figures import numerics as figs
+from lnviz.lessons.numerics import figures as figs
+from lnviz.lessons.numerics import notes as words
+from lnviz.lessons.numerics import questions as exercises
 from lnviz.lessons.numerics import recipes as rec
 from lnviz.lessons.numerics import sweep as sw
 from lnviz.lessons.numerics.state import BFLOAT16_PRESET, OFFSETS, PRESETS, STATE

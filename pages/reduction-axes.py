@@ -7,10 +7,10 @@ import streamlit as st
 import lnviz
 from lnviz.app import quiz, ui
 from lnviz.axes import divisors, has_statistics, statistics_agree, with_entries
-from lnviz.content import axes_text
-from lnviz.content.exercises import reduction_axes as exercises
 from lnviz.content.text import short
-from lnviz.figures import axes as figs
+from lnviz.lessons.reduction_axes import figures as figs
+from lnviz.lessons.reduction_axes import notes as axes_text
+from lnviz.lessons.reduction_axes import questions as exercises
 from lnviz.lessons.reduction_axes import tables as axes_tables
 from lnviz.lessons.reduction_axes.state import PRESETS, STATE
 from lnviz.params import parse_entries

@@ -6,10 +6,10 @@ import streamlit as st
 
 from lnviz.app import quiz, ui
 from lnviz.content import text
-from lnviz.content.exercises import sequences as exercises
-from lnviz.figures import seqchecks as checks
-from lnviz.figures import sequences as figs
 from lnviz.lessons.sequences import analysis as model
+from lnviz.lessons.sequences import figures as figs
+from lnviz.lessons.sequences import figures_checks as checks
+from lnviz.lessons.sequences import questions as exercises
 from lnviz.lessons.sequences.analysis import SEEDS, Analysis, CorrelationChange, Settings
 from lnviz.lessons.sequences.causality import SCHEMES
 from lnviz.lessons.sequences.state import PRESETS, STATE, WRT

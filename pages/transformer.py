@@ -6,13 +6,13 @@ import numpy as np
 import streamlit as st
 
 from lnviz.app import quiz, ui
-from lnviz.content import transformer_notes as notes
-from lnviz.content.exercises import transformer as exercises
 from lnviz.errors import LnvizError
-from lnviz.figures import transformer as figs
 from lnviz.figures.block_diagram import BLOCK
 from lnviz.lessons import transformer as tf
 from lnviz.lessons.transformer import analysis as tp
+from lnviz.lessons.transformer import figures as figs
+from lnviz.lessons.transformer import notes
+from lnviz.lessons.transformer import questions as exercises
 from lnviz.lessons.transformer.state import G_DEFAULT, PRESETS, STATE, X_DEFAULT
 
 PLACEMENT_LABELS = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, scaled by 1/√l"}

@@ -5,12 +5,12 @@ import streamlit as st
 
 from lnviz import weighted as wt
 from lnviz.app import live, quiz, ui
-from lnviz.content import weighted_text as wtext
-from lnviz.content.exercises import weighted_centering as exercises
 from lnviz.errors import LnvizError
-from lnviz.figures import weighted as figs
-from lnviz.figures.live_weighted import point_frames, weight_frames
+from lnviz.lessons.weighted_centering import figures as figs
+from lnviz.lessons.weighted_centering import notes as wtext
+from lnviz.lessons.weighted_centering import questions as exercises
 from lnviz.lessons.weighted_centering.live import point_lattice, weight_grid
+from lnviz.lessons.weighted_centering.live_figures import point_frames, weight_frames
 from lnviz.lessons.weighted_centering.state import A3_DEFAULT, PRESETS, STATE
 
 A3_FALLBACK = (1.0, 2.0, 5.0)  # A3_DEFAULT as numbers, used when typed weights are refused

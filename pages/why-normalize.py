@@ -3,9 +3,9 @@
 import streamlit as st
 
 from lnviz.app import quiz, ui
-from lnviz.content.exercises import why_normalize as exercises
-from lnviz.figures import why_normalize as figs
 from lnviz.lessons.why_normalize import Drift, activation_drift
+from lnviz.lessons.why_normalize import figures as figs
+from lnviz.lessons.why_normalize import questions as exercises
 from lnviz.lessons.why_normalize.state import STATE
 
 

@@ -1,5 +1,9 @@
 """The layers, by their imports: engine ← lessons ← content ← classpoll ← figures ← app ← pages.
 
+A lesson folder (`lnviz/lessons/<page>/`) holds three layers, by file name: `figures*.py`
+and `live_figures.py` are figures, `notes*.py` and `questions.py` are content, the rest
+(its models and state spec) are lessons.
+
 Each module may import from its own layer and the layers to its left, never to its
 right; the engine, lessons and content import NumPy and the standard library only; the
 class poll's storage and rooms (`lnviz/classpoll/`) the standard library and redis only.
@@ -31,11 +35,22 @@ MAX_ENGINE_MODULES = 12
 MAX_LINES = 400
 
 
+def lesson_file_role(stem: str) -> str:
+    """The layer of a file in a lesson folder, by its name (see the module's docstring)."""
+    if stem in ("figures", "live_figures") or stem.startswith("figures_"):
+        return "figures"
+    if stem in ("notes", "questions") or stem.startswith("notes_"):
+        return "content"
+    return "lessons"
+
+
 def layer_of_module(name: str) -> str:
     parts = name.split(".")
     if parts[0] != "lnviz":
         raise ValueError(name)
     sub = parts[1] if len(parts) > 1 else ""
+    if sub == "lessons" and len(parts) > 3:  # a file of a lesson folder: its role by name
+        return lesson_file_role(parts[3])
     return sub if sub in ("lessons", "content", "classpoll", "figures", "app") else "engine"
 
 
@@ -245,3 +260,31 @@ def test_streamlits_element_classes_the_app_names_are_in_the_installed_streamlit
     assert {"stMetric", "stMainBlockContainer", "stElementContainer"} <= named
     missing = sorted(n for n in named if not re.search(f"[`\"']{n}[`\"' ]", bundle))
     assert not missing, missing
+
+
+@pytest.mark.parametrize(
+    ("module", "layer"),
+    [
+        ("lnviz.lessons.epsilon", "lessons"),
+        ("lnviz.lessons.epsilon.live", "lessons"),
+        ("lnviz.lessons.epsilon.state", "lessons"),
+        ("lnviz.lessons.epsilon.figures", "figures"),
+        ("lnviz.lessons.transformer.figures_attention", "figures"),
+        ("lnviz.lessons.epsilon.live_figures", "figures"),
+        ("lnviz.lessons.epsilon.notes", "content"),
+        ("lnviz.lessons.gain_and_bias.notes_live", "content"),
+        ("lnviz.lessons.epsilon.questions", "content"),
+        ("lnviz.lessons.explorers", "lessons"),
+    ],
+)
+def test_a_lesson_folders_files_take_their_layer_from_their_names(module: str, layer: str) -> None:
+    assert layer_of_module(module) == layer
+
+
+def test_a_lesson_model_importing_its_figures_is_caught() -> None:
+    """A model (lessons) may not import its folder's figures (figures): right, not left."""
+    model, figures = (
+        layer_of_module("lnviz.lessons.epsilon"),
+        layer_of_module("lnviz.lessons.epsilon.figures"),
+    )
+    assert LAYERS.index(figures) > LAYERS.index(model)

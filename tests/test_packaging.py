@@ -35,7 +35,7 @@ def test_wheel_carries_every_subpackage_and_installs(tmp_path: Path) -> None:
         check=True, capture_output=True,
     )  # fmt: skip
     code = (
-        "import lnviz, lnviz.figures.epsilon as f; "
+        "import lnviz, lnviz.lessons.epsilon.figures as f; "
         f"print(lnviz.__file__.startswith({str(target)!r}), "
         "f.H.alt(lnviz.epsilon_family(1/3), []) != '')"
     )

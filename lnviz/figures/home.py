@@ -14,7 +14,7 @@ from lnviz.family import Family
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import FigureSpec
 from lnviz.figures._style import hline, r
-from lnviz.figures.axes import label_heatmap
+from lnviz.lessons.reduction_axes.figures import label_heatmap
 
 
 def _thumb(fig: FigureSpec) -> FigureSpec:
@@ -72,15 +72,19 @@ def shrunk(fig: go.Figure) -> go.Figure:
 def _steps() -> dict[str, Callable[[], go.Figure]]:
     """The other course steps' pictures: one of each page's charts at its defaults."""
     from lnviz import weighted as wt
-    from lnviz.figures import batchstats, frameworks, numerics, sequences, transformer
-    from lnviz.figures import weighted as wfig
-    from lnviz.figures import why_normalize as why
     from lnviz.lessons.batch_statistics import analysis as bs
+    from lnviz.lessons.batch_statistics import figures as batchstats
     from lnviz.lessons.frameworks import diff as fd
+    from lnviz.lessons.frameworks import figures as frameworks
+    from lnviz.lessons.numerics import figures as numerics
     from lnviz.lessons.numerics import sweep as sw
+    from lnviz.lessons.sequences import figures as sequences
     from lnviz.lessons.sequences.analysis import Settings, analyse
     from lnviz.lessons.transformer import analysis as tp
+    from lnviz.lessons.transformer import figures as transformer
+    from lnviz.lessons.weighted_centering import figures as wfig
     from lnviz.lessons.why_normalize import activation_drift
+    from lnviz.lessons.why_normalize import figures as why
 
     def drift() -> go.Figure:
         return why.DRIFT.figure(activation_drift(depth=32, gain=2.0, activation="relu"))

@@ -12,8 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from lnviz.app import classpoll
 from lnviz.classpoll.rooms import Poll
-from lnviz.content.exercises import epsilon as epsilon_questions
-from lnviz.content.exercises import gain_and_bias as gain_and_bias_questions
+from lnviz.lessons.epsilon import questions as epsilon_questions
+from lnviz.lessons.gain_and_bias import questions as gain_and_bias_questions
 from tests.apptest_helpers import assert_clean, shown
 from tests.apptest_helpers import texts as raw_texts
 from tests.deep_links import via_router

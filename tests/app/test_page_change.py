@@ -3,10 +3,7 @@ them) do not carry a value from the page the visitor leaves to the next one (iss
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-
-from lnviz.content import exercises
+from lnviz.content import exercises, registry
 from tests.apptest_helpers import assert_clean
 from tests.deep_links import via_router
 
@@ -44,11 +41,8 @@ def test_no_question_links_to_another_page_with_a_key_the_page_it_leaves_binds()
     left is bound to (its guard against stale values), so such a link would open the next
     page at that control's default: no question's link carries one."""
     crossing = 0
-    for module in pkgutil.iter_modules(exercises.__path__):
-        if module.name.startswith("_"):
-            continue
-        page = module.name.replace("_", "-")
-        questions = importlib.import_module(f"{exercises.__name__}.{module.name}").questions()
+    for page in (p.url_path for p in registry.PAGES if p.url_path):
+        questions = exercises.for_page(page)
         leaving = [q for q in questions if q.link.script != f"pages/{page}.py"]
         if not leaving:
             continue

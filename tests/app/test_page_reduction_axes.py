@@ -257,7 +257,7 @@ def test_questions_follow_the_page_state() -> None:
 @pytest.mark.parametrize(("scheme", "groups"), [("layer_all", 2), ("rms", 2), ("group", 3)])
 def test_question_links_open_their_state_for_every_scheme(scheme: str, groups: int) -> None:
     """The links write the scheme as the page's own links do (layer-all, RMS)."""
-    from lnviz.content.exercises import reduction_axes
+    from lnviz.lessons.reduction_axes import questions as reduction_axes
     from tests.deep_links import assert_link_opens
 
     for q in reduction_axes.questions((2, 3, 6), scheme, groups):

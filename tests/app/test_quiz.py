@@ -8,7 +8,7 @@ import math
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.content.exercises import why_normalize
+from lnviz.lessons.why_normalize import questions as why_normalize
 from tests.apptest_helpers import ROOT, assert_clean, open_question
 
 PAGE = "why-normalize"

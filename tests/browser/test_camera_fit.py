@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 
-from lnviz.figures.axes import CAMERA_ASPECT
+from lnviz.lessons.reduction_axes.figures import CAMERA_ASPECT
 
 from .conftest import PHONE
 from .helpers import Visit, interact
@@ -17,7 +17,9 @@ from .helpers import Visit, interact
 pytestmark = pytest.mark.browser
 
 PROJECTOR = {"width": 1920, "height": 1080}
-SERVER_EYE = math.dist((0, 0, 0), (1.45, -1.8, 1.15))  # lnviz.figures.axes.cube_figure's
+SERVER_EYE = math.dist(
+    (0, 0, 0), (1.45, -1.8, 1.15)
+)  # lnviz.lessons.reduction_axes.figures.cube_figure's
 CLOSEST = 0.6  # lazy.js's
 
 # The camera Plotly drew with, the scene's width / height, and the aspect sent.

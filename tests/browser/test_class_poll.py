@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Locator
 
 from lnviz.content import registry
-from lnviz.content.exercises import epsilon as epsilon_questions
+from lnviz.lessons.epsilon import questions as epsilon_questions
 
 from .conftest import PHONE
 from .helpers import Visit, exception_report

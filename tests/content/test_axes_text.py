@@ -1,11 +1,11 @@
-"""Scheme-dependent text of the reduction-axes page (lnviz.content.axes_text)."""
+"""Scheme-dependent text of the reduction-axes page (lnviz.lessons.reduction_axes.notes)."""
 
 from __future__ import annotations
 
 import pytest
 
 import lnviz
-from lnviz.content import axes_text
+from lnviz.lessons.reduction_axes import notes as axes_text
 
 X = lnviz.sample_tensor((2, 4, 6), 0)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from lnviz.content.exercises import batch_statistics as ex
 from lnviz.content.questions import twice_or_half
+from lnviz.lessons.batch_statistics import questions as ex
 from lnviz.lessons.batch_statistics.analysis import StreamSettings, conventions, stream_runs
 from lnviz.lessons.batch_statistics.running import MAX_BATCH
 from tests.apptest_helpers import assert_right_answer_explained

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz.content.exercises import epsilon as ex
 from lnviz.content.text import eps_label
+from lnviz.lessons.epsilon import questions as ex
 from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "epsilon"

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from lnviz.content.exercises import frameworks as ex
 from lnviz.lessons.frameworks import CONVENTIONS, effective_eps
 from lnviz.lessons.frameworks import diff as fd
+from lnviz.lessons.frameworks import questions as ex
 from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "frameworks"

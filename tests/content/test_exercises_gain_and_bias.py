@@ -10,8 +10,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 import lnviz
-from lnviz.content.exercises import gain_and_bias as ex
 from lnviz.lessons.explorers import WORKED_BETA, WORKED_GAMMA, WORKED_Z
+from lnviz.lessons.gain_and_bias import questions as ex
 from tests.apptest_helpers import ROOT, assert_clean, assert_right_answer_explained
 from tests.deep_links import assert_link_opens
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from lnviz.content.exercises import invariance as ex
 from lnviz.content.text import eps_label
 from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.invariance import questions as ex
 from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "invariance"

@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from lnviz.content.exercises import numerics as ex
-from lnviz.content.numerics_text import OFFSETS
+from lnviz.lessons.numerics import questions as ex
 from lnviz.lessons.numerics import sweep as sw
+from lnviz.lessons.numerics.notes import OFFSETS
 from tests.apptest_helpers import assert_right_answer_explained
 
 PAGE = "numerics"

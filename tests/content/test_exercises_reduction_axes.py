@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from lnviz.axes import SCHEME_INFO, reduce_tensor, sample_tensor
-from lnviz.content.exercises import reduction_axes as ex
+from lnviz.lessons.reduction_axes import questions as ex
 
 STATES = [
     ((2, 4, 6), "layer", 2),

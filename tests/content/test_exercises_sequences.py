@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from lnviz.content.exercises import sequences as ex
+from lnviz.lessons.sequences import questions as ex
 from lnviz.lessons.sequences.analysis import Settings, analyse, shock, shock_table
 from lnviz.lessons.sequences.causality import SCHEMES
 from tests.apptest_helpers import assert_right_answer_explained

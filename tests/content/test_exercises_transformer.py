@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from lnviz.content.exercises import transformer as ex
 from lnviz.lessons import transformer as tf
 from lnviz.lessons.transformer import analysis as tp
+from lnviz.lessons.transformer import questions as ex
 from tests.apptest_helpers import ROOT, assert_clean, assert_right_answer_explained
 
 PAGE = "transformer"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lnviz.content.exercises import weighted_centering as ex
+from lnviz.lessons.weighted_centering import questions as ex
 from lnviz.weighted import projection_checks, two_weights, weighted_centering
 
 STATES = [(0.25, (4.0, 2.0)), (0.5, (1.0, 3.0)), (0.0, (3.0, -1.0)), (0.7, (-2.5, 10.0))]

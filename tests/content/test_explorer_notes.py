@@ -11,8 +11,11 @@ import re
 import pytest
 
 from lnviz import affine_redundancy, affine_stages, analyze_core, jacobian_spectrum
-from lnviz.content import affine_notes, closed_forms, epsilon_notes, invariance_notes
+from lnviz.content import closed_forms
 from lnviz.lessons import explorers
+from lnviz.lessons.epsilon import notes as epsilon_notes
+from lnviz.lessons.gain_and_bias import notes as affine_notes
+from lnviz.lessons.invariance import notes as invariance_notes
 from lnviz.lessons.symmetry import common_shift, scale, seeded_layer, unequal_shift
 
 PRIVATE = re.compile(r"seed|the notes|\bC\d+\b|\bW\d\b|toy", re.IGNORECASE)

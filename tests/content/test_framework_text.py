@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from lnviz.content import framework_text as words
 from lnviz.lessons.frameworks import KERAS_BACKENDS, SCHEMES
+from lnviz.lessons.frameworks import notes as words
 from lnviz.lessons.frameworks.code import defaults_table
 from lnviz.lessons.frameworks.diff import Setup, analyse
 

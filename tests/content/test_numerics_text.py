@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from lnviz.content import numerics_text as words
+from lnviz.lessons.numerics import notes as words
 from lnviz.lessons.numerics import recipes as rec
 from lnviz.lessons.numerics import sweep as sw
 

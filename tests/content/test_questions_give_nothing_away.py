@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 
 from lnviz.content import exercises
-from lnviz.content.exercises import epsilon
 from lnviz.content.questions import Question
 from lnviz.content.text import short, with_exact
+from lnviz.lessons.epsilon import questions as epsilon
 
 COURSE = [q for _, questions in exercises.course() for q in questions if q.answer is not None]
 EXTRA = [*epsilon.questions([1.0, 2.0, 3.0], 4 / 3), *epsilon.questions([5.0, 5.0, 5.0], 0.01)]

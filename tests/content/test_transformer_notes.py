@@ -6,13 +6,13 @@ import dataclasses
 
 import pytest
 
-from lnviz.content import transformer_notes as notes
 from lnviz.lessons.transformer import analysis as tp
 from lnviz.lessons.transformer import (
     attention_scan,
     compare_placements,
     hidden_key_example,
     layer_norm_backward,
+    notes,
     sample_tokens,
     selectable_keys,
     sphere_view,

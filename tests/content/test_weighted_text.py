@@ -1,4 +1,4 @@
-"""Text of the weighted-centering page (lnviz.content.weighted_text), state by state."""
+"""Text of the weighted-centering page (lnviz.lessons.weighted_centering.notes), state by state."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from lnviz.content import weighted_text as wtext
+from lnviz.lessons.weighted_centering import notes as wtext
 from lnviz.weighted import constant_fit, orthogonality, projection_checks, weighted_centering
 
 NOISE = re.compile(r"\d\.\d{7,}")  # a float printed in full

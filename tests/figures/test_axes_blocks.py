@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz.figures import axes as figs
+from lnviz.lessons.reduction_axes import figures as figs
 
 LARGEST = (8, 16, 32)
 

@@ -1,4 +1,4 @@
-"""lnviz.figures.affine: figure data equals engine data; alt text names the key values."""
+"""Gain and bias's figures: figure data equals engine data; alt text names the key values."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from lnviz import affine_stages
 from lnviz.content import text
-from lnviz.figures import affine as figs
+from lnviz.lessons.gain_and_bias import figures as figs
 
 TOY = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)  # the untitled note's eps = 0 toy
 

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import lnviz
-from lnviz.figures import axes as figs
+from lnviz.lessons.reduction_axes import figures as figs
 
 
 def test_cube_highlights_exactly_the_chosen_group() -> None:

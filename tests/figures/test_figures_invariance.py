@@ -1,11 +1,11 @@
-"""lnviz.figures.invariance: figure data equals engine data; alt text names the key values."""
+"""Invariance's figures: figure data equals engine data; alt text names the key values."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from lnviz import affine_redundancy, scaling_identity
-from lnviz.figures import invariance as figs
+from lnviz.lessons.invariance import figures as figs
 from lnviz.lessons.symmetry import common_shift, scale, seeded_layer, split_shift, unequal_shift
 
 
@@ -89,7 +89,7 @@ def test_ws_figure_marks_the_removed_common_part() -> None:
 def test_both_scaling_charts_open_their_alt_text_alike() -> None:
     """The invariance page's scaling chart and the epsilon page's draw the same bars
     (scaling_traces); for one input their alt texts describe them in the same words."""
-    from lnviz.figures import epsilon
+    from lnviz.lessons.epsilon import figures as epsilon
 
     sym, ident = scale([1, 2, 3], 10, 1 / 3), scaling_identity([1, 2, 3], 1 / 3, 10)
     opening = figs.scaling_text(ident.core_z, ident.core_az, ident.a, ident.eps)

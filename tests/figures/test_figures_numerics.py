@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from lnviz.figures import numerics as figs
+from lnviz.lessons.numerics import figures as figs
 from lnviz.lessons.numerics.sweep import offset_sweep, sample
 
 OFFSETS = np.logspace(0, 8, 17)  # (17,) as far as the page's sweep goes

@@ -5,11 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from lnviz.figures import seqchecks
-from lnviz.figures import sequences as figs
 from lnviz.lessons import sequences
 from lnviz.lessons.sequences import analysis as sequences_page
 from lnviz.lessons.sequences import causality, leakage
+from lnviz.lessons.sequences import figures as figs
+from lnviz.lessons.sequences import figures_checks as seqchecks
 from lnviz.lessons.sequences.causality import SCHEMES
 
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from lnviz.figures import transformer as figs
 from lnviz.lessons.transformer import analysis as tp
 from lnviz.lessons.transformer import compare_placements
+from lnviz.lessons.transformer import figures as figs
 
 
 def test_the_focus_placement_is_drawn_thicker_and_named_in_the_alt() -> None:

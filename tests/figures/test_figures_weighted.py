@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from lnviz.figures import weighted as figs
+from lnviz.lessons.weighted_centering import figures as figs
 from lnviz.weighted import constant_fit, projection_checks, projection_view, weighted_centering
 
 SEED = weighted_centering([0.25, 0.75], [4.0, 2.0])

@@ -13,11 +13,11 @@ import pytest
 
 import lnviz
 from lnviz.app.controls import EPS_GRID
-from lnviz.figures import epsilon as figs
 from lnviz.figures.live import Frames
-from lnviz.figures.live_epsilon import CHART_KEYS, epsilon_frames
 from lnviz.lessons import explorers
+from lnviz.lessons.epsilon import figures as figs
 from lnviz.lessons.epsilon.live import epsilon_grid
+from lnviz.lessons.epsilon.live_figures import CHART_KEYS, epsilon_frames
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # as pages/epsilon.py
 

@@ -1,4 +1,4 @@
-"""The gain-and-bias page's live frames: each is what lnviz.figures.affine draws with the
+"""The gain-and-bias page's live frames: each is what the lesson's figures draw with the
 dragged coordinate at that value (bars, labels, mean line, band, y range, title)."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import plotly.io as pio
 import pytest
 
 import lnviz
-from lnviz.content.live_gain import coordinate_label, coordinate_options, with_entry
-from lnviz.figures import affine as figs
-from lnviz.figures.live_gain import STAGE_KEYS, gain_frames
+from lnviz.lessons.gain_and_bias import figures as figs
 from lnviz.lessons.gain_and_bias.live import drag_values, gain_grid
+from lnviz.lessons.gain_and_bias.live_figures import STAGE_KEYS, gain_frames
+from lnviz.lessons.gain_and_bias.notes_live import coordinate_label, coordinate_options, with_entry
 from lnviz.params import parse_vector
 from tests.apptest_helpers import values as decoded
 

@@ -8,10 +8,10 @@ import numpy as np
 import plotly.io as pio
 import pytest
 
-from lnviz.figures import invariance as figs
-from lnviz.figures.live_invariance import scale_frames
 from lnviz.lessons import explorers, symmetry
+from lnviz.lessons.invariance import figures as figs
 from lnviz.lessons.invariance.live import scale_grid
+from lnviz.lessons.invariance.live_figures import scale_frames
 from tests.apptest_helpers import values
 
 A = (0.01, 0.1, 0.5, 1.0, 2.0, 10.0, 100.0)

@@ -12,14 +12,14 @@ import numpy as np
 import plotly.io as pio
 import pytest
 
-from lnviz.figures import batchstats as bfigs
-from lnviz.figures import invariance as ifigs
-from lnviz.figures.live_batchstats import shift_step_frames
-from lnviz.figures.live_invariance import shift_frames
 from lnviz.lessons import symmetry
+from lnviz.lessons.batch_statistics import figures as bfigs
 from lnviz.lessons.batch_statistics.analysis import StreamSettings, stream_runs
 from lnviz.lessons.batch_statistics.live import shift_step_grid, shift_steps
+from lnviz.lessons.batch_statistics.live_figures import shift_step_frames
+from lnviz.lessons.invariance import figures as ifigs
 from lnviz.lessons.invariance.live import shift_grid
+from lnviz.lessons.invariance.live_figures import shift_frames
 from tests.apptest_helpers import values
 
 C = (-1000.0, -100.0, -10.0, -1.0, -0.5, 0.0, 0.5, 1.0, 10.0, 100.0, 1000.0)

@@ -11,9 +11,9 @@ import numpy as np
 import plotly.io as pio
 import pytest
 
-from lnviz.figures import weighted as figs
-from lnviz.figures.live_weighted import point_frames, weight_frames
+from lnviz.lessons.weighted_centering import figures as figs
 from lnviz.lessons.weighted_centering.live import point_lattice, weight_grid
+from lnviz.lessons.weighted_centering.live_figures import point_frames, weight_frames
 from lnviz.weighted import ProjectionView, constant_fit, projection_view, segment_in_box
 from tests.apptest_helpers import values
 from tests.weighted_reference import W, at_weight

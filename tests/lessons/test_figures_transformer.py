@@ -1,11 +1,10 @@
-"""Figures of "Inside a transformer" draw the engine's numbers (lnviz.figures.transformer)."""
+"""Figures of "Inside a transformer" draw the engine's numbers (lessons/transformer/figures.py)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from lnviz.figures import transformer as figs
 from lnviz.lessons.transformer import (
     PLACEMENTS,
     attention_scan,
@@ -17,6 +16,7 @@ from lnviz.lessons.transformer import (
     sphere_view,
     tanh_fit,
 )
+from lnviz.lessons.transformer import figures as figs
 
 
 @pytest.fixture(scope="module")

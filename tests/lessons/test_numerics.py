@@ -195,7 +195,7 @@ def test_clamping_divides_by_sqrt_eps_and_blows_up_the_output() -> None:
 @pytest.mark.filterwarnings("error::RuntimeWarning")
 def test_float16_overflow_gives_a_nan_blowup_without_numpy_warnings() -> None:
     """n = 2048 values near 56 sum past float16's 65504: every output is NaN (a reachable link)."""
-    from lnviz.figures.numerics import clamping_alt
+    from lnviz.lessons.numerics.figures import clamping_alt
 
     c = sw.clamping(sw.sample("noise", 2048, 0, 56.23413251903491), "float16", 1e-5)
     assert np.isnan(c.clamped).all()

@@ -1,6 +1,7 @@
 """Each page's predict-then-check questions, built from the page's state by the engine.
 
-One module per page (named after it); each exposes `questions(...) -> tuple[Question, ...]`
+One module per page, `questions.py` in the page's lesson folder; each exposes
+`questions(...) -> tuple[Question, ...]`
 taking the page's current state, so a question can follow what the learner is looking at
 and its expected answer is always the engine's.
 """
@@ -15,8 +16,8 @@ from lnviz.content.registry import COURSE
 
 
 def module_name(url_path: str) -> str:
-    """lnviz.content.exercises.<page>, the page's url path with '-' as '_'."""
-    return f"lnviz.content.exercises.{url_path.replace('-', '_')}"
+    """lnviz.lessons.<page>.questions, the page's url path with '-' as '_'."""
+    return f"lnviz.lessons.{url_path.replace('-', '_')}.questions"
 
 
 @functools.cache  # the default states never change: built once per process

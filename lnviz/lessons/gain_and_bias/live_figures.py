@@ -1,6 +1,6 @@
 """The gain-and-bias page's charts at every value of its live control (lnviz.figures.live).
 
-Frame k is what lnviz.figures.affine draws with the dragged coordinate at its k-th value,
+Frame k is what the lesson's figures module draws with the dragged coordinate at its k-th value,
 for the parts that move. In each stage chart (keys stage-input, stage-core, stage-output):
 the bars and their labels (trace 0), the dashed mean (trace 1), the shaded band of one
 standard deviation (shapes[0]), the y range and the title with the mean and variance. In
@@ -19,8 +19,8 @@ import numpy as np
 from lnviz.content.closed_forms import exact
 from lnviz.content.text import short
 from lnviz.core import Stage
-from lnviz.figures.affine import STEPS, stage_title
 from lnviz.figures.live import Frames
+from lnviz.lessons.gain_and_bias.figures import STEPS, stage_title
 from lnviz.lessons.gain_and_bias.live import STAGE_NAMES, GainGrid
 
 STAGE_KEYS = ("stage-input", "stage-core", "stage-output")  # the page's chart keys

@@ -1,6 +1,6 @@
 """Figures of the sequences page: price paths, dependency maps, the leak table and scatter.
 
-The shock and inference figures are in lnviz.figures.seqchecks.
+The shock and inference figures are in lnviz.lessons.sequences.figures_checks.
 """
 
 from __future__ import annotations

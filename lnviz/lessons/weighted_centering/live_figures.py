@@ -1,6 +1,6 @@
 """The weighted-centering page's charts at every state of its two live controls.
 
-Frame k is what lnviz.figures.weighted draws for the parts that move (trace order of
+Frame k is what the lesson's figures module draws for the parts that move (trace order of
 plane_figure: 0 ordinary-mean-0 line, 1 ker aᵀ, 2 x + t𝟏, 3 Euclidean path, 4 x, 5 Pₐx,
 6 Euclidean projection, 7 origin; annotations 0-2 label x, Pₐx and the Euclidean point):
 

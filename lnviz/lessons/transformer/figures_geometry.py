@@ -1,5 +1,5 @@
 """Figures of "Inside a transformer", geometry: the sphere, and layer norm against tanh
-(lnviz.figures.transformer gathers the pairs)."""
+(lnviz.lessons.transformer.figures gathers the pairs)."""
 
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from lnviz.content import text
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, legend_below, r, vline
-from lnviz.figures.sequences import SCHEME_COLORS
 from lnviz.lessons.sequences.analysis import scheme_label
 from lnviz.lessons.sequences.causality import SCHEMES
+from lnviz.lessons.sequences.figures import SCHEME_COLORS
 from lnviz.lessons.sequences.leakage import Inference, Shock
 
 

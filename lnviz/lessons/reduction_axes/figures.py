@@ -9,11 +9,11 @@ import numpy as np
 import plotly.graph_objects as go
 
 from lnviz.axes import SCHEME_INFO, Reduction
-from lnviz.content.axes_text import output_name
 from lnviz.content.text import short
 from lnviz.figures._palette import GRAY, QUALITATIVE, discrete_scale, diverging
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, r
+from lnviz.lessons.reduction_axes.notes import output_name
 
 AXES = ("batch", "token", "feature")
 

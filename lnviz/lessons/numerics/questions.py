@@ -6,10 +6,10 @@ from __future__ import annotations
 import math
 
 from lnviz.content.exercises._links import eps_param
-from lnviz.content.numerics_text import ALGORITHM_NAMES, OFFSETS, float16_overflow_offsets
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import float_result, offset_label, rel_error
 from lnviz.lessons.numerics import sweep as sw
+from lnviz.lessons.numerics.notes import ALGORITHM_NAMES, OFFSETS, float16_overflow_offsets
 from lnviz.lessons.numerics.precision import get_format
 
 DEFAULT_SAMPLE = sw.SampleSpec("noise", 1000, 0)

@@ -1,6 +1,6 @@
 """The epsilon page's charts at every ε of the live control (lnviz.figures.live frames).
 
-Each frame holds what lnviz.figures.epsilon would draw at that ε for the parts that move:
+Each frame holds what lnviz.lessons.epsilon.figures would draw at that ε for the parts that move:
 the bold curves of h_ε and h'_ε with their names and the slope's peak marker, the input's
 marker on the variance curve, the Jacobian heatmap and the eigenvalue bars with the bound.
 The faint comparison curves stay as drawn for the page's ε. The trace indices follow the
@@ -14,8 +14,8 @@ from typing import Any
 import numpy as np
 
 from lnviz.content.text import eps_label, short
-from lnviz.figures.epsilon import DH_LABEL, H_LABEL, bound_text, peak_text
 from lnviz.figures.live import Frames
+from lnviz.lessons.epsilon.figures import DH_LABEL, H_LABEL, bound_text, peak_text
 from lnviz.lessons.epsilon.live import EpsilonGrid
 
 CHART_KEYS = ("h", "dh", "variance", "jacobian", "eigen")  # the page's chart keys

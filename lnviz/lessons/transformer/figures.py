@@ -1,6 +1,6 @@
 """Figures of "Inside a transformer": placement at depth here, the geometry (sphere, tanh) in
-lnviz.figures.transformer_geometry and attention (weights, entropy, keys) in
-lnviz.figures.transformer_attention; each pair is named right after its alt builder, and this
+figures_geometry.py and attention (weights, entropy, keys) in
+figures_attention.py; each pair is named right after its alt builder, and this
 module re-exports them all."""
 
 from __future__ import annotations
@@ -11,7 +11,9 @@ import plotly.graph_objects as go
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import hline, layout, legend_below, num, r
-from lnviz.figures.transformer_attention import (  # noqa: F401 (re-exported)
+from lnviz.lessons.transformer.analysis import LastBlockSweep
+from lnviz.lessons.transformer.depth_sweep import DepthSweep
+from lnviz.lessons.transformer.figures_attention import (  # noqa: F401 (re-exported)
     ENTROPY,
     KEYS,
     WEIGHTS,
@@ -22,7 +24,7 @@ from lnviz.figures.transformer_attention import (  # noqa: F401 (re-exported)
     weights_alt,
     weights_figure,
 )
-from lnviz.figures.transformer_geometry import (  # noqa: F401 (re-exported)
+from lnviz.lessons.transformer.figures_geometry import (  # noqa: F401 (re-exported)
     SCATTER_MAX,
     SPHERE,
     TANH,
@@ -31,8 +33,6 @@ from lnviz.figures.transformer_geometry import (  # noqa: F401 (re-exported)
     tanh_alt,
     tanh_figure,
 )
-from lnviz.lessons.transformer.analysis import LastBlockSweep
-from lnviz.lessons.transformer.depth_sweep import DepthSweep
 from lnviz.lessons.transformer.residual_stack import PLACEMENTS, PlacementComparison
 
 NAMES = {"pre": "Pre-LN", "post": "Post-LN", "scaled": "Pre-LN, LN scaled by 1/√l"}

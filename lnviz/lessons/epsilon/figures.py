@@ -14,8 +14,8 @@ from lnviz.family import Family
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, RED
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import hline, layout, legend_below, matrix_heatmap, r
-from lnviz.figures.invariance import scaling_text, scaling_traces
 from lnviz.jacobian import Spectrum
+from lnviz.lessons.invariance.figures import scaling_text, scaling_traces
 
 # Chart text is Plotly's HTML: ε as a subscript, powers as superscripts (alt text stays plain).
 H_LABEL = "h<sub>ε</sub>(t)"

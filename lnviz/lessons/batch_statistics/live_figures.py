@@ -1,6 +1,6 @@
 """The batch-statistics page's stream charts at every shift step of their live control.
 
-Frame k is what lnviz.figures.batchstats draws with the shift at step at_k for the parts
+Frame k is what the lesson's figures module draws with the shift at step at_k for the parts
 that move: on the running mean and variance charts (stat_figure) the batch values, the true
 value and both running averages; on the gap chart (gap_figure) both gaps; on all three the
 dotted "shift" rule (none when at_k is the last step + 1: no shift).

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 
 from lnviz.axes import SCHEME_INFO, Reduction, has_statistics, reduce_tensor
-from lnviz.content.axes_text import SCHEME_SHORT
 from lnviz.content.questions import Question, choice, link, number
+from lnviz.lessons.reduction_axes.notes import SCHEME_SHORT
 
 DEFAULT_SHAPE = (2, 4, 6)  # the page's default (B, T, F)
 TOKEN_OPTIONS = ("batch", "layer_all", "instance", "layer")  # schemes offered for "per token"

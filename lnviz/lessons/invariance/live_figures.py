@@ -1,10 +1,10 @@
 """The invariance page's common-shift and scaling charts at every value of their live controls.
 
-Frame k of `shift_frames` is what lnviz.figures.invariance.pair_figure draws for the common
+Frame k of `shift_frames` is what lnviz.lessons.invariance.figures.pair_figure draws for the common
 shift c = c_k: the bars of u_ε(z + c) with their text, and the title with the largest change
 (the bars stay put: that is the lesson; rounding can show in the title at large |c|).
 
-Frame k is what lnviz.figures.invariance.scale_figure draws at a = a_k for the parts that
+Frame k is what lnviz.lessons.invariance.figures.scale_figure draws at a = a_k for the parts that
 move: the bars of u_ε(a·z) with their name, the crosses at u_(ε/a²)(z) and the title with
 the largest change (tests/figures/test_live_invariance.py checks them against the builder).
 """

@@ -7,11 +7,11 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
-from lnviz.content.numerics_text import ALGORITHM_NAMES
 from lnviz.content.text import rel_error, short
 from lnviz.figures._palette import BLUE, GRAY, GREEN, ORANGE, PURPLE, RED, SEQUENTIAL
 from lnviz.figures._spec import Chart, FigureSpec
 from lnviz.figures._style import layout, legend_below, r, vline
+from lnviz.lessons.numerics.notes import ALGORITHM_NAMES
 from lnviz.lessons.numerics.recipes import Placements
 from lnviz.lessons.numerics.sweep import Clamping, Sweep
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 
-from lnviz.content.framework_text import gap
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.content.text import eps_label
 from lnviz.lessons.frameworks import (
@@ -16,6 +15,7 @@ from lnviz.lessons.frameworks import (
     framework_label,
 )
 from lnviz.lessons.frameworks import diff as fd
+from lnviz.lessons.frameworks.notes import gap
 from lnviz.lessons.frameworks.state import (
     EPS_PRESET,
     LAYOUT_LABELS,
