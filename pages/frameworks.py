@@ -95,8 +95,8 @@ def diagnosis_section(result: fd.Analysis) -> None:
     ui.prose(
         r"""Four conventions explain most gaps: the default $\varepsilon$; the variance
 algorithm (two passes, Welford's update, or the one-pass $\mathrm E[x^2]-\mathrm E[x]^2$, which
-cancels digits when $|\mu|\gg\sigma$); batch norm's *momentum*; which axes carry
-$\gamma,\beta$."""
+loses digits to cancellation when $|\mu|\gg\sigma$); batch norm's *momentum*, the weight of each
+new batch in its running statistics; which axes carry $\gamma,\beta$."""
     )
     left, right = st.columns(2)
     with left:

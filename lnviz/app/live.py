@@ -197,7 +197,10 @@ def live_control(
                 apply(opts[i])
 
     if apply is None:
-        st.html(_HIDE_PAGE_CONTROL.replace("KEY", param))  # param: a page's constant key
+        if not param.isidentifier():  # a page's own constant key, never a visitor's text
+            raise ValueError(f"not a control key: {param!r}")
+        hide = _HIDE_PAGE_CONTROL.replace("KEY", param)
+        st.html(hide)
     _send_frames(key, charts)
     _LIVE(
         key=key,

@@ -9,6 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from lnviz.figures._margins import planned as planned_margins
+from lnviz.figures._palette import QUALITATIVE
 
 
 def _script() -> None:
@@ -39,9 +40,11 @@ def _specs(query: dict[str, str]) -> tuple[dict, dict]:
 
 
 def test_cached_chart_sends_the_same_figure_as_plotly_chart() -> None:
-    """The same figure, except for the margins planned for one layout pass."""
+    """The same figure, except for the margins planned for one layout pass and the
+    palette as its colour sequence (Streamlit's own light hues fail 3:1 on white)."""
     cached, plain = _specs({"n": "7"})
     assert cached["layout"].pop("margin") == planned_margins(plain)
+    assert cached["layout"].pop("colorway") == list(QUALITATIVE)
     plain["layout"].pop("margin", None)
     assert cached == plain
     assert cached["layout"]["xaxis"]["title"]["text"] == "t"

@@ -88,7 +88,7 @@ def test_numerics_note_puts_the_overflow_where_the_squares_overflow() -> None:
 def test_xiong_is_told_as_bounds_and_warm_up_as_hypotheses(transformer) -> None:
     text = texts(transformer)
     assert "prove that at initialization the last layer's gradient does not depend" not in text
-    assert "prove **bounds** at initialization" in text
+    assert "proves **bounds** at initialization" in text
     assert "**Why the warm-up?** Still argued: Xiong et al. (2020)" in text  # in the open
     assert "Liu et al. (2020) argue instead that each Post-LN layer" in text
     assert "fixed random projection of each token's output" in text

@@ -116,7 +116,7 @@ def ratio(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """WCAG contrast ratio (L1 + 0.05) / (L2 + 0.05), lighter over darker.
 
     >>> round(ratio((255, 255, 255), (0, 0, 0)), 1), round(ratio((130, 129, 128), (255,) * 3), 2)
-    (21.0, 3.88)
+    (21.0, 3.89)
     """
     hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
     return (hi + 0.05) / (lo + 0.05)
@@ -153,7 +153,7 @@ def contrast_failures(marks: list[dict[str, Any]]) -> list[str]:
     >>> grey = {"chart": 0, "title": "t", "kind": "text", "colour": "rgb(130, 129, 128)",
     ...         "alpha": 1, "behind": white, "text": "1.5", "size": 12, "bold": False}
     >>> contrast_failures([grey, {**grey, "size": 24}])
-    ['chart 0 (t): text 1.5 rgb(130, 129, 128) at 3.88:1 < 4.5']
+    ['chart 0 (t): text 1.5 rgb(130, 129, 128) at 3.89:1 < 4.5']
     >>> contrast_failures([{**grey, "kind": "line", "alpha": 0.4, "colour": "rgb(240, 240, 240)"}])
     []
     """
