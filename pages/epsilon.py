@@ -43,8 +43,7 @@ def core_numbers(core: lnviz.Core, eps: float) -> None:
     ui.notice(notes.core_notes(core))
 
 
-@st.fragment
-def family_section(eps: float) -> None:
+def family_section(eps: float, z: np.ndarray) -> None:
     st.header("The family (−t, 0, t)")
     ui.prose(
         r"For $z=(-t,0,t)$ the variance is $q=2t^2/3$, so the third coordinate of the core is "
@@ -53,6 +52,20 @@ def family_section(eps: float) -> None:
     )
     current = lnviz.epsilon_family(eps)
     others = explorers.compare_families(eps, COMPARE_EPS)
+    live.live_control(  # the one ε control, right above its charts: they follow the drag
+        "ε (added to the variance): drag it, the charts below follow",
+        key="eps-live",
+        param="eps",
+        options=ui.EPS_GRID,
+        value=eps,
+        charts=live.frames(
+            lambda z, n_others: epsilon_frames(epsilon_grid(z, ui.EPS_GRID), n_others, z.size),
+            z,
+            len(others),
+        ),
+        fmt=ui.eps_label,
+        symbol="ε",
+    )
     with ui.row():
         ui.chart(figs.H, current, others, key="h")
         ui.chart(figs.DH, current, others, key="dh")
@@ -127,27 +140,13 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
 @ui.page_body
 def body() -> None:
     with ui.page_controls():
-        eps = ui.control(STATE["eps"])  # ε's home (URL, presets); the live control draws it
+        eps = ui.control(STATE["eps"])  # ε's home (URL, presets); its live control draws it
         z = ui.control(STATE["z"])
     quiz.ask(exercises.questions(z, eps), page="epsilon")
 
     core = lnviz.analyze_core(z, eps)
 
-    live.live_control(  # the one ε control: the charts below follow, the release sets ε
-        "ε (added to the variance): drag it, the charts below follow",
-        key="eps-live",
-        param="eps",
-        options=ui.EPS_GRID,
-        value=eps,
-        charts=live.frames(
-            lambda z, n_others: epsilon_frames(epsilon_grid(z, ui.EPS_GRID), n_others, z.size),
-            z,
-            len(explorers.compare_families(eps, COMPARE_EPS)),
-        ),
-        fmt=ui.eps_label,
-        symbol="ε",
-    )
-    family_section(eps)
+    family_section(eps, z)
     core_numbers(core, eps)
     variance_section(core)
     scaling_section(z, eps)

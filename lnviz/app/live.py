@@ -150,8 +150,11 @@ def _send_frames(key: str, charts: Frames) -> None:
     changes only with the frames, so a rerun that moves the control's value does not send
     them again (Streamlit sends an element that the browser has already received as a
     reference to it)."""
-    if wanted(key):
-        _LIVE(key=f"{key}{FRAMES_SUFFIX}", data=charts.payload, height="content")
+    # In a box drawn in every run (hidden, as the frames are), so that the frames' arrival
+    # does not shift the elements after it: a shifted expander would be drawn anew, folded.
+    with st.container(key=f"{key}{FRAMES_SUFFIX}-box"):
+        if wanted(key):
+            _LIVE(key=f"{key}{FRAMES_SUFFIX}", data=charts.payload, height="content")
 
 
 def released_value(key: str) -> int | None:
@@ -201,7 +204,6 @@ def live_control(
             raise ValueError(f"not a control key: {param!r}")
         hide = _HIDE_PAGE_CONTROL.replace("KEY", param)
         st.html(hide)
-    _send_frames(key, charts)
     _LIVE(
         key=key,
         data={
@@ -216,6 +218,7 @@ def live_control(
         on_wanted_change=lambda: _want(key),
         height="content",
     )
+    _send_frames(key, charts)  # after the control: asking for them does not move it
 
 
 HINT_POINT = (

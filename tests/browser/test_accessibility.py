@@ -88,27 +88,19 @@ def faint_chart_marks(page: Any, where: str) -> list[str]:
 def test_the_pages_own_markup_has_no_serious_violation(
     open_page: Callable[..., Visit], url_path: str
 ) -> None:
-    """At 1280 px in the light theme, then on the same load at 390 px dark (a page load costs
-    several CPU-seconds of Chromium; the theme follows the system's). Two more switches on
-    the same load (390 px light, 1280 px dark) passed by hand on every page, but once hung
-    Chromium's emulate_media for 600 s on reduction axes under CI: not in the suite."""
-    visit = open_page(url_path, viewport=DESKTOP, color_scheme="light")
-    page = visit.page
-    no_severe_violation(page)
-    assert structure_problems(page) == []  # (axe's heading-order is only "moderate")
-    faint = faint_chart_marks(page, "1280 px light")
-    for viewport, scheme in ((PHONE, "dark"),):
-        page.set_viewport_size(viewport)
-        page.emulate_media(color_scheme=scheme)
-        page.wait_for_function(  # Streamlit's theme has followed the page's background
-            """(dark) => { const m = getComputedStyle(document.querySelector('.stApp'))
-              .backgroundColor.match(/\\d+/g).map(Number);
-              return (m[0] + m[1] + m[2] < 150) === dark; }""",
-            arg=scheme == "dark",
-        )
-        page.wait_for_timeout(500)  # the new layout's reflow and the charts' resize
+    """At 1280 px in the light theme, then on a fresh load at 390 px dark. A live switch of
+    both on one load left Chromium's renderer hung on reduction axes (every later call
+    waited forever, 2026-12-07; each switch alone passes), so each state gets its own load
+    (docs/accessibility.md)."""
+    faint: list[str] = []
+    for viewport, scheme, where in (
+        (DESKTOP, "light", "1280 px light"),
+        (PHONE, "dark", "390 px dark"),
+    ):
+        page = open_page(url_path, viewport=viewport, color_scheme=scheme).page
         no_severe_violation(page)
-        faint += faint_chart_marks(page, f"390 px {scheme}")
+        assert structure_problems(page) == []  # (axe's heading-order is only "moderate")
+        faint += faint_chart_marks(page, where)
     assert faint == [], "\n".join(faint)
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import IDLE_JS, Visit, interact, press_on_slider, wait_charts, wait_ready
+from .helpers import IDLE_JS, Visit, interact, wait_charts, wait_ready
 from .runs import runs_of, wait_finished
 
 pytestmark = pytest.mark.browser
@@ -50,6 +50,16 @@ def move_without_drawing_all(page: Any, act: Callable[[], None]) -> None:
     page.wait_for_timeout(300)  # the charts' draws, after the run's last delta
 
 
+def press_eps(page: Any) -> Callable[[], None]:
+    """An action: an arrow key on the page's ε control, its live control. It is focused
+    first and its frames wait for, so that the run a move waits for is the value's, not the
+    one that brings the frames."""
+    page.locator(".st-key-eps-live .live input").focus()
+    page.locator(".st-key-eps-live .live[data-ready='1']").wait_for()
+    wait_ready(page)
+    return lambda: page.keyboard.press("ArrowRight")
+
+
 def test_a_move_draws_the_charts_near_the_screen_and_the_others_when_scrolled_to(
     open_page: Callable[..., Visit],
 ) -> None:
@@ -61,7 +71,7 @@ def test_a_move_draws_the_charts_near_the_screen_and_the_others_when_scrolled_to
     before = {c["key"]: c["data"] for c in charts(page)}
     assert all(before.values()), "every chart is drawn once the page is ready"
 
-    move_without_drawing_all(page, press_on_slider(page, "eps", "ArrowRight"))
+    move_without_drawing_all(page, press_eps(page))
     after = charts(page)
     near = [c for c in after if c["near"]]
     far = [c for c in after if not c["near"]]
@@ -89,7 +99,7 @@ def test_a_move_draws_the_charts_near_the_screen_and_the_others_when_scrolled_to
 def test_the_tests_readiness_draws_every_waiting_chart(open_page: Callable[..., Visit]) -> None:
     """What the other browser tests rely on: after interact(), no chart is left waiting."""
     visit = open_page("epsilon")
-    interact(visit.page, press_on_slider(visit.page, "eps", "ArrowRight"))
+    interact(visit.page, press_eps(visit.page))
     wait_ready(visit.page)
     assert visit.page.evaluate("() => window.__lnvizCharts.busy()") == 0
     assert all(c["drawn"] for c in charts(visit.page))
@@ -105,6 +115,6 @@ def test_waiting_for_charts_draws_the_ones_left_waiting(open_page: Callable[...,
         part.click()  # charts far below the screen (the main flow fits in TALL)
     wait_ready(page)
     total = len(charts(page))
-    move_without_drawing_all(page, press_on_slider(page, "eps", "ArrowRight"))
+    move_without_drawing_all(page, press_eps(page))
     assert page.evaluate("() => window.__lnvizCharts.pending()") > 0
     assert wait_charts(page, total, timeout=5_000) == total

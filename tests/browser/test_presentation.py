@@ -224,9 +224,10 @@ def test_slides_step_one_section_per_screen_by_buttons_and_arrow_keys(
     assert len(sections) >= 2  # (the advanced parts fold into "Going further" boxes)
     _step(visit, page.locator(".st-key-slide-start button").first.click, "1")
     assert _shown_headings(visit) == []  # the opening: title, lead, controls
-    assert page.locator(".st-key-eps").is_visible()
+    assert page.locator(".st-key-z").is_visible()  # the box of the page's controls
     _step(visit, lambda: page.keyboard.press("ArrowRight"), "2")
     assert _shown_headings(visit) == sections[:1]
+    assert page.locator(".st-key-eps-live").is_visible()  # ε, with the charts it drives
     label = _slide_label(page, f"Section 2 of {len(sections) + 1}")
     assert sections[0] in label
     charts_shown = (
@@ -365,8 +366,11 @@ _SLIDE_JS = """() => {
   const headings = [...main.querySelectorAll('[data-testid=stHeading]')]
     .filter((h) => top(h) && h.querySelector('h2, h3'));
   const first = headings[0];
+  const keyOf = (s) => (String(s.closest('[class*="st-key-"]')?.className || '')
+    .match(/st-key-(\\S+)/) || [])[1];
+  const live = (s) => !!document.querySelector(`.st-key-${keyOf(s)}-live`);  // drawn there
   const before = [...main.querySelectorAll('[data-testid=stSlider]')].filter((s) => first
-    && (s.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
+    && !live(s) && (s.compareDocumentPosition(first) & Node.DOCUMENT_POSITION_FOLLOWING));
   return {
     shown: headings.filter((h) => h.offsetParent).map((h) => h.innerText.trim()),
     all: headings.map((h) => h.innerText.trim()),
@@ -397,8 +401,8 @@ def test_every_course_page_opens_with_what_precedes_its_first_section(
     assert first["shown"] == opening["all"][:1]
     controls = page.locator('[class*="st-key-lnviz-page-controls"]')
     if controls.count():  # every slider of the opening is in that box, shown on every slide
-        assert controls.first.is_visible()
-        assert first["beforeShown"] == first["before"] > 0
+        assert controls.first.is_visible() and controls.first.locator("input").first.is_visible()
+        assert first["beforeShown"] == first["before"]  # (ε's: drawn by its live control)
         if opening["sections"] > 2:  # (invariance: one section, its two halves side by side)
             _step(visit, lambda: page.keyboard.press("ArrowRight"), "3")
             assert controls.first.is_visible()

@@ -36,9 +36,12 @@ STRUCTURE = {
 def test_the_adapters_selectors_and_the_apps_structure_match_a_real_page(
     open_page: Callable[..., Visit],
 ) -> None:
-    page = open_page("epsilon").page
     selectors = {**streamlit_dom.SELECTORS, **STRUCTURE}
-    counts = {name: page.locator(selector).count() for name, selector in selectors.items()}
+    counts = dict.fromkeys(selectors, 0)
+    for url_path in ("epsilon", "invariance"):  # (z and ε side by side: invariance)
+        page = open_page(url_path).page
+        for name, selector in selectors.items():
+            counts[name] += page.locator(selector).count()
     assert all(counts.values()), {name: n for name, n in counts.items() if not n}
 
 
