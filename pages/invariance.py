@@ -90,7 +90,8 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
     if not sym.ln_defined:
         undefined_note("z")
         return sym
-    drag("c", "Drag c: watch the bars of u_ε(z + c) below", SHIFTS, c, shift_live, z, eps)
+    label = f"{STATE['c'].label}: drag it, the bars below follow"
+    drag("c", label, SHIFTS, c, shift_live, z, eps)
     ui.chart(figs.PAIR, sym, key="shift")
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
@@ -151,7 +152,9 @@ exactly: scale invariance holds there alone."""
         return sym
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
-    drag("a", "Drag a: the chart below follows", SCALES, a, scale_live, z, eps)
+    drag(
+        "a", f"{STATE['a'].label}: drag it, the chart below follows", SCALES, a, scale_live, z, eps
+    )
     ui.chart(figs.SCALE, sym, ident, key="scale")
     row = ui.row()
     row.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
