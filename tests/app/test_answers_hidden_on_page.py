@@ -78,19 +78,25 @@ def numeric(url_path: str) -> list[Question]:
     return [q for q in exercises.for_page(url_path) if q.answer is not None]
 
 
-@pytest.mark.parametrize("url_path", STEPS)
-def test_no_open_answer_stands_on_the_page(url_path: str) -> None:
-    at = page(url_path)
-    assert_clean(at)
-    text = "\n".join(visible(at.main)).replace("\u2212", "-")
-    leaks = {
+def leaks(url_path: str, text: str) -> set[tuple[str, str]]:
+    """(question key, written answer) of each open numeric question of the page whose answer
+    stands in `text` (a minus sign read as "-")."""
+    text = text.replace("\u2212", "-")
+    return {
         (q.key, form)
         for q in numeric(url_path)
         if (url_path, q.key) not in EXCEPTIONS
         for form in forms(q.answer)
         if shows(text, form)
     }
-    assert not leaks, f"{url_path} shows the answer of {sorted(leaks)}"
+
+
+@pytest.mark.parametrize("url_path", STEPS)
+def test_no_open_answer_stands_on_the_page(url_path: str) -> None:
+    at = page(url_path)
+    assert_clean(at)
+    found = leaks(url_path, "\n".join(visible(at.main)))
+    assert not found, f"{url_path} shows the answer of {sorted(found)}"
 
 
 def test_the_check_finds_the_old_giveaways_and_leaves_the_box_out() -> None:
