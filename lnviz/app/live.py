@@ -145,7 +145,7 @@ def _want(key: str) -> None:
 
 
 def _send_frames(key: str, charts: Frames) -> None:
-    """The frames, as an element of their own (hidden: lnviz.app.layout), before the
+    """The frames, as an element of their own (hidden: lnviz.app.layout), beside the
     control `key`, once the visitor has asked for them (frames on demand). Its content
     changes only with the frames, so a rerun that moves the control's value does not send
     them again (Streamlit sends an element that the browser has already received as a
