@@ -220,10 +220,10 @@ def test_refused_batch_norm_describes_the_layer_norm_shown() -> None:
 
 def test_a_right_answer_shows_the_explanation_and_the_link() -> None:
     at = ah.answer(
-        via_router("reduction-axes", {"scheme": "batch"}), "reduction-axes", "entries", "2*4"
-    )
+        via_router("reduction-axes", {"scheme": "batch"}), "reduction-axes", "entries", "4*8"
+    )  # on the question's tensor (4, 8, 12), the page's (2, 4, 6) doubled
     ah.assert_clean(at)
-    assert "is right" in ah.verdicts(at) and "B·T = 2·4 = 8" in ah.verdicts(at)
+    assert "is right" in ah.verdicts(at) and "B·T = 4·8 = 32" in ah.verdicts(at)
     assert "1 of 4 answered" in ah.texts(at)
     (link,) = [
         p for p in at.main.get("page_link") if p.proto.label == "Show this scheme on this tensor"
@@ -247,10 +247,13 @@ def test_questions_follow_the_page_state() -> None:
     at = via_router("reduction-axes", {"b": "3", "t": "5", "f": "8", "scheme": "group",
                                        "groups": "4"})  # fmt: skip
     prompts = ah.texts(at)
-    assert "(B, T, F) = (3, 5, 8), under **Group norm with G = 4**" in prompts
+    assert (
+        "(B, T, F) = (6, 10, 16) instead of the page's (3, 5, 8), under **Group norm with G = 4**"
+        in prompts
+    )
     prompts = ah.texts(ah.open_question(at, "reduction-axes", "groups"))
     assert "Group norm with G = 4 splits the F = 8 features" in prompts
-    at = ah.answer(at, "reduction-axes", "entries", "10")  # T·F/G = 5·8/4
+    at = ah.answer(at, "reduction-axes", "entries", "40")  # T·F/G = 10·16/4, on (6, 10, 16)
     assert "is right" in ah.verdicts(at)
 
 

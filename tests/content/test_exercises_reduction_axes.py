@@ -25,11 +25,16 @@ def by_key(*args: object) -> dict[str, object]:
 
 @pytest.mark.parametrize(("shape", "scheme", "groups"), STATES)
 def test_entries_per_group_is_the_engines(shape, scheme, groups) -> None:
-    """On the page's own random tensor, not the zeros the questions use."""
-    red = reduce_tensor(sample_tensor(shape, 7), scheme, num_groups=groups)
+    """On the question's own tensor (another than the page's, whose block would show the
+    answer), random as the page's, not the zeros the questions use."""
     q = by_key(shape, scheme, groups)["entries"]
+    linked = dict(q.link.query)
+    other = tuple(int(linked[k]) for k in ("b", "t", "f"))
+    assert other != shape and all(n <= hi for n, hi in zip(other, (8, 16, 32), strict=True))
+    red = reduce_tensor(sample_tensor(other, 7), scheme, num_groups=groups)
     assert q.answer == red.group_size == int(np.bincount(red.labels.ravel()).max())
     assert SCHEME_INFO[scheme][0] in q.prompt and str(shape) in q.prompt
+    assert "(B, T, F) = ({}, {}, {})".format(*other) in q.prompt
     assert dict(q.link.query)["scheme"] == {"layer_all": "layer-all", "rms": "RMS"}.get(
         scheme, scheme
     )
@@ -73,12 +78,12 @@ def test_per_token_question_falls_back_when_two_options_are_per_token() -> None:
 def test_refused_batch_norm_asks_about_the_layer_norm_shown() -> None:
     """B × T = 1: the page shows token-wise layer norm, and so do the questions."""
     q = by_key((1, 1, 4), "batch", 2)["entries"]
-    assert q.answer == 4 and SCHEME_INFO["layer"][0] in q.prompt
+    assert q.answer == 8 and SCHEME_INFO["layer"][0] in q.prompt  # F of (2, 2, 8)
     assert dict(q.link.query)["scheme"] == "layer"
 
 
 @pytest.mark.parametrize(("key", "right", "near"), [
-    ("entries", "6", "5"), ("entries", "2*3", "7"), ("groups", "2·2".replace("·", "*"), "3"),
+    ("entries", "12", "11"), ("entries", "2*6", "13"), ("groups", "2·2".replace("·", "*"), "3"),
 ])  # fmt: skip
 def test_exact_forms_pass_and_near_misses_do_not(key: str, right: str, near: str) -> None:
     q = by_key((2, 4, 6), "layer", 2)[key]

@@ -7,6 +7,7 @@ import numpy as np
 from lnviz.axes import SCHEME_INFO, Reduction, has_statistics, reduce_tensor
 from lnviz.content.questions import Question, choice, link, number
 from lnviz.lessons.reduction_axes.notes import SCHEME_SHORT
+from lnviz.lessons.reduction_axes.state import MAX_B, MAX_F, MAX_T
 
 DEFAULT_SHAPE = (2, 4, 6)  # the page's default (B, T, F)
 TOKEN_OPTIONS = ("batch", "layer_all", "instance", "layer")  # schemes offered for "per token"
@@ -76,15 +77,33 @@ def _sizes(red: Reduction) -> tuple[str, str]:
     return "·".join(letters[a] for a in axes), "·".join(str(size[a]) for a in axes)
 
 
+def _other_shape(red: Reduction) -> tuple[int, int, int]:
+    """A tensor beside the page's, so that the page does not show the answer: each axis
+    doubled where the page allows it, else halved when even (F kept when G would not divide
+    it)."""
+    b, t, f = (
+        2 * n if 2 * n <= hi else n // 2 if n % 2 == 0 else n
+        for n, hi in zip(red.x.shape, (MAX_B, MAX_T, MAX_F), strict=True)
+    )
+    if red.scheme == "group" and f % red.num_groups:
+        f = red.x.shape[2]
+    return b, t, f
+
+
 def _entries(red: Reduction) -> Question:
+    page_shape = red.x.shape
+    other = _other_shape(red)
+    if has_statistics(red.scheme, other):
+        red = _reduce(other, red.scheme, red.num_groups)
     b, t, f = red.x.shape
     stat = "mean and variance" if red.centered else "mean square"
     letters, numbers = _sizes(red)
     worked = numbers if "·" not in numbers else f"{numbers} = {red.group_size}"
     return number(
         "entries",
-        f"On this tensor of shape (B, T, F) = ({b}, {t}, {f}), under **{_name(red)}**: how "
-        f"many entries share one {stat}? The block below colours each group.",
+        f"Your turn on another tensor: shape (B, T, F) = ({b}, {t}, {f}) instead of the "
+        f"page's {page_shape}, under **{_name(red)}**: how many entries share one {stat}? "
+        "The block below colours the groups of the page's tensor.",
         red.group_size,
         link("reduction-axes", "Show this scheme on this tensor", **_state(red)),
         hint=f"Multiply the sizes of the axes it pools: {_pooled(red)}.",
