@@ -39,22 +39,23 @@ def _shift_link(z: np.ndarray, eps: float, c: float, label: str):
 
 
 def _shift(z: np.ndarray, eps: float, c: float) -> Question:
-    """max |u_ε(z + c) − u_ε(z)|: 0, up to the rounding of z + c itself."""
-    sym = symmetry.common_shift(z, c, eps)
-    check = explorers.shift_check(sym)
-    value = sym.ln_change if check.visible else 0.0
+    """The largest coordinate of u_ε(z' + c), z' = z/2: that of u_ε(z'), as the shift is
+    erased. On z/2 rather than the page's z, whose chart prints the change (0) and the core."""
+    halved = 0.5 * z  # (d,) a new input, within the page's ±1000
+    sym = symmetry.common_shift(halved, c, eps)
+    top = float(np.max(sym.ln_moved))
     return number(
         "common-shift",
-        f"Add c = {num(c)} to every coordinate of z = {vector(z)}, giving {vector(sym.moved)}. "
-        f"At ε = {eps_label(eps)}, what is the largest change of the core, "
-        "max |u_ε(z + c) − u_ε(z)|?",
-        value,
-        _shift_link(z, eps, c, f"Show z + {c:g}"),
-        hint="Adding c raises the mean μ by c; what happens to z − μ and to the variance q?",
-        explanation=f"Both give u_ε = {vector_with_exact(sym.ln_moved)}: the mean absorbs the "
-        "shift and the variance does not see it, so the change is 0 for every c and every ε"
-        + ("" if sym.ln_change == 0 else f" (computed: {short(sym.ln_change)}, rounding)")
-        + ".",
+        f"Your turn on z' = z/2 = {vector(halved)}: add c = {num(c)} to every coordinate, "
+        f"giving {vector(sym.moved)}. At ε = {eps_label(eps)}, what is the largest "
+        "coordinate of the core u_ε(z' + c)?",
+        top,
+        _shift_link(halved, eps, c, f"Show z' + {c:g}"),
+        hint="Adding c raises the mean μ by c; what happens to z' − μ and to the variance q? "
+        "Then centre z' and divide by √(q + ε).",
+        explanation=f"The shift is erased: u_ε(z' + c) = u_ε(z') = "
+        f"{vector_with_exact(sym.ln_moved)}, for every c, so its largest coordinate is "
+        f"{with_exact(top)}.",
     )
 
 
