@@ -125,7 +125,12 @@ def test_four_simultaneous_sessions_each_keep_their_own_state(
 
     # a second round: one session moves again, the others stay as they were
     seed.before = start(seed.visit, h.press_on_slider(seed.visit.page, "eps", "ArrowRight"))
-    finish(seed.visit, seed.before)
+    finish(seed.visit, seed.before)  # (a live control's focus may ask a run for its frames)
+    seed.visit.page.wait_for_url(lambda url: h.linked_query(url).get("eps") != "4/3")
+    seed.visit.page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stMetric]')].some((m) =>"
+        " m.innerText.startsWith('ε') && !m.innerText.includes('4/3'))"
+    )
     assert h.metric_value(seed.visit.page, "ε") != "4/3"
     assert h.metric_value(plain.visit.page, "ε") == eps_shown
     assert h.text_input_value(axes.visit.page, "seed") == "7"
