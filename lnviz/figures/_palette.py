@@ -74,7 +74,7 @@ def finished(fig: dict[str, Any]) -> dict[str, Any]:
     """`fig` (Plotly JSON data, changed in place) with the palette as its colour sequence (a
     trace without a colour would take Streamlit's, whose light hues have 2.7:1 on white)
     and second cues."""
-    fig["layout"].setdefault("colorway", QUALITATIVE)
+    fig["layout"].setdefault("colorway", list(QUALITATIVE))  # a copy: figures change in place
     return second_cues(fig)
 
 
