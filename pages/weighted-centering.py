@@ -132,10 +132,11 @@ projection meets it at a right angle instead."""
     )
     quiz_box = st.container()  # the questions first, the controls right above the picture
     w = ui.control(STATE["w"])  # w's home (URL, presets); the live control below draws it
-    c1, c2 = st.columns(2)
-    with c2:
-        x = ui.control(STATE["x"])
-    with c1:
+    # w above x, each across the width (a phone keeps inputs in columns side by side, which
+    # leaves a drag rail too narrow to use)
+    w_box = st.container()
+    x = ui.control(STATE["x"])
+    with w_box:
         live.live_control(  # the one w control: the plane and the fit follow, the release sets w
             "w (weight of the first coordinate): drag it, the plane follows",
             key="w-live",
