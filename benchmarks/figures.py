@@ -35,7 +35,7 @@ import lnviz.app.charts as app_charts  # noqa: E402
 
 def measure(runs: int) -> dict[str, dict[str, Any]]:
     """{page: {"charts": n, "ms": median total build ms, "slowest": (name, ms)}}."""
-    original = app_charts._build_spec
+    original = app_charts.build_spec
     samples: dict[str, list[float]] = defaultdict(list)  # page -> per-run totals
     per_chart: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     current: dict[str, Any] = {}
@@ -48,7 +48,7 @@ def measure(runs: int) -> dict[str, dict[str, Any]]:
         per_chart[current["page"]][f"{build.__module__}.{build.__qualname__}"].append(ms)
         return spec
 
-    app_charts._build_spec = timed  # what the chart cache calls on a miss
+    app_charts.build_spec = timed  # what the chart cache calls on a miss
     try:
         pages = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
         for page in pages:
@@ -65,7 +65,7 @@ def measure(runs: int) -> dict[str, dict[str, Any]]:
             if not per_chart[page]:
                 per_chart[page]["(no charts)"].append(0.0)
     finally:
-        app_charts._build_spec = original
+        app_charts.build_spec = original
     out = {}
     for page, totals in samples.items():
         charts = {k: statistics.median(v) for k, v in per_chart[page].items()}

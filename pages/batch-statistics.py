@@ -22,8 +22,7 @@ from lnviz.lessons.batch_statistics.analysis import (
     Conventions,
     StreamSettings,
 )
-from lnviz.lessons.batch_statistics.live import shift_step_grid, shift_steps
-from lnviz.lessons.batch_statistics.live_figures import shift_step_frames
+from lnviz.lessons.batch_statistics.live import shift_steps
 from lnviz.lessons.batch_statistics.running import Running, Stream
 from lnviz.lessons.batch_statistics.state import PRESETS, STATE
 
@@ -35,11 +34,14 @@ batch_sizes = ui.cached(max_entries=16)(model.batch_sizes)
 stream_companions = ui.cached(model.stream_companions)
 
 
-def shift_step_frames_of(s: StreamSettings, feat: int) -> list[dict]:
-    """The stream charts' frames at each of the live control's shift steps."""
-    sr = stream_runs(s)
-    steps = shift_steps(s.steps, s.at)
-    return shift_step_frames(shift_step_grid(sr.stream, sr.runs, feat, steps))
+def stream_charts(s: StreamSettings, feat: int, at: int) -> dict:
+    """The stream charts the shift step moves, as the page draws them with the shift at `at`."""
+    sr = model.stream_runs(replace(s, at=at))
+    return {
+        "run-mean": (figs.STAT, (sr.stream, sr.runs, feat, "mean")),
+        "run-var": (figs.STAT, (sr.stream, sr.runs, feat, "var")),
+        "gap": (figs.GAP, (sr.stream, sr.runs)),
+    }
 
 
 def shift_live(s: StreamSettings, feat: int) -> None:
@@ -50,7 +52,7 @@ def shift_live(s: StreamSettings, feat: int) -> None:
         param="at",
         options=shift_steps(s.steps, s.at),
         value=s.at,
-        charts=live.frames(shift_step_frames_of, s, feat),
+        charts=live.chart_frames(lambda k: stream_charts(s, feat, k), shift_steps(s.steps, s.at)),
         fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
         symbol="step",
     )

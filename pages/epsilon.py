@@ -9,12 +9,25 @@ from lnviz.lessons import explorers
 from lnviz.lessons.epsilon import figures as figs
 from lnviz.lessons.epsilon import notes
 from lnviz.lessons.epsilon import questions as exercises
-from lnviz.lessons.epsilon.live import epsilon_grid
-from lnviz.lessons.epsilon.live_figures import epsilon_frames
 from lnviz.lessons.epsilon.state import PRESETS, STATE
 
 COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
+
+
+def charts_at(z: np.ndarray, others: tuple[lnviz.Family, ...], eps: float) -> dict:
+    """The charts ε moves, as the page draws them at `eps` (the faint curves `others` stay)."""
+    core, spec = lnviz.analyze_core(z, eps), lnviz.jacobian_spectrum(z, eps)
+    current = lnviz.epsilon_family(eps)
+    ratio = lnviz.core_variance_ratio(RATIO_GRID)
+    return {
+        "h": (figs.H, (current, others)),
+        "dh": (figs.DH, (current, others)),
+        "variance": (figs.VARIANCE, (RATIO_GRID, ratio, float(core.q) / core.eps)),
+        "jacobian": (figs.JACOBIAN, (spec,)),
+        "eigen": (figs.EIGEN, (spec,)),
+    }
+
 
 ui.page_intro(
     "ε: the small constant that changes the geometry",
@@ -58,11 +71,7 @@ def family_section(eps: float, z: np.ndarray) -> None:
         param="eps",
         options=ui.EPS_GRID,
         value=eps,
-        charts=live.frames(
-            lambda z, n_others: epsilon_frames(epsilon_grid(z, ui.EPS_GRID), n_others, z.size),
-            z,
-            len(others),
-        ),
+        charts=live.chart_frames(lambda e: charts_at(z, others, e), ui.EPS_GRID),
         fmt=ui.eps_label,
         symbol="ε",
     )

@@ -12,9 +12,10 @@ from lnviz.lessons.gain_and_bias import figures as figs
 from lnviz.lessons.gain_and_bias import notes
 from lnviz.lessons.gain_and_bias import notes_live as drag_text
 from lnviz.lessons.gain_and_bias import questions as exercises
-from lnviz.lessons.gain_and_bias.live import drag_values, gain_grid
-from lnviz.lessons.gain_and_bias.live_figures import gain_frames
+from lnviz.lessons.gain_and_bias.live import drag_values
 from lnviz.lessons.gain_and_bias.state import PRESETS, STATE
+
+STAGE_NAMES = ("input", "core", "output")  # the stage charts' keys: stage-<name>
 
 
 def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray | None:
@@ -29,6 +30,18 @@ def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray
     return None
 
 
+def stage_charts(
+    vectors: dict[str, np.ndarray], eps: float, field: str, index: int, value: float
+) -> dict:
+    """The charts one coordinate moves, as the page draws them with that coordinate at
+    `value` (the stages, then the moments)."""
+    moved = {name: v.copy() for name, v in vectors.items()}
+    moved[field][index] = value
+    res = lnviz.affine_stages(moved["z"], moved["gamma"], moved["beta"], eps)
+    charts = {f"stage-{name}": (figs.STAGE, (res, i)) for i, name in enumerate(STAGE_NAMES)}
+    return charts | {"moments": (figs.MOMENTS, (res,))}
+
+
 def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     """Pick one coordinate of z, γ or β and drag it: the bars follow in the browser, and the
     release writes the value into that vector's text box (so the link and page follow)."""
@@ -39,7 +52,8 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     option = ui.control(STATE["drag"], options=options, default=default, labels=labels)
     field, index = drag_text.coordinate(option)
     symbol = drag_text.coordinate_label(option)
-    vector = {"z": res.input.values, "gamma": res.gamma, "beta": res.beta}[field]
+    vectors = {"z": res.input.values, "gamma": res.gamma, "beta": res.beta}
+    vector = vectors[field]
     box = STATE[field]
     values = drag_values(float(vector[index]), box.lo, box.hi)
 
@@ -52,9 +66,8 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
         param=field,
         options=values,
         value=float(vector[index]),
-        charts=live.frames(
-            lambda *grid: gain_frames(gain_grid(*grid)),
-            *(res.input.values, res.gamma, res.beta, res.eps, field, index, values),
+        charts=live.chart_frames(
+            lambda v: stage_charts(vectors, res.eps, field, index, v), values.tolist()
         ),
         fmt=lambda v: ui.fmt(v, 6),
         symbol=symbol,
@@ -105,7 +118,7 @@ def body() -> None:
         )
     else:  # the control right above the charts it drives
         live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
-    for i, (col, name) in enumerate(zip(st.columns(3), ("input", "core", "output"), strict=True)):
+    for i, (col, name) in enumerate(zip(st.columns(3), STAGE_NAMES, strict=True)):
         with col:
             ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
     st.caption(

@@ -12,21 +12,20 @@ from lnviz.lessons import explorers, symmetry
 from lnviz.lessons.invariance import figures as figs
 from lnviz.lessons.invariance import notes
 from lnviz.lessons.invariance import questions as exercises
-from lnviz.lessons.invariance.live import scale_grid, shift_grid
-from lnviz.lessons.invariance.live_figures import scale_frames, shift_frames
 from lnviz.lessons.invariance.state import PRESETS, STATE
 
-SHIFTS, SCALES = STATE["c"].options, STATE["a"].options  # the live charts' frames
+SHIFTS, SCALES = STATE["c"].options, STATE["a"].options  # the live controls' values
 
 
-def shift_live(z: np.ndarray, eps: float) -> list[dict]:
-    """The shift chart's frames, one per c in SHIFTS."""
-    return [shift_frames(shift_grid(z, eps, SHIFTS))]
+def shift_charts(z: np.ndarray, eps: float, c: float) -> dict:
+    """The chart c moves, as section 1 draws it (its bars stay put: that is the lesson)."""
+    return {"shift": (figs.PAIR, (symmetry.common_shift(z, c, eps),))}
 
 
-def scale_live(z: np.ndarray, eps: float) -> list[dict]:
-    """The scaling chart's frames, one per a in SCALES."""
-    return [scale_frames(scale_grid(z, eps, SCALES))]
+def scale_charts(z: np.ndarray, eps: float, a: float) -> dict:
+    """The chart a moves, as section 2 draws it."""
+    ident = explorers.scaling_check(z, eps, a).scaling
+    return {"scale": (figs.SCALE, (symmetry.scale(z, a, eps), ident))}
 
 
 def drag(
@@ -34,13 +33,12 @@ def drag(
     label: str,
     options: Sequence[float],
     value: float,
-    frames: Callable[[np.ndarray, float], list[dict]],
-    z: np.ndarray,
-    eps: float,
+    charts_at: Callable[[float], dict],
 ) -> None:
     """A live control for `symbol` under the chart it drives, as a scrubber: its frames
-    follow the drag in the browser and the release sets the page's `symbol`."""
-    charts = live.frames(frames, z, eps)
+    (`charts_at` each option) follow the drag in the browser and the release sets the
+    page's `symbol`."""
+    charts = live.chart_frames(charts_at, options)
     fmt = "{:g}".format
     live.live_control(
         label,
@@ -91,7 +89,7 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         undefined_note("z")
         return sym
     label = f"{STATE['c'].label}: drag it, the bars below follow"
-    drag("c", label, SHIFTS, c, shift_live, z, eps)
+    drag("c", label, SHIFTS, c, lambda v: shift_charts(z, eps, v))
     ui.chart(figs.PAIR, sym, key="shift")
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
@@ -152,9 +150,8 @@ exactly: scale invariance holds there alone."""
         return sym
     check = explorers.scaling_check(z, eps, a)
     ident, exact = check.scaling, check.at_zero
-    drag(
-        "a", f"{STATE['a'].label}: drag it, the chart below follows", SCALES, a, scale_live, z, eps
-    )
+    label = f"{STATE['a'].label}: drag it, the chart below follows"
+    drag("a", label, SCALES, a, lambda v: scale_charts(z, eps, v))
     ui.chart(figs.SCALE, sym, ident, key="scale")
     row = ui.row()
     row.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))

@@ -9,8 +9,7 @@ from lnviz.errors import LnvizError
 from lnviz.lessons.weighted_centering import figures as figs
 from lnviz.lessons.weighted_centering import notes as wtext
 from lnviz.lessons.weighted_centering import questions as exercises
-from lnviz.lessons.weighted_centering.live import point_lattice, weight_grid
-from lnviz.lessons.weighted_centering.live_figures import point_frames, weight_frames
+from lnviz.lessons.weighted_centering.live import lattice_axis
 from lnviz.lessons.weighted_centering.state import A3_DEFAULT, PRESETS, STATE
 
 A3_FALLBACK = (1.0, 2.0, 5.0)  # A3_DEFAULT as numbers, used when typed weights are refused
@@ -53,6 +52,22 @@ def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
     except LnvizError as err:
         ui.refuse(err, f"Using the default weights `{A3_DEFAULT}`.")
         return wt.weighted_centering(A3_FALLBACK, x)
+
+
+def weight_charts(x: np.ndarray, w: float) -> dict:
+    """The charts w moves, as the page draws them at `w`: the plane and the fit."""
+    r2 = wt.weighted_centering(wt.two_weights(w), x)
+    return {
+        "plane": (figs.PLANE, (r2, wt.projection_view(r2))),
+        "objective": (figs.OBJECTIVE, (wt.constant_fit(r2),)),
+    }
+
+
+def point_charts(w: float, view: wt.ProjectionView, point: tuple[float, float]) -> dict:
+    """The plane as the page draws it with x at `point`, in the view `view` (it does not
+    zoom while the point is dragged; the page fits the view again on release)."""
+    r2 = wt.weighted_centering(wt.two_weights(w), np.asarray(point))
+    return {"plane": (figs.PLANE, (r2, view))}
 
 
 def set_x(point: tuple[float, float], text: str) -> None:
@@ -143,7 +158,7 @@ projection meets it at a right angle instead."""
             param="w",
             options=W_OPTIONS,
             value=w,
-            charts=live.frames(lambda x: weight_frames(weight_grid(x, W_OPTIONS)), x),
+            charts=live.chart_frames(lambda v: weight_charts(x, v), W_OPTIONS),
             fmt=lambda v: f"{v:g}",
             symbol="w",
         )
@@ -153,7 +168,7 @@ projection meets it at a right angle instead."""
     with quiz_box:
         quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
 
-    lattice = point_lattice(w, view2.half)  # the points x can be dragged to, in today's view
+    xs = lattice_axis(view2.half)  # x can be dragged to the points xs × xs of today's view
     left, right = st.columns([3, 2])
     with left:  # the point's live control sits right below the picture it moves
         ui.chart(figs.PLANE, r2, view2, key="plane")
@@ -162,10 +177,12 @@ projection meets it at a right angle instead."""
             key="x-live",
             chart="plane",
             trace=4,
-            xs=lattice.xs,
-            ys=lattice.ys,
+            xs=xs,
+            ys=xs,
             value=x,
-            charts=live.frames(lambda lattice: [point_frames(lattice)], lattice),
+            charts=live.chart_frames(
+                lambda p: point_charts(w, view2, p), [(u, v) for v in xs for u in xs]
+            ),
             symbol="x",
             apply=set_x,
         )

@@ -106,7 +106,7 @@ SLOW_FIRST = (
     "tests/browser/test_page_change.py",
     "tests/browser/test_keyboard.py",
     "tests/engine/test_params.py",
-    "tests/figures/test_live_more_frames.py",
+    "tests/app/test_live_frames.py",
     "tests/test_packaging.py",
     "tests/app/test_select_slider_links.py",
 )

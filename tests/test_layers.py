@@ -1,7 +1,7 @@
 """The layers, by their imports: engine ← lessons ← content ← classpoll ← figures ← app ← pages.
 
 A lesson folder (`lnviz/lessons/<page>/`) holds three layers, by file name: `figures*.py`
-and `live_figures.py` are figures, `notes*.py` and `questions.py` are content, the rest
+are figures, `notes*.py` and `questions.py` are content, the rest
 (its models and state spec) are lessons.
 
 Each module may import from its own layer and the layers to its left, never to its
@@ -37,7 +37,7 @@ MAX_LINES = 400
 
 def lesson_file_role(stem: str) -> str:
     """The layer of a file in a lesson folder, by its name (see the module's docstring)."""
-    if stem in ("figures", "live_figures") or stem.startswith("figures_"):
+    if stem == "figures" or stem.startswith("figures_"):
         return "figures"
     if stem in ("notes", "questions") or stem.startswith("notes_"):
         return "content"
@@ -266,11 +266,10 @@ def test_streamlits_element_classes_the_app_names_are_in_the_installed_streamlit
     ("module", "layer"),
     [
         ("lnviz.lessons.epsilon", "lessons"),
-        ("lnviz.lessons.epsilon.live", "lessons"),
+        ("lnviz.lessons.gain_and_bias.live", "lessons"),
         ("lnviz.lessons.epsilon.state", "lessons"),
         ("lnviz.lessons.epsilon.figures", "figures"),
         ("lnviz.lessons.transformer.figures_attention", "figures"),
-        ("lnviz.lessons.epsilon.live_figures", "figures"),
         ("lnviz.lessons.epsilon.notes", "content"),
         ("lnviz.lessons.gain_and_bias.notes_live", "content"),
         ("lnviz.lessons.epsilon.questions", "content"),

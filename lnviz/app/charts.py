@@ -228,7 +228,7 @@ def _figure_spec(name: str, digest: str, _build: Callable[..., go.Figure], _args
     Only the two strings are hashed (a leading underscore tells st.cache_data to skip an
     argument): `cache_key` digests the arguments once, faster than Streamlit's hasher.
     """
-    return _build_spec(_build, _args)
+    return build_spec(_build, _args)
 
 
 @st.cache_data(max_entries=4096, show_spinner=False)  # alt texts: 0.1-1 kB each
@@ -245,7 +245,7 @@ def alt_text(name: str, digest: str, alt: Callable[..., str], args: tuple[Any, .
     return _alt_text(name, digest, _builder_name(alt) + extra, alt, args)
 
 
-def _build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
+def build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
     """The figure's JSON data, with margins that let the browser draw it in one pass."""
     spec = json_data(build, *args)
     spec.setdefault("layout", {})["margin"] = planned_margins(spec)

@@ -2,11 +2,12 @@
 
 Design (issue 18):
 
-- **States on the server, in advance.** The lessons layer computes the page's states for
-  the control's whole grid of values in one vectorized call (e.g.
-  lnviz.lessons.epsilon.live), and the figures layer writes, for each chart the value
-  moves, only what changes between grid values (lnviz.figures.live.Frames: the moving
-  traces' attributes and layout paths, float arrays as base64 float32).
+- **States on the server, in advance, from the page's own builders.** The page names, for
+  one value of the control, each chart the value moves with its figure builder and
+  arguments (chart_frames); the charts are built at every grid value and what differs
+  between them is sent (lnviz.figures.live.moving_parts: the moving traces' attributes
+  and layout paths, float arrays as base64 float32). No second model, no trace indices
+  written by hand: a frame is what the page would draw.
 - **Switching in the browser.** A Streamlit components v2 component (JavaScript only, no
   iframe: live_component/live.js) draws a native range input. While it is dragged, each
   animation frame shows the frame of the value under the pointer on the page's own charts,
@@ -48,15 +49,17 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import streamlit as st
 
-from lnviz.app.charts import cache_key
+from lnviz.app.charts import build_spec, cache_key
 from lnviz.app.controls import nearest
+from lnviz.figures._spec import Chart
+from lnviz.figures.live import moving_parts
 
 _HERE = Path(__file__).parent / "live_component"
 _LIVE = st.components.v2.component(
@@ -75,14 +78,15 @@ class Frames:
     """A live control's frames (lnviz.figures.live payloads, one per chart it drives), named
     by `id` and built only when `payload` is read (frames on demand: module docstring).
 
-    `id` is known without building them: a digest of the builder's name and of its
-    arguments (lnviz.app.charts.cache_key), so equal states share one id. `payload` is the
-    UTF-8 JSON object {"frames_id": id, "mode": "frames", "charts": [...]}, made once per
-    state and sent as bytes, which Streamlit passes on as they are (the browser gets a
-    Uint8Array; frames_id comes first, so live.js reads it without parsing a set it
-    already holds). Sent as a dict holding the frames as text, every rerun encoded 30-200
-    kB of JSON twice (once to send it, once for an element identity that a keyed component
-    does not use): 8-13 % of a rerun on the pages with live controls.
+    `id` is known without building them: a digest of the charts function's code, what it
+    closes over and the options (lnviz.app.charts.cache_key), so equal states share one
+    id. `payload` is the UTF-8 JSON object {"frames_id": id, "mode": "frames", "charts":
+    [...]}, made once per state and sent as bytes, which Streamlit passes on as they are
+    (the browser gets a Uint8Array; frames_id comes first, so live.js reads it without
+    parsing a set it already holds). Sent as a dict holding the frames as text, every
+    rerun encoded 30-200 kB of JSON twice (once to send it, once for an element identity
+    that a keyed component does not use): 8-13 % of a rerun on the pages with live
+    controls.
     """
 
     id: str
@@ -100,14 +104,39 @@ class Frames:
         )  # fmt: skip
 
 
-def frames(build: Callable[..., list[dict[str, Any]]], *args: Any) -> Frames:
-    """The frames `build(*args)` returns, as a handle: built (once per state, for any
-    visitor, and kept as JSON text) when a visitor who uses the control needs them. Built
-    on every rerun, they cost more than the rest of the page (weighted centering's rerun
-    took 310-326 ms with them, 100-119 ms without, on a slow day)."""
-    name, digest = cache_key(build, args)
+ChartsAt = Callable[[Any], Mapping[str, tuple[Chart, tuple[Any, ...]]]]
+
+
+def chart_frames(charts_at: ChartsAt, options: Sequence[Any]) -> Frames:
+    """The frames of the charts a live control moves, from the page's own builders:
+    `charts_at(option)` names each chart's key, builder and arguments at that option, and
+    each chart's frames are what differs between its figures over `options`
+    (lnviz.figures.live.moving_parts). Built when a visitor asks for them, once per state.
+
+    `charts_at` is part of the frames' key with what it closes over, so it should reach
+    the page's state through its closure (pickled into the key), not through globals."""
+    opts = tuple(options)
+    name, digest = cache_key(charts_at, (opts,))
     frames_id = hashlib.blake2b(f"{name}\0{digest}".encode(), digest_size=12).hexdigest()
-    return Frames(frames_id, name, digest, build, args)
+    return Frames(frames_id, name, digest, _built_frames, (charts_at, opts))
+
+
+def _built_frames(charts_at: ChartsAt, options: tuple[Any, ...]) -> list[dict[str, Any]]:
+    states = [charts_at(o) for o in options]
+    frames = [
+        moving_parts(key, [build_spec(s[key][0].figure, s[key][1]) for s in states])
+        for key in states[0]
+    ]
+    for chart in frames:
+        for part in chart["layout"]:
+            if part["path"] == "title.text":  # bold, as Streamlit's chart theme draws a title
+                part["values"] = [_bold(v) for v in part["values"]]
+    return [f for f in frames if f["data"] or f["layout"]]  # charts the control moves
+
+
+def _bold(title: Any) -> Any:
+    """A chart title as st.plotly_chart's "streamlit" theme shows it: wrapped in <b>."""
+    return f"<b>{title}</b>" if isinstance(title, str) and not title.startswith("<b>") else title
 
 
 # Shared by every page's live controls: 32 entries were evicted under a class of 30 (each
@@ -179,7 +208,7 @@ def live_control(
     apply: Callable[[float], None] | None = None,
 ) -> None:
     """A live control over `options` for the page control `param` (its session key, bound
-    to the URL), showing `value`; `charts` (frames()) hold one frame per option,
+    to the URL), showing `value`; `charts` (chart_frames()) hold one frame per option,
     labelled "`symbol` = fmt(option)". On release the chosen option becomes
     st.session_state[param], or, when `apply` is given, `apply(option)` writes it (for a
     page control that is not one number, such as one coordinate of a vector typed in a
@@ -244,7 +273,7 @@ def live_point(
     """A live control in two dimensions: the visitor drags the point drawn by trace
     `trace` of the chart with Streamlit key `chart` (or moves it with the arrow keys, one
     lattice step each). The states are the lattice xs × ys (state k = (xs[k % nx],
-    ys[k // nx])); `charts` (frames()) hold one frame per state, and
+    ys[k // nx])); `charts` (chart_frames()) hold one frame per state, and
     `value` is the page's point (the state nearest to it is current). While dragging, the
     browser turns the pointer into data coordinates with the chart's own axes, snaps to
     the lattice and shows that state's frame; on release the state is sent once and

@@ -1,10 +1,11 @@
 """Frames of a live control: what each chart's traces and layout become at every grid value.
 
 A live control (lnviz.app.live) switches charts that the page already drew between states
-computed in advance, in the browser, while the visitor drags. This module writes those
-states for one chart as plain JSON: for each (trace, attribute) and each layout path that
-moves, one value per grid value. The browser applies frame i with one Plotly.update call
-per chart (restyle of the listed traces, relayout of the listed paths).
+computed in advance, in the browser, while the visitor drags. `moving_parts` finds them by
+comparing the page's own figures, built at every grid value: for each (trace, attribute)
+and each layout path that differs between them, one value per grid value. The browser
+applies frame i with one Plotly.update call per chart (restyle of the listed traces,
+relayout of the listed paths).
 
 Numeric arrays travel as base64 float32 ({"f4": "..."}): 4 bytes per value, decoded once
 into typed arrays when the control mounts.
@@ -19,7 +20,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -98,3 +99,67 @@ class Frames:
     def payload(self) -> dict[str, Any]:
         traces = sorted({d["trace"] for d in self._data})
         return {"key": self.key, "traces": traces, "data": self._data, "layout": self._layout}
+
+
+def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The frames of chart `key` from its figure's JSON data at each grid value: every trace
+    attribute and layout path whose value is not the same in all of them.
+
+    >>> a = {"data": [{"type": "bar", "y": [1, 2]}], "layout": {"title": {"text": "a"}}}
+    >>> b = {"data": [{"type": "bar", "y": [1, 3]}], "layout": {"title": {"text": "b"}}}
+    >>> p = moving_parts("k", [a, b])
+    >>> p["traces"], [(d["trace"], d["attr"], d["values"]) for d in p["data"]], p["layout"]
+    ([0], [(0, 'y', [[1, 2], [1, 3]])], [{'path': 'title.text', 'values': ['a', 'b']}])
+    """
+    counts = {len(f.get("data", ())) for f in figures}
+    if len(counts) != 1:  # restyle addresses traces by index: their number must not move
+        raise ValueError(f"{key}: the figure's number of traces changes with the control")
+    frames = Frames(key, len(figures))
+    for i in range(counts.pop()):
+        for path, values in _moving([f["data"][i] for f in figures]):
+            if path != "type":
+                frames.trace(i, path, values)
+    for path, values in _moving([f.get("layout", {}) for f in figures]):
+        frames.layout(path, values)
+    return frames.payload()
+
+
+def _moving(parts: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, list[Any]]]:
+    """(path, values) of every leaf that differs across `parts` (dicts of one figure part):
+    nested dicts and equally long lists of dicts are walked; arrays are leaves."""
+    keys = dict.fromkeys(k for part in parts for k in part)
+    for k in keys:
+        values = [part.get(k) for part in parts]
+        if all(isinstance(v, Mapping) and not _is_typed(v) for v in values):
+            for path, inner in _moving(values):
+                yield f"{k}.{path}", inner
+        elif _dict_lists(values):
+            for j in range(len(values[0])):
+                for path, inner in _moving([v[j] for v in values]):
+                    yield f"{k}[{j}].{path}", inner
+        else:
+            first = values[0]
+            if any(v != first for v in values):  # JSON data: == compares deeply, no NaN
+                yield k, [_decoded(v) for v in values]
+
+
+def _dict_lists(values: list[Any]) -> bool:
+    """Whether `values` are lists of dicts of one length (shapes, annotations)."""
+    return all(isinstance(v, list) and v and isinstance(v[0], Mapping) for v in values) and (
+        len({len(v) for v in values}) == 1
+    )
+
+
+def _is_typed(value: Mapping[str, Any]) -> bool:
+    return "bdata" in value and "dtype" in value
+
+
+def _decoded(value: Any) -> Any:
+    """A typed-array spec as a numpy array (sent again as float32 by `encode`), else as is."""
+    if isinstance(value, Mapping) and _is_typed(value):
+        flat = np.frombuffer(base64.b64decode(value["bdata"]), dtype=value["dtype"])  # (n,)
+        shape = value.get("shape")
+        if shape:
+            flat = flat.reshape([int(n) for n in str(shape).split(",")])
+        return flat.astype(np.float64)
+    return value

@@ -143,13 +143,13 @@ def test_the_spec_cache_builds_a_figure_once_and_hands_out_copies(
     from lnviz.app import charts
 
     built: list[int] = []
-    real = charts._build_spec
+    real = charts.build_spec
 
     def counted(build: Any, args: tuple[Any, ...]) -> dict:
         built.append(1)
         return real(build, args)
 
-    monkeypatch.setattr(charts, "_build_spec", counted)
+    monkeypatch.setattr(charts, "build_spec", counted)
     charts._figure_spec.clear()
     first, _ = _specs({"n": "11"})
     for query in ({"n": "11"}, {"n": "11", "present": "true"}, {"n": "11"}):

@@ -55,7 +55,7 @@ def test_both_live_controls_open_at_the_pages_state_and_drive_its_charts() -> No
     assert x["mode"] == "point" and x["chart"] == "plane" and x["value"] == [4.0, 2.0]
     nx = len(x["xs"])
     assert (x["xs"][x["index"] % nx], x["ys"][x["index"] // nx]) == (4.0, 2.0)
-    assert x["xs"][1] - x["xs"][0] == 0.25  # the view [−5, 5]², 20 steps to its edge
+    assert x["xs"][1] - x["xs"][0] == 0.5  # the view [−5, 5]², 10 steps to its edge
     (chart,) = x["charts"]
     for part in chart["data"] + chart["layout"]:
         assert len(part["values"]) == nx * len(x["ys"])

@@ -149,9 +149,9 @@ def test_arrow_keys_move_the_point_one_lattice_step_and_set_x_once_they_pause(
         page.keyboard.press(key)
     wait_for_rerun(w.visit, finished, 10_000)
     assert w.visit.asked_runs == asked + 1  # three key presses, one rerun
-    assert query(page).get("x") == ["4.5, 1.75"]  # steps of 0.25 in the view [−5, 5]²
-    assert x_box(page) == "4.5, 1.75"
-    assert traces(page)[2] == {"x": [4.5], "y": [1.75]}
+    assert query(page).get("x") == ["5, 1.5"]  # steps of 0.5 in the view [−5, 5]²
+    assert x_box(page) == "5, 1.5"
+    assert traces(page)[2] == {"x": [5.0], "y": [1.5]}
 
 
 def test_dragging_w_moves_the_plane_and_the_fit_and_the_release_sets_w(
