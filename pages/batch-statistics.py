@@ -46,13 +46,16 @@ def stream_charts(s: StreamSettings, feat: int, at: int) -> dict:
 
 def shift_live(s: StreamSettings, feat: int) -> None:
     """Drag the shift step: the stream charts follow in the browser, the release sets it."""
+    base = replace(s, at=0)  # the frames' key leaves out the page's step (each frame sets one)
     live.live_control(
         "Drag the step of the shift: the charts of this section follow",
         key="at-live",
         param="at",
         options=shift_steps(s.steps, s.at),
         value=s.at,
-        charts=live.chart_frames(lambda k: stream_charts(s, feat, k), shift_steps(s.steps, s.at)),
+        charts=live.chart_frames(
+            lambda k: stream_charts(base, feat, k), shift_steps(s.steps, s.at)
+        ),
         fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
         symbol="step",
     )

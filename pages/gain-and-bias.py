@@ -57,6 +57,12 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
     box = STATE[field]
     values = drag_values(float(vector[index]), box.lo, box.hi)
 
+    # the frames' key leaves out the dragged entry's own value (every frame sets it), so a
+    # release onto the same window finds the frames it already built
+    others = {name: v.copy() for name, v in vectors.items()}
+    others[field][index] = 0.0
+    eps = res.eps
+
     def apply(value: float) -> None:  # the release: one entry of the text box changes
         st.session_state[field] = drag_text.with_entry(st.session_state[field], index, value)
 
@@ -67,7 +73,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
         options=values,
         value=float(vector[index]),
         charts=live.chart_frames(
-            lambda v: stage_charts(vectors, res.eps, field, index, v), values.tolist()
+            lambda v: stage_charts(others, eps, field, index, v), values.tolist()
         ),
         fmt=lambda v: ui.fmt(v, 6),
         symbol=symbol,

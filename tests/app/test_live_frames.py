@@ -104,3 +104,22 @@ def test_each_frame_is_the_chart_the_page_draws_at_that_value(name, key, link) -
         for chart in moved:
             got = applied(drawn[chart["key"]], chart, k)
             assert_same_figure(as_shown(got), as_shown(there_drawn[chart["key"]]))
+
+
+@pytest.mark.parametrize(
+    ("name", "key", "before", "after", "elsewhere"),
+    [
+        ("epsilon", "eps-live", {"eps": "0.0001"}, {"eps": "0.001778279"}, {"z": "1, 5, 2"}),
+        ("gain-and-bias", "gb-live", {"gamma": "1, 2, 1"}, {"gamma": "1.5, 2, 1"}, {"eps": "1"}),
+        ("batch-statistics", "at-live", {"at": "100"}, {"at": "105"}, {"seed": "1"}),
+        ("weighted-centering", "w-live", {"w": "0.25"}, {"w": "0.5"}, {"x": "1, 3"}),
+    ],
+)
+def test_a_release_keeps_the_frames_the_visitor_has(name, key, before, after, elsewhere) -> None:
+    """The frames' key leaves out the control's own value: after a release within the
+    control's range the browser holds the frames already (the same id, nothing rebuilt);
+    a change of anything else the charts show does change it."""
+    first = live_data(page(name, before, timeout=120), key)[1]["frames_id"]
+    assert live_data(page(name, after, timeout=120), key)[1]["frames_id"] == first
+    other = live_data(page(name, {**before, **elsewhere}, timeout=120), key)[1]["frames_id"]
+    assert other != first
