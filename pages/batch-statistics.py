@@ -37,25 +37,20 @@ stream_companions = ui.cached(model.stream_companions)
 def stream_charts(s: StreamSettings, feat: int, at: int) -> dict:
     """The stream charts the shift step moves, as the page draws them with the shift at `at`."""
     sr = model.stream_runs(replace(s, at=at))
-    return {
-        "run-mean": (figs.STAT, (sr.stream, sr.runs, feat, "mean")),
-        "run-var": (figs.STAT, (sr.stream, sr.runs, feat, "var")),
-        "gap": (figs.GAP, (sr.stream, sr.runs)),
-    }
+    runs = {f"run-{w}": (figs.STAT, (sr.stream, sr.runs, feat, w)) for w in ("mean", "var")}
+    return runs | {"gap": (figs.GAP, (sr.stream, sr.runs))}
 
 
 def shift_live(s: StreamSettings, feat: int) -> None:
     """Drag the shift step: the stream charts follow in the browser, the release sets it."""
-    base = replace(s, at=0)  # the frames' key leaves out the page's step (each frame sets one)
+    base, steps = replace(s, at=0), shift_steps(s.steps, s.at)  # base: the frames' key
     live.live_control(
         "Drag the step of the shift: the charts of this section follow",
         key="at-live",
         param="at",
-        options=shift_steps(s.steps, s.at),
+        options=steps,
         value=s.at,
-        charts=live.chart_frames(
-            lambda k: stream_charts(base, feat, k), shift_steps(s.steps, s.at)
-        ),
+        charts=live.chart_frames(lambda k: stream_charts(base, feat, k), steps),
         fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
         symbol="step",
     )
