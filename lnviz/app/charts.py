@@ -41,11 +41,9 @@ def chart(
     """Draw `pair.figure(*args)` with alt text `pair.alt(*args)`: one call, one set of
     arguments. A bare figure function (the home page's thumbnails) needs `alt`.
 
-    Building a figure and its JSON costs 1–10 ms (lnviz.figures._spec; benchmarks/
-    figures.py), more than most of the engine's numbers behind it. The finished figure's
-    JSON is cached by (builder, args), so a state that any visitor has seen before is drawn
-    from the cache (about 0.5 ms), and it reaches st.plotly_chart as a _BuiltFigure: no
-    second validation.
+    The finished figure's JSON is cached by (builder, args), since building it costs more
+    than most of the engine's numbers behind it: a state any visitor has seen is drawn from
+    the cache, and reaches st.plotly_chart as a _BuiltFigure (no second validation).
     """
     if not isinstance(pair, Chart) and alt is None:
         raise TypeError("a bare figure function needs its alt text")
@@ -212,9 +210,8 @@ def _args_digest(args: tuple[Any, ...]) -> str:
     Engine results are frozen dataclasses of arrays and numbers, and pickle writes every
     field and every array's bytes, so equal arguments give equal digests and different
     ones (as good as) never the same. Streamlit's own argument hashing walks each object
-    field by field in Python: 1–4 ms per page's charts against 0.1–0.8 ms for this, paid
-    on every rerun, seen charts included. (What pickle cannot take, such as a lambda,
-    Streamlit's hashing could not take either.)
+    field by field in Python, several times slower, on every rerun. (What pickle cannot
+    take, such as a lambda, Streamlit's hashing could not take either.)
     """
     data = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
     return hashlib.blake2b(data, digest_size=20).hexdigest()
@@ -256,8 +253,8 @@ class _BuiltFigure(go.Figure):
     """A figure that plotly already built and validated, carried as its dict.
 
     st.plotly_chart accepts a go.Figure without validating it again and asks it for
-    to_dict(); a plain dict it would validate again (as long as building it). Constructing
-    an empty go.Figure alone costs about 1 ms, so this class skips plotly's __init__: it
+    to_dict(); a plain dict it would validate again (as long as building it). Even an empty
+    go.Figure costs a measurable share of a run, so this class skips plotly's __init__: it
     only answers to_dict(), which is all Streamlit 1.67 asks of it (tests/test_charts.py).
     """
 

@@ -1,8 +1,8 @@
 """Lazy charts: a chart far from the screen is drawn when the visitor scrolls near it.
 
 A control at the top of a page can change most of its charts, and the browser drew every
-changed chart before the page was quiet again, those below the fold included (60-140 ms of
-main thread each in a software-rendered Chromium; docs/benchmarks.md, "Round trips"). A
+changed chart before the page was quiet again, those below the fold included
+(docs/benchmarks.md, "Round trips"). A
 small script (lazy_component/lazy.js, a Streamlit components v2 component without an iframe,
 mounted once by the entrypoint) wraps the Plotly.react that Streamlit's chart component
 calls: a draw for a chart that is not within MARGIN_PX of the main pane's visible part

@@ -31,8 +31,8 @@ _ROUTING = threading.local()  # .active: the router is running a page in this sc
 
 
 def _pages() -> dict[str, list[st.Page]]:
-    """Every section's st.Page objects, made once per session (about 2.5 ms of every run
-    otherwise). Not shared between sessions: st.navigation marks the page it returns as
+    """Every section's st.Page objects, made once per session rather than on every run.
+    Not shared between sessions: st.navigation marks the page it returns as
     callable and running it clears the mark, and a session runs one script at a time."""
     pages = st.session_state.get(_PAGES_KEY)
     if pages is None:

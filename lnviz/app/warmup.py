@@ -11,9 +11,8 @@ that the lock is free and costs nothing.
 
 What these imports made (about 160,000 objects: modules, classes, functions, Plotly's
 validators) lives as long as the server; it is then moved out of the garbage collector's
-sight (`gc.freeze()`). Python's full collections, which run every few seconds under a
-class's load and stop every script run while they last, no longer walk it: 14 ms each
-instead of 65 (docs/benchmarks.md, "One run at a time").
+sight (`gc.freeze()`): Python's full collections, which stop every script run while they
+last, no longer walk it (docs/benchmarks.md, "One run at a time").
 """
 
 from __future__ import annotations

@@ -1,20 +1,19 @@
 """Figures recorded as plain dicts and handed to Plotly in one step.
 
-Plotly's building calls (fig.add_scatter, fig.update_layout, ...) validate each property and
-run the figure's update machinery on every call: 0.5–1 ms per trace, 2–3 ms per layout
-update, so a chart of a dozen traces took 10–25 ms to build, far more than the engine's
-numbers behind it, and on a busy server that was the largest share of its work. A
-FigureSpec offers the same calls for the figures of this package, only records what they
-ask for as plain dicts, and makes one go.Figure at the end, whose constructor checks every
-property once when VALIDATE is on, and skips the checks when it is off.
+Plotly's building calls validate each property and run the figure's update machinery on
+every call, which cost more than the engine's numbers behind a chart (docs/benchmarks.md,
+"Timings behind the code"). A FigureSpec offers the same calls for the figures of this
+package, only records what they ask for as plain dicts, and makes one go.Figure at the
+end, whose constructor checks every property once when VALIDATE is on, and skips the
+checks when it is off.
 
 VALIDATE is on when the environment sets LNVIZ_VALIDATE_FIGURES=1 (the test suite does:
 every figure a test builds is checked by Plotly, so a misspelt property fails a test); a
 test also builds each page's figures both ways and compares the JSON sent to the browser.
 
-With the checks off, even the one go.Figure is more than the server needs: constructing
-it, copying it out again (to_dict), encoding it and decoding the JSON took about 10 ms of
-a new state's 60 on the heaviest page. `json_data(build, *args)` runs a figure function
+With the checks off, even the one go.Figure is more than the server needs, and live frames
+build hundreds of figures (docs/benchmarks.md, "Live frames from the pages' own
+builders"). `json_data(build, *args)` runs a figure function
 with FigureSpec.figure() handing back the spec itself, and turns the recorded dicts into
 the same JSON data in one walk (numpy arrays in Plotly's typed-array form, NaN as null,
 the default template added), without Plotly's objects.

@@ -22,11 +22,9 @@ the depth, so a deeper stack only adds blocks. The forward pass keeps the packed
 (3 MB at depth 48, width 256) instead of 200 MB of float64 weights, and the backward pass
 unpacks them again; random signs are also ~20 times faster to draw than normal numbers.
 
-Cost (one core, OPENBLAS_NUM_THREADS=1 as deployed, a shared 2-core machine, min of 5):
-compare_placements at depth 48, width 256, hidden 1024, 8 tokens takes ~90-120 ms in
-float32 and ~200-290 ms in float64; one placement in float32 ~65 ms; with hidden = 2 d,
-all three in float32 ~70 ms. Reading the weights dominates (four passes over 2 x 256 x 1024
-weights per block, plus unpacking the signs twice), so fewer tokens barely help.
+Reading the weights dominates a pass (four passes over the block's weights, plus unpacking
+the signs twice), so fewer tokens barely help; the page runs float32 for speed
+(docs/benchmarks.md, "The transformer page").
 
 What it claims and what this stack shows. Xiong et al. 2020 ("On Layer Normalization in the
 Transformer Architecture", Theorem 1) bound the gradient of the last block's weights at

@@ -2,8 +2,8 @@
 
 The view stays while x is dragged (the picture does not zoom), so the lattice covers it at
 a round step with at least CELLS steps from the origin to the edge. Each point's frame is
-the page's own plane figure at that point (about 1 ms each): 21 × 21 points build in about
-0.4 s when a visitor first reaches for the point, 41 × 41 took 1.7 s.
+the page's own plane figure at that point, so the lattice is as coarse as a drag allows
+(docs/benchmarks.md, "Live frames from the pages' own builders").
 """
 
 from __future__ import annotations
