@@ -59,7 +59,7 @@ import streamlit as st
 from lnviz.app.charts import build_spec, cache_key
 from lnviz.app.controls import nearest
 from lnviz.figures._spec import Chart
-from lnviz.figures.live import moving_parts
+from lnviz.figures.live import TracesChange, moving_parts
 
 _HERE = Path(__file__).parent / "live_component"
 _LIVE = st.components.v2.component(
@@ -123,10 +123,13 @@ def chart_frames(charts_at: ChartsAt, options: Sequence[Any]) -> Frames:
 
 def _built_frames(charts_at: ChartsAt, options: tuple[Any, ...]) -> list[dict[str, Any]]:
     states = [charts_at(o) for o in options]
-    frames = [
-        moving_parts(key, [build_spec(s[key][0].figure, s[key][1]) for s in states])
-        for key in states[0]
-    ]
+    frames = []
+    for key in states[0]:
+        try:
+            figures = [build_spec(state[key][0].figure, state[key][1]) for state in states]
+            frames.append(moving_parts(key, figures))
+        except TracesChange:  # e.g. a stage undefined at some value: it follows on release,
+            continue  # as a chart without frames does
     for chart in frames:
         for part in chart["layout"]:
             if part["path"] == "title.text":  # bold, as Streamlit's chart theme draws a title

@@ -39,9 +39,13 @@ def encode(value: Any) -> Any:
         return np.where(finite, value, None).tolist() if not finite.all() else value.tolist()
     if isinstance(value, np.generic):
         return value.item()
-    if isinstance(value, list | tuple) and len(value) > 8 and isinstance(value[0], int | float):
+    if isinstance(value, list | tuple) and len(value) > 8 and all(_number(v) for v in value):
         return encode(np.asarray(value, dtype=float))
     return value
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def encode_rows(values: Sequence[Any] | np.ndarray) -> list[Any]:
@@ -101,6 +105,11 @@ class Frames:
         return {"key": self.key, "traces": traces, "data": self._data, "layout": self._layout}
 
 
+class TracesChange(ValueError):
+    """A chart whose traces change in number or type between grid values: restyle cannot
+    move it from one to the other, so it has no frames (it follows on release)."""
+
+
 def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The frames of chart `key` from its figure's JSON data at each grid value: every trace
     attribute and layout path whose value is not the same in all of them.
@@ -111,14 +120,13 @@ def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, An
     >>> p["traces"], [(d["trace"], d["attr"], d["values"]) for d in p["data"]], p["layout"]
     ([0], [(0, 'y', [[1, 2], [1, 3]])], [{'path': 'title.text', 'values': ['a', 'b']}])
     """
-    counts = {len(f.get("data", ())) for f in figures}
-    if len(counts) != 1:  # restyle addresses traces by index: their number must not move
-        raise ValueError(f"{key}: the figure's number of traces changes with the control")
+    kinds = {tuple(t.get("type") for t in f.get("data", ())) for f in figures}
+    if len(kinds) != 1:  # restyle addresses traces by index: they must stay what they are
+        raise TracesChange(f"{key}: the figure's traces change in number or type with the control")
     frames = Frames(key, len(figures))
-    for i in range(counts.pop()):
+    for i in range(len(kinds.pop())):
         for path, values in _moving([f["data"][i] for f in figures]):
-            if path != "type":
-                frames.trace(i, path, values)
+            frames.trace(i, path, values)
     for path, values in _moving([f.get("layout", {}) for f in figures]):
         frames.layout(path, values)
     return frames.payload()
@@ -145,9 +153,10 @@ def _moving(parts: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, list[Any]
 
 def _dict_lists(values: list[Any]) -> bool:
     """Whether `values` are lists of dicts of one length (shapes, annotations)."""
-    return all(isinstance(v, list) and v and isinstance(v[0], Mapping) for v in values) and (
-        len({len(v) for v in values}) == 1
+    lists = all(
+        isinstance(v, list) and v and all(isinstance(e, Mapping) for e in v) for v in values
     )
+    return lists and len({len(v) for v in values}) == 1
 
 
 def _is_typed(value: Mapping[str, Any]) -> bool:

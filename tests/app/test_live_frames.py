@@ -123,3 +123,13 @@ def test_a_release_keeps_the_frames_the_visitor_has(name, key, before, after, el
     assert live_data(page(name, after, timeout=120), key)[1]["frames_id"] == first
     other = live_data(page(name, {**before, **elsewhere}, timeout=120), key)[1]["frames_id"]
     assert other != first
+
+
+def test_a_chart_whose_traces_change_along_the_drag_has_no_frames_and_the_page_stands() -> None:
+    """z = (1, 2) at ε = 0, dragging z₂: at z₂ = 1 the input is constant and the core, the
+    output are undefined (drawn without their bars). Those charts get no frames (they
+    follow on release); the input's and the moments' do, and nothing raises."""
+    at = page("gain-and-bias", {"z": "1, 2", "eps": "0", "drag": "z2"}, timeout=120)
+    _, data = live_data(at, "gb-live")
+    assert_clean(at)
+    assert [c["key"] for c in data["charts"]] == ["stage-input", "moments"]

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from lnviz.figures.live import moving_parts
+from lnviz.figures.live import TracesChange, moving_parts
 from tests.live_frames import applied, assert_same_figure
 
 
@@ -60,8 +60,22 @@ def test_a_chart_that_does_not_move_has_no_parts() -> None:
 def test_a_changing_number_of_traces_is_refused() -> None:
     one = figure([1.0], "t", [])
     two = {**one, "data": one["data"][:1]}
-    with pytest.raises(ValueError, match="number of traces"):
+    with pytest.raises(TracesChange, match="number or type"):
         moving_parts("k", [one, two])
+    other = {**one, "data": [one["data"][0], {**one["data"][1], "type": "scatter"}]}
+    with pytest.raises(TracesChange, match="number or type"):
+        moving_parts("k", [one, other])
+
+
+def test_texts_that_start_with_a_number_and_lists_with_a_gap_are_sent_as_they_are() -> None:
+    texts = [[1, *["a"] * 8], [2, *["b"] * 8]]
+    figs = [
+        {"data": [{"type": "bar", "text": t}], "layout": {"annotations": a}}
+        for t, a in zip(texts, [[{"text": "x"}, None], [{"text": "y"}, None]], strict=True)
+    ]
+    p = moving_parts("k", figs)
+    assert p["data"][0]["values"] == texts
+    assert p["layout"][0]["path"] == "annotations"  # not walked entry by entry: sent whole
 
 
 numbers = st.floats(-1e6, 1e6, allow_nan=False, width=32)
