@@ -129,6 +129,8 @@ def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, An
             frames.trace(i, path, values)
     for path, values in _moving([f.get("layout", {}) for f in figures]):
         frames.layout(path, values)
+        if path.endswith("axis.range") and None in values:  # relayout of a range turns its
+            frames.layout(f"{path[:-5]}autorange", [v is None for v in values])  # autorange off
     return frames.payload()
 
 
