@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
@@ -105,6 +106,9 @@ class Frames:
         return {"key": self.key, "traces": traces, "data": self._data, "layout": self._layout}
 
 
+RANGE = re.compile(r"axis\d*\.range$")  # an axis's range: xaxis.range, yaxis2.range, ...
+
+
 class TracesChange(ValueError):
     """A chart whose traces change in number or type between grid values: restyle cannot
     move it from one to the other, so it has no frames (it follows on release)."""
@@ -129,7 +133,7 @@ def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, An
             frames.trace(i, path, values)
     for path, values in _moving([f.get("layout", {}) for f in figures]):
         frames.layout(path, values)
-        if path.endswith("axis.range") and None in values:  # relayout of a range turns its
+        if RANGE.search(path) and None in values:  # relayout of a range turns its
             frames.layout(f"{path[:-5]}autorange", [v is None for v in values])  # autorange off
     return frames.payload()
 

@@ -314,11 +314,10 @@ def test_a_download_comes_from_the_visitors_replica(
     visit(visitor, "reduction-axes", "scheme=group")
     [replica] = visitor.replicas()
     visitor.page.locator("summary", has_text="every group, as a table").click()  # its fold
-    with visitor.page.expect_download() as download:
-        interact(
-            visitor.page,
-            lambda: visitor.page.get_by_role("button", name="Download groups as CSV").click(),
-        )
+    button = visitor.page.get_by_role("button", name="Download groups as CSV")
+    button.wait_for(state="visible")  # the fold's content drawn (a loaded CI machine is slow)
+    with visitor.page.expect_download(timeout=30_000) as download:
+        interact(visitor.page, button.click)
     path = download.value.path()
     assert download.value.suggested_filename == "lnviz-groups-group.csv"
     assert Path(path).read_text().startswith("group,")

@@ -175,7 +175,7 @@ def test_options_the_dragged_point_slides_and_the_qr_panel_by_keyboard(
     assert walk["reached"] == {"QR panel": True} and walk["sidebar stops"] == 0, walk
     interact(page, lambda: page.keyboard.press("Enter"))  # the panel opens, Escape closes it
     panel = page.get_by_role("dialog", name="Scan to open this view")
-    assert panel.locator("img").is_visible()
+    panel.locator("img").wait_for(state="visible")  # drawn once the dialog has opened
     interact(page, lambda: page.keyboard.press("Escape"))
     panel.wait_for(state="hidden")
     assert page.locator(".st-key-join button").evaluate("(b) => b === document.activeElement")

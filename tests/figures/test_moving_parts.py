@@ -104,12 +104,13 @@ def test_every_frame_applied_to_the_first_figure_gives_that_figure(states) -> No
 def test_a_range_set_in_some_states_only_turns_autorange_back_on_in_the_others() -> None:
     """Plotly's relayout of an axis range turns that axis's autorange off, even to null:
     a state without a range must ask for autorange again."""
-    figs = [
-        {"data": [{"type": "bar", "y": [1.0]}], "layout": {"yaxis": {"range": [0, 2]}}},
-        {"data": [{"type": "bar", "y": [1.0]}], "layout": {"yaxis": {}}},
-    ]
-    p = moving_parts("k", figs)
-    assert [(part["path"], part["values"]) for part in p["layout"]] == [
-        ("yaxis.range", [[0, 2], None]),
-        ("yaxis.autorange", [False, True]),
-    ]
+    for axis in ("yaxis", "yaxis2"):
+        figs = [
+            {"data": [{"type": "bar", "y": [1.0]}], "layout": {axis: {"range": [0, 2]}}},
+            {"data": [{"type": "bar", "y": [1.0]}], "layout": {axis: {}}},
+        ]
+        p = moving_parts("k", figs)
+        assert [(part["path"], part["values"]) for part in p["layout"]] == [
+            (f"{axis}.range", [[0, 2], None]),
+            (f"{axis}.autorange", [False, True]),
+        ]
