@@ -35,10 +35,15 @@ stream_companions = ui.cached(model.stream_companions)
 
 
 def stream_charts(s: StreamSettings, feat: int, at: int) -> dict:
-    """The stream charts the shift step moves, as the page draws them with the shift at `at`."""
+    """The stream charts the shift step moves, with the shift at `at`."""
     sr = model.stream_runs(replace(s, at=at))
-    runs = {f"run-{w}": (figs.STAT, (sr.stream, sr.runs, feat, w)) for w in ("mean", "var")}
-    return runs | {"gap": (figs.GAP, (sr.stream, sr.runs))}
+    return page_charts(sr.stream, sr.runs, feat)
+
+
+def page_charts(stream: Stream, runs: tuple[Running, Running], feat: int) -> live.Charts:
+    """The running statistics and the gap, as the page draws them and the drag moves them."""
+    charts = {f"run-{w}": (figs.STAT, (stream, runs, feat, w)) for w in ("mean", "var")}
+    return charts | {"gap": (figs.GAP, (stream, runs))}
 
 
 def shift_live(s: StreamSettings, feat: int) -> None:
@@ -141,10 +146,10 @@ def running_section(
     stream: Stream, runs: tuple[Running, Running], feat: int, s: StreamSettings
 ) -> None:
     st.header("Running statistics over the stream")
-    left, right = st.columns(2)
-    for col, which in ((left, "mean"), (right, "var")):
+    now = page_charts(stream, runs, feat)
+    for col, which in zip(st.columns(2), ("mean", "var"), strict=True):
         with col:
-            ui.chart(figs.STAT, stream, runs, feat, which, key=f"run-{which}")
+            live.draw(now, f"run-{which}")
     shift_live(s, feat)  # under the charts it moves, as a scrubber
     conv = model.conventions(stream, runs, feat)
     torch, keras = conv.columns  # (their long-run variances: conventions_part)
@@ -177,7 +182,7 @@ def running_section(
         )
         spread = batch_sizes(s.features, s.seed, TORCH_EPS).spread  # ε plays no part in it
         ui.chart(figs.SPREAD, spread, key="spread-box")
-        gap_part(stream, runs)
+        gap_part(stream, runs, now)
 
 
 def conventions_part(stream: Stream, runs: tuple[Running, Running], conv: Conventions) -> None:
@@ -221,14 +226,14 @@ def conventions_part(stream: Stream, runs: tuple[Running, Running], conv: Conven
     )
 
 
-def gap_part(stream: Stream, runs: tuple[Running, Running]) -> None:
+def gap_part(stream: Stream, runs: tuple[Running, Running], now: live.Charts) -> None:
     st.markdown(
         "**Training mode vs evaluation mode.** Each batch is normalized twice: with its own "
         "statistics (training) and with the running statistics as they stand after that "
         "step's update (evaluation). Layer norm would give the same output both ways, so its "
         "gap is 0 at every step."
     )
-    ui.chart(figs.GAP, stream, runs, key="gap")
+    live.draw(now, "gap")
     gap = model.gaps(stream, runs)
     row = ui.row()
     for g in gap:

@@ -56,15 +56,15 @@ def core_numbers(core: lnviz.Core, eps: float) -> None:
     ui.notice(notes.core_notes(core))
 
 
-def family_section(eps: float, z: np.ndarray) -> None:
+def family_section(
+    eps: float, z: np.ndarray, others: tuple[lnviz.Family, ...], now: live.Charts
+) -> None:
     st.header("The family (−t, 0, t)")
     ui.prose(
         r"For $z=(-t,0,t)$ the variance is $q=2t^2/3$, so the third coordinate of the core is "
         r"$h_\varepsilon(t)=t/\sqrt{2t^2/3+\varepsilon}$ with slope "
         r"$h'_\varepsilon(t)=\varepsilon/(2t^2/3+\varepsilon)^{3/2}$."
     )
-    current = lnviz.epsilon_family(eps)
-    others = explorers.compare_families(eps, COMPARE_EPS)
     live.live_control(  # the one ε control, right above its charts: they follow the drag
         "ε (added to the variance): drag it, the charts below follow",
         key="eps-live",
@@ -76,17 +76,15 @@ def family_section(eps: float, z: np.ndarray) -> None:
         symbol="ε",
     )
     with ui.row():
-        ui.chart(figs.H, current, others, key="h")
-        ui.chart(figs.DH, current, others, key="dh")
-    ui.notice(notes.family_notes(current))
+        live.draw(now, "h")
+        live.draw(now, "dh")
+    ui.notice(notes.family_notes(lnviz.epsilon_family(eps)))
 
 
 @st.fragment
-def variance_section(core: lnviz.Core) -> None:
+def variance_section(core: lnviz.Core, now: live.Charts) -> None:
     with ui.going_further("How far from variance 1? The whole curve q/(q+ε)"):
-        ratio = lnviz.core_variance_ratio(RATIO_GRID)
-        q_over_eps = float(core.q) / core.eps
-        ui.chart(figs.VARIANCE, RATIO_GRID, ratio, q_over_eps, key="variance")
+        live.draw(now, "variance")
         ui.notice(notes.variance_notes(core))
 
 
@@ -110,7 +108,7 @@ def scaling_section(z: np.ndarray, eps: float) -> None:
 
 
 @st.fragment
-def jacobian_section(z: np.ndarray, eps: float) -> None:
+def jacobian_section(z: np.ndarray, eps: float, now: live.Charts) -> None:
     with ui.going_further("Sensitivity: the Jacobian and the Lipschitz bound"):
         ui.prose(
             r"The Jacobian $Du_\varepsilon(z)$ is the matrix of partial derivatives: how far each "
@@ -129,8 +127,8 @@ def jacobian_section(z: np.ndarray, eps: float) -> None:
         )
         spec = lnviz.jacobian_spectrum(z, eps)
         with ui.row():
-            ui.chart(figs.JACOBIAN, spec, key="jacobian")
-            ui.chart(figs.EIGEN, spec, key="eigen")
+            live.draw(now, "jacobian")
+            live.draw(now, "eigen")
         table = explorers.jacobian_table(spec)
         ui.table(table.as_dict(), formats=dict.fromkeys(table.names[3:], "%.6f"))
         st.caption(
@@ -155,11 +153,13 @@ def body() -> None:
 
     core = lnviz.analyze_core(z, eps)
 
-    family_section(eps, z)
+    others = explorers.compare_families(eps, COMPARE_EPS)  # faint: they stay during a drag
+    now = charts_at(z, others, eps)
+    family_section(eps, z, others, now)
     core_numbers(core, eps)
-    variance_section(core)
+    variance_section(core, now)
     scaling_section(z, eps)
-    jacobian_section(z, eps)
+    jacobian_section(z, eps, now)
 
 
 body()

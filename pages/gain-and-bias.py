@@ -33,11 +33,14 @@ def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray
 def stage_charts(
     vectors: dict[str, np.ndarray], eps: float, field: str, index: int, value: float
 ) -> dict:
-    """The charts one coordinate moves, as the page draws them with that coordinate at
-    `value` (the stages, then the moments)."""
+    """The charts one coordinate moves, with that coordinate at `value`."""
     moved = {name: v.copy() for name, v in vectors.items()}
     moved[field][index] = value
-    res = lnviz.affine_stages(moved["z"], moved["gamma"], moved["beta"], eps)
+    return page_charts(lnviz.affine_stages(moved["z"], moved["gamma"], moved["beta"], eps))
+
+
+def page_charts(res: lnviz.AffineStages) -> live.Charts:
+    """The stage charts and the moments, as the page draws them and as the drag moves them."""
     charts = {f"stage-{name}": (figs.STAGE, (res, i)) for i, name in enumerate(STAGE_NAMES)}
     return charts | {"moments": (figs.MOMENTS, (res,))}
 
@@ -124,9 +127,10 @@ def body() -> None:
         )
     else:  # the control right above the charts it drives
         live_drag(res, ["z"] + ["gamma"] * (gamma is not None) + ["beta"] * (beta is not None))
-    for i, (col, name) in enumerate(zip(st.columns(3), STAGE_NAMES, strict=True)):
+    now = page_charts(res)
+    for col, name in zip(st.columns(3), STAGE_NAMES, strict=True):
         with col:
-            ui.chart(figs.STAGE, res, i, key=f"stage-{name}")
+            live.draw(now, f"stage-{name}")
     st.caption(
         "Dashed red line: the mean of the stage. Shaded band: one standard deviation either side."
     )
@@ -163,7 +167,7 @@ $\bar y=\tfrac1d\sum_i\gamma_i u_i+\bar\beta$ and the gains stretch coordinates 
         with ui.going_further("Every stage's numbers, and the moments side by side"):
             ui.table(asdict(notes.stage_table(res)))
             st.markdown(notes.stage_lines(res))
-            ui.chart(figs.MOMENTS, res, key="moments")
+            live.draw(now, "moments")
 
     with ui.going_further("How sensitive is the output to z?"):
         ui.prose(

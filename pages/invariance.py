@@ -35,9 +35,8 @@ def drag(
     value: float,
     charts_at: Callable[[float], dict],
 ) -> None:
-    """A live control for `symbol` under the chart it drives, as a scrubber: its frames
-    (`charts_at` each option) follow the drag in the browser and the release sets the
-    page's `symbol`."""
+    """A live control for `symbol`, then the charts it drives (`charts_at(value)`): their
+    frames follow the drag in the browser and the release sets the page's `symbol`."""
     charts = live.chart_frames(charts_at, options)
     fmt = "{:g}".format
     live.live_control(
@@ -50,6 +49,9 @@ def drag(
         fmt=fmt,
         symbol=symbol,
     )
+    now = charts_at(value)
+    for key in now:
+        live.draw(now, key)
 
 
 def undefined_note(what: str) -> None:
@@ -90,7 +92,6 @@ def common_shift_section(z: np.ndarray, eps: float) -> symmetry.Symmetry:
         return sym
     label = f"{STATE['c'].label}: drag it, the bars below follow"
     drag("c", label, SHIFTS, c, lambda v: shift_charts(z, eps, v))
-    ui.chart(figs.PAIR, sym, key="shift")
     st.metric("largest change max |u_ε(z + c) − u_ε(z)|", ui.fmt(sym.ln_change, 12))
     st.markdown(
         f"z = {ui.fmt_vec(sym.z, 6)} and z + c = {ui.fmt_vec(sym.moved, 6)} both give "
@@ -152,7 +153,6 @@ exactly: scale invariance holds there alone."""
     ident, exact = check.scaling, check.at_zero
     label = f"{STATE['a'].label}: drag it, the chart below follows"
     drag("a", label, SCALES, a, lambda v: scale_charts(z, eps, v))
-    ui.chart(figs.SCALE, sym, ident, key="scale")
     row = ui.row()
     row.metric(f"max change at ε = {ui.eps_label(eps)}", ui.fmt(sym.ln_change, 8))
     row.metric("same a at ε = 0", "undefined" if exact is None else ui.fmt(exact.change, 12))

@@ -55,7 +55,7 @@ def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
 
 
 def weight_charts(x: np.ndarray, w: float) -> dict:
-    """The charts w moves, as the page draws them at `w`: the plane and the fit."""
+    """The plane and the fit, as the page draws them at `w` and as the drag of w moves them."""
     r2 = wt.weighted_centering(wt.two_weights(w), x)
     return {
         "plane": (figs.PLANE, (r2, wt.projection_view(r2))),
@@ -163,6 +163,7 @@ projection meets it at a right angle instead."""
             symbol="w",
         )
 
+    now = weight_charts(x, w)
     r2 = wt.weighted_centering(wt.two_weights(w), x)
     view2 = wt.projection_view(r2)
     with quiz_box:
@@ -171,7 +172,7 @@ projection meets it at a right angle instead."""
     xs = lattice_axis(view2.half)  # x can be dragged to the points xs × xs of today's view
     left, right = st.columns([3, 2])
     with left:  # the point's live control sits right below the picture it moves
-        ui.chart(figs.PLANE, r2, view2, key="plane")
+        live.draw(now, "plane")
         live.live_point(  # drag the point x on the plane: both projections follow
             "Or drag the orange point x on the plane above",
             key="x-live",
@@ -224,7 +225,7 @@ least-squares solver that is not told the formula."""
         fit = wt.constant_fit(r2)
         left, right = st.columns([3, 2])
         with left:
-            ui.chart(figs.OBJECTIVE, fit, key="objective")
+            live.draw(now, "objective")
         with right:
             st.markdown(wtext.number_table(wtext.fit_rows(fit, r2)))
         ui.notice(wtext.fit_notes(fit, r2, zeros2))

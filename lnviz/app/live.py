@@ -1,49 +1,4 @@
-"""A live control: charts that follow the drag in the browser, the page that follows the release.
-
-Design (issue 18):
-
-- **States on the server, in advance, from the page's own builders.** The page names, for
-  one value of the control, each chart the value moves with its figure builder and
-  arguments (chart_frames); the charts are built at every grid value and what differs
-  between them is sent (lnviz.figures.live.moving_parts: the moving traces' attributes
-  and layout paths, float arrays as base64 float32). No second model, no trace indices
-  written by hand: a frame is what the page would draw.
-- **Switching in the browser.** A Streamlit components v2 component (JavaScript only, no
-  iframe: live_component/live.js) draws a native range input. While it is dragged, each
-  animation frame shows the frame of the value under the pointer on the page's own charts,
-  only those on screen (the others catch up on release). Plotly.update redraws a whole chart
-  (40-55 ms a chart in a software-rendered browser), so while the pointer moves a frame's
-  trace attributes go through Plotly.animate without a redraw (Plotly's transition path
-  redraws only the traces' lines, markers, bars and texts); the layout (titles, ranges,
-  shapes) and trace types Plotly cannot animate follow with one Plotly.update once the
-  pointer rests for 150 ms, and on release. Nothing is sent to the server during the drag.
-- **The page's state on release.** Releasing the pointer (or pausing after arrow keys) sends
-  the value once as a trigger; its callback puts it into the page's ordinary URL-bound
-  control, so the link is updated and the page reruns once. Every chart, metric, note and
-  alt text is then drawn by the server for the released value, as for any other move.
-- **Why the page's charts, and the plotly.js that drew them.** The charts stay
-  st.plotly_chart figures built by lnviz.figures (their theme, toolbar, alt text, download
-  names and the tests that read them do not change), and the control drives them with the
-  plotly.js that Streamlit loaded to draw them (window.Plotly, set by Streamlit's Plotly
-  chart bundle): one plotly.js on the page, no CDN, no copy in the repository, and none of
-  the 4.8 MB of the plotly package's own bundle sent again. A second plotly.js could not
-  safely update figures that the first one drew.
-- **Frames on demand.** Frames are built and sent only to a visitor who shows they are about
-  to use the control: the pointer enters it (or the chart a point control drags), it gets
-  the keyboard focus, or a finger presses it. The browser then sends one trigger
-  ("wanted"), the control's fragment reruns once with its frames, and from then on this
-  visitor's runs carry them for every new state. A class that only moves the ordinary
-  sliders never pays for them (8-31 % of a move on the pages with live controls,
-  docs/benchmarks.md). Until they arrive a drag works as the fallback below.
-- **Fallback.** The ordinary slider stays on the page and stays the page's state: where the
-  live control cannot run (no window.Plotly, a browser without the component), it says
-  the charts update on release, and the slider works as before.
-
-Where to call it: the release reruns what a widget at the same place would rerun. Outside
-fragments that is the page (epsilon: ε feeds every section); inside an @st.fragment it is
-that fragment, so the page control it sets must be drawn in the same fragment (invariance:
-the scale factor a).
-"""
+"""Live controls: charts follow a drag in the browser, the page follows the release."""
 
 from __future__ import annotations
 
@@ -56,7 +11,7 @@ from typing import Any
 
 import streamlit as st
 
-from lnviz.app.charts import build_spec, cache_key
+from lnviz.app.charts import build_spec, cache_key, chart
 from lnviz.app.controls import nearest
 from lnviz.figures._spec import Chart
 from lnviz.figures.live import TracesChange, moving_parts
@@ -75,19 +30,7 @@ _HIDE_PAGE_CONTROL = "<style>.st-key-KEY { display: none; }</style>"
 
 @dataclass(frozen=True)
 class Frames:
-    """A live control's frames (lnviz.figures.live payloads, one per chart it drives), named
-    by `id` and built only when `payload` is read (frames on demand: module docstring).
-
-    `id` is known without building them: a digest of the charts function's code, what it
-    closes over and the options (lnviz.app.charts.cache_key), so equal states share one
-    id. `payload` is the UTF-8 JSON object {"frames_id": id, "mode": "frames", "charts":
-    [...]}, made once per state and sent as bytes, which Streamlit passes on as they are
-    (the browser gets a Uint8Array; frames_id comes first, so live.js reads it without
-    parsing a set it already holds). Sent as a dict holding the frames as text, every
-    rerun encoded 30-200 kB of JSON twice (once to send it, once for an element identity
-    that a keyed component does not use): 8-13 % of a rerun on the pages with live
-    controls.
-    """
+    """A control's frames, named by a digest of their state and built only when sent."""
 
     id: str
     name: str
@@ -104,17 +47,18 @@ class Frames:
         )  # fmt: skip
 
 
-ChartsAt = Callable[[Any], Mapping[str, tuple[Chart, tuple[Any, ...]]]]
+Charts = Mapping[str, tuple[Chart, tuple[Any, ...]]]  # chart key -> (builder, arguments)
+ChartsAt = Callable[[Any], Charts]
+
+
+def draw(charts: Charts, key: str) -> None:
+    """Draw chart `key` of `charts_at(value)`: the page and its frames share one source."""
+    pair, args = charts[key]
+    chart(pair, *args, key=key)
 
 
 def chart_frames(charts_at: ChartsAt, options: Sequence[Any]) -> Frames:
-    """The frames of the charts a live control moves, from the page's own builders:
-    `charts_at(option)` names each chart's key, builder and arguments at that option, and
-    each chart's frames are what differs between its figures over `options`
-    (lnviz.figures.live.moving_parts). Built when a visitor asks for them, once per state.
-
-    `charts_at` is part of the frames' key with what it closes over, so it should reach
-    the page's state through its closure (pickled into the key), not through globals."""
+    """Frames of `charts_at(option)` over `options`; state via its closure (it is the key)."""
     opts = tuple(options)
     name, digest = cache_key(charts_at, (opts,))
     frames_id = hashlib.blake2b(f"{name}\0{digest}".encode(), digest_size=12).hexdigest()
@@ -130,8 +74,8 @@ def _built_frames(charts_at: ChartsAt, options: tuple[Any, ...]) -> list[dict[st
             frames.append(moving_parts(key, figures))
         except TracesChange:  # e.g. a stage undefined at some value: it follows on release,
             continue  # as a chart without frames does
-    for chart in frames:
-        for part in chart["layout"]:
+    for moving in frames:
+        for part in moving["layout"]:
             if part["path"] == "title.text":  # bold, as Streamlit's chart theme draws a title
                 part["values"] = [_bold(v) for v in part["values"]]
     return [f for f in frames if f["data"] or f["layout"]]  # charts the control moves
@@ -142,9 +86,8 @@ def _bold(title: Any) -> Any:
     return f"<b>{title}</b>" if isinstance(title, str) and not title.startswith("<b>") else title
 
 
-# Shared by every page's live controls: 32 entries were evicted under a class of 30 (each
-# visitor's moves make new states on six pages), so frames were rebuilt on most moves; an
-# entry is 30-90 kB of JSON, so 128 hold about 10 MB.
+# Shared by every page's live controls: fewer entries were evicted under a class of 30
+# (sizes in docs/benchmarks.md, "Timings behind the code").
 @st.cache_data(max_entries=128, show_spinner=False)
 def _frames(
     name: str,
@@ -153,8 +96,7 @@ def _frames(
     _build: Callable[..., list[dict[str, Any]]],
     _args: tuple[Any, ...],
 ) -> bytes:
-    """build(*args) as the frames element's payload, cached by `name` and `digest`
-    (lnviz.app.charts.cache_key)."""
+    """build(*args) as the frames element's JSON bytes, cached by `name` and `digest`."""
     text = json.dumps(_build(*_args), separators=(",", ":"), sort_keys=True)
     return f'{{"frames_id":"{frames_id}","mode":"frames","charts":{text}}}'.encode()
 
@@ -177,11 +119,7 @@ def _want(key: str) -> None:
 
 
 def _send_frames(key: str, charts: Frames) -> None:
-    """The frames, as an element of their own (hidden: lnviz.app.layout), beside the
-    control `key`, once the visitor has asked for them (frames on demand). Its content
-    changes only with the frames, so a rerun that moves the control's value does not send
-    them again (Streamlit sends an element that the browser has already received as a
-    reference to it)."""
+    """The frames as a hidden element of their own: a move of the value does not resend them."""
     # In a box drawn in every run (hidden, as the frames are), so that the frames' arrival
     # does not shift the elements after it: a shifted expander would be drawn anew, folded.
     with st.container(key=f"{key}{FRAMES_SUFFIX}-box"):
@@ -210,16 +148,8 @@ def live_control(
     symbol: str,
     apply: Callable[[float], None] | None = None,
 ) -> None:
-    """A live control over `options` for the page control `param` (its session key, bound
-    to the URL), showing `value`; `charts` (chart_frames()) hold one frame per option,
-    labelled "`symbol` = fmt(option)". On release the chosen option becomes
-    st.session_state[param], or, when `apply` is given, `apply(option)` writes it (for a
-    page control that is not one number, such as one coordinate of a vector typed in a
-    text box).
-
-    Without `apply` the live control is the one control of `param` a visitor sees: the
-    page's own control stays the value's home (URL, presets, link checks) but is not drawn,
-    so no quantity has two controls."""
+    """A drag over `options` whose release sets `param` (or calls `apply`); without `apply`
+    it replaces the page's own control on screen, so no quantity has two controls."""
     opts = list(options)
     index = opts.index(nearest(value, opts))
 
@@ -273,15 +203,8 @@ def live_point(
     symbol: str,
     apply: Callable[[tuple[float, float], str], None],
 ) -> None:
-    """A live control in two dimensions: the visitor drags the point drawn by trace
-    `trace` of the chart with Streamlit key `chart` (or moves it with the arrow keys, one
-    lattice step each). The states are the lattice xs × ys (state k = (xs[k % nx],
-    ys[k // nx])); `charts` (chart_frames()) hold one frame per state, and
-    `value` is the page's point (the state nearest to it is current). While dragging, the
-    browser turns the pointer into data coordinates with the chart's own axes, snaps to
-    the lattice and shows that state's frame; on release the state is sent once and
-    `apply(point, text)` writes it to the page (text: "x₁, x₂" as a vector box reads it).
-    Presses away from the point keep the chart's own zoom and pan."""
+    """Drag trace `trace`'s point on chart `chart` over the lattice xs × ys (state k =
+    (xs[k % nx], ys[k // nx])); the release calls `apply(point, "x₁, x₂")` once."""
     gx, gy = [float(v) for v in xs], [float(v) for v in ys]
     nx, ny = len(gx), len(gy)
     i = min(range(nx), key=lambda k: abs(gx[k] - float(value[0])))
