@@ -1,10 +1,4 @@
-"""lnviz: the engine of a course on layer normalization, NumPy only.
-
-Framework-compatible normalizations (semantics of torch.nn.functional) and the
-single-vector mathematics of the normalized core, each returning plain arrays or frozen
-dataclasses of named intermediates. The layers above it are folders of this package, and
-import it, never the reverse: lnviz.lessons (page models) ← lnviz.content (what pages say)
-← lnviz.figures (Plotly) ← lnviz.app (Streamlit) ← pages/.
+"""The NumPy-only engine; lessons, content, figures, app and pages import it, never the reverse.
 
 >>> import lnviz
 >>> lnviz.normalized_core([101.0, 102.0, 103.0], 1 / 3).round(12).tolist()

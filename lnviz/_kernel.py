@@ -1,28 +1,4 @@
-"""The row kernel every normalization shares: statistics over the last axis of a 2-D array.
-
-For each row x of length N:
-
-    mu = sum(x) / N                      (zero for RMS normalization)
-    var = sum((x - mu)^2) / N            (population variance; mean square for RMS)
-    y = (x - mu) / sqrt(var + eps) * weight + bias
-
-The variance is two-pass: the row is centred first and the squares of the centred entries
-are summed, so it is never formed as E[x^2] - E[x]^2, which loses every digit far from zero.
-
-How it is kept fast with NumPy alone, on one thread (measurements in docs/benchmarks.md):
-
-- Row sums are np.vecdot with a vector of ones and sums of squares np.vecdot of the row
-  with itself (a BLAS dot per row, so each row's result is independent of the batch): one
-  call each for all rows of a block, several times faster than np.sum / np.mean. Long
-  rows are summed in chunks, which keeps the rounding error at the level of NumPy's
-  pairwise summation (see _row_sums).
-- Every elementwise pass writes into the output with out=; there are no temporaries of
-  the input's size, and no copy of it.
-- weight and bias are tiled k times, so that their broadcast runs over rows of at least
-  _TILE entries, which NumPy iterates as long inner loops instead of buffering.
-- Large inputs are processed in blocks of about _BLOCK_BYTES, so that the passes over a
-  block (centre, sum of squares, scale, affine) find it still in cache.
-"""
+"""The row kernel every normalization shares: two-pass row statistics, fast with NumPy alone."""
 
 from __future__ import annotations
 
@@ -55,11 +31,7 @@ def normalize_rows(
     weight: np.ndarray | None = None,
     bias: np.ndarray | None = None,
 ) -> RowStats:
-    """y = (x - mu) / sqrt(var + eps) * weight + bias for each row of x2 (M, N).
-
-    var = mean((x - mu)^2) uses the divisor N (population variance). With centered=False
-    this is RMS normalization: y = x / sqrt(mean(x^2) + eps) * weight. x2 is not modified;
-    weight and bias, if given, have shape (N,) and the dtype of x2.
+    """y = (x - mu) / sqrt(var + eps) * weight + bias per row (M, N); RMS when not centered.
 
     >>> import numpy as np
     >>> normalize_rows(np.array([[1.0, 2.0, 3.0]]), 1 / 3).y.round(12).tolist()
@@ -95,11 +67,7 @@ def _block(
     w_tile: np.ndarray | None,
     b_tile: np.ndarray | None,
 ) -> None:
-    """The kernel on one block of R rows: fills out (R, N), mean (R,) and second (R,).
-
-    w_tile and b_tile are weight and bias repeated k times, shape (k*N,); R is a multiple
-    of k except in the last block.
-    """
+    """The kernel on one cache-sized block of rows, writing out, mean and second in place."""
     n = x.shape[1]
     if centered:
         _row_sums(x, mean)  # (R,)
@@ -130,14 +98,7 @@ def _block(
 def _exact_constant_rows(
     x: np.ndarray, centred: np.ndarray, mean: np.ndarray, second: np.ndarray
 ) -> None:
-    """Make rows whose entries are all equal centre to exactly 0, with variance exactly 0.
-
-    A rounded mean of a constant row c need not equal c (0.1 * 3 / 3 != 0.1), which would
-    leave centred entries of about |c| * 2^-52 instead of 0: output beta + noise instead of
-    beta (eps > 0), or -1 instead of 0/0 (eps = 0). Such a row has a variance below
-    (N * machine eps * |mean|)^2, so only those few candidate rows are compared entry by
-    entry; the cost elsewhere is a handful of operations on (R,) vectors.
-    """
+    """Constant rows centre to exactly 0 with variance 0, which a rounded mean would not give."""
     tol = np.abs(mean)  # (R,)
     tol *= x.shape[1] * float(np.finfo(x.dtype).eps)
     candidates = np.flatnonzero(second <= tol * tol)  # (c,) row indices
@@ -151,16 +112,7 @@ def _exact_constant_rows(
 
 
 def _row_sums(x: np.ndarray, out: np.ndarray) -> None:
-    """out (R,) = the sums of the rows of x (R, N), as BLAS dot products with ones.
-
-    np.vecdot makes one dot call per row, so a row's sum does not depend on which rows share
-    the call: an example's layer norm is bit-identical alone or inside any batch (a gemv,
-    x @ ones, blocks rows together and changes the last bit with the batch). A dot adds in
-    a few SIMD lanes, each a running sum over N / lanes entries, so its rounding error grows
-    with N: longer rows are cut in chunks of _CHUNK entries, whose sums are then added the
-    same way. The error is then that of NumPy's pairwise np.sum or smaller. Rows that do not
-    split into chunks use np.add.reduce (pairwise) itself.
-    """
+    """Row sums, one dot per row so they do not depend on the batch, chunked to bound rounding."""
     r, n = x.shape
     if n <= _CHUNK:
         np.vecdot(x, _ones(n, x.dtype), out=out)  # (R,)
@@ -193,13 +145,7 @@ def _ones(n: int, dtype: np.dtype) -> np.ndarray:
 
 
 def _check_stats(x2: np.ndarray, second: np.ndarray) -> None:
-    """Cheap finiteness check: non-finite input always shows in the row statistics.
-
-    A NaN or inf entry, or an overflowing sum, makes its row's mean or second moment
-    non-finite; a non-finite mean makes the centred row and so the second moment
-    non-finite too, so `second` alone tells. As second >= 0, second . second is finite
-    unless an entry is NaN or inf, or the squares overflow; only then are entries examined.
-    """
+    """Cheap finiteness check: non-finite input always shows in the row statistics."""
     if math.isfinite(np.vdot(second, second)) or np.isfinite(second).all():
         return
     require_finite(x2, "x")

@@ -1,9 +1,4 @@
-"""Which entries of a (batch, token, feature) tensor share one mean and variance.
-
-Each scheme partitions the B*T*F entries into statistic groups; every group is normalized
-with its own mean and population variance (RMS: its mean square, no centring), then the
-per-parameter gain and bias are applied. `labels` gives every entry its group number.
-"""
+"""Which entries of a (batch, token, feature) tensor share one mean and variance."""
 
 from __future__ import annotations
 
@@ -206,10 +201,7 @@ def has_statistics(scheme: str, shape: tuple[int, int, int]) -> bool:
 def compare_schemes(
     x: ArrayLike, *, num_groups: int = 1, eps: float = 1e-5
 ) -> dict[str, Reduction]:
-    """Every scheme on the same tensor (group norm with num_groups), keyed by scheme.
-
-    Batch norm is left out when each feature has a single entry (B * T = 1): its batch
-    variance would rest on one value.
+    """Every scheme on one tensor, keyed by scheme; batch norm is left out when B * T = 1.
 
     >>> r = compare_schemes(np.arange(8.0).reshape(1, 2, 4), num_groups=2)
     >>> {k: v.group_count for k, v in r.items()}
@@ -234,9 +226,6 @@ class StatsAgreement:
 
 def statistics_agree(a: Reduction, b: Reduction) -> StatsAgreement:
     """Compare two reductions entry by entry (each entry reads its group's statistics).
-
-    Layer norm over (token, feature) and group norm with one group share statistics but not
-    parameter shapes:
 
     >>> x = sample_tensor((2, 3, 4), seed=1)
     >>> s = statistics_agree(reduce_tensor(x, "layer_all"), reduce_tensor(x, "group"))

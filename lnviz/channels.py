@@ -1,9 +1,4 @@
-"""Group, instance and batch normalization of (N, C, *) arrays, as torch.nn.functional.
-
-Parameters are per channel (shape (C,)). Group norm takes statistics over each group of
-C / G channels and all positions of one example; instance norm over the positions of one
-channel of one example; batch norm over every example and position of one channel.
-"""
+"""Group, instance and batch normalization of (N, C, *) arrays, as torch.nn.functional."""
 
 from __future__ import annotations
 
@@ -30,9 +25,7 @@ def group_norm(
     bias: ArrayLike | None = None,
     eps: float = 1e-5,
 ) -> np.ndarray:
-    """y[n, c] = (x[n, c] - mu[n, g]) / sqrt(var[n, g] + eps) * weight[c] + bias[c].
-
-    g = c // (C / G); mu and var are taken over the channels of group g and all positions.
+    """y[n, c] = (x[n, c] - mu[n, g]) / sqrt(var[n, g] + eps) * weight[c] + bias[c], g = c // (C/G).
 
     >>> group_norm([[[1.0], [2.0], [3.0], [5.0]]], 2, eps=0.0).ravel().tolist()
     [-1.0, 1.0, -1.0, 1.0]
@@ -56,14 +49,7 @@ def instance_norm(
     bias: ArrayLike | None = None,
     eps: float = 1e-5,
 ) -> np.ndarray:
-    """y[n, c] = (x[n, c] - mu[n, c]) / sqrt(var[n, c] + eps) * weight[c] + bias[c].
-
-    Statistics over the positions (*) of one channel of one example; x needs a position axis.
-    A channel with variance 0 at eps = 0 gives 0 (then bias[c]), not 0/0, as torch's
-    instance_norm does: its batch-norm kernel sets 1/sqrt(var + eps) to 0 when both are 0.
-    torch reaches that only when its rounded variance of the channel is exactly 0; where its
-    mean rounds away from the constant (float64, e.g. 0.1 repeated 3 times), torch returns
-    that rounding error scaled up (about -1 or 1), here the channel is still exactly 0.
+    """Statistics per channel over positions; var = 0 at eps = 0 gives 0, as torch does, not 0/0.
 
     >>> instance_norm([[[1.0, 3.0]]], eps=0.0).tolist()
     [[[-1.0, 1.0]]]
@@ -92,18 +78,7 @@ def batch_norm(
     momentum: float = 0.1,
     eps: float = 1e-5,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Batch norm: statistics per channel over examples and positions.
-
-    Training normalizes with the batch mean and population variance and returns updated
-    running statistics new = (1 - momentum) * old + momentum * batch, where the batch
-    variance is the unbiased one (divisor m - 1). Evaluation normalizes with the running
-    statistics, which are then required. Arguments are never modified.
-
-    A deliberate difference from torch: torch.nn.functional.batch_norm refuses eps <= 0 in
-    training (ValueError, torch 2.13); here eps = 0 is accepted, so that a page can show
-    the exact +-1 of a batch of two. A channel with variance 0 then gives 0/0 = NaN, as
-    layer_norm and group_norm do at eps = 0 (torch's lower-level torch.batch_norm, which
-    F.batch_norm guards, would give 0 there, like instance_norm).
+    """Per-channel batch statistics; deliberate difference from torch: eps = 0 allowed in training.
 
     >>> y, rm, rv = batch_norm([[1.0], [3.0]], [0.0], [1.0], training=True, eps=0.0)
     >>> y.tolist(), rm.tolist(), rv.tolist()

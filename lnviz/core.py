@@ -1,7 +1,4 @@
-"""The seeds' normalized core u_eps(z) = (z - mu 1) / sqrt(q + eps) and its affine output.
-
-Notation: z in R^d, mu = mean(z), v = z - mu 1, q = |v|^2 / d (population variance).
-"""
+"""u_eps(z) = (z - mu 1) / sqrt(q + eps), q = |z - mu 1|^2 / d: the normalized core and output."""
 
 from __future__ import annotations
 
@@ -132,9 +129,6 @@ def affine_stages(
     z: ArrayLike, gamma: ArrayLike | None = None, beta: ArrayLike | None = None, eps: float = 0.0
 ) -> AffineStages:
     """y = gamma * u_eps(z) + beta for one vector z, with mean and variance at each stage.
-
-    The untitled note's eps = 0 toy: z = (1, 2, 3), gains (1, 2, 1), biases (0, 1, 0) give an
-    output with mean 1/3 and population variance 11/9.
 
     >>> r = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)
     >>> round(r.output.mean * 3, 12), round(r.output.var * 9, 12)

@@ -57,10 +57,7 @@ class Family:
 
 
 def epsilon_family(eps: float, t_max: float = 5.0, n: int = 601) -> Family:
-    """Sample h_eps(t) and h'_eps(t) on n points of [-t_max, t_max], dense near t = 0.
-
-    The grid is t = t_max s^3 for s evenly spaced in [-1, 1]: the transition of h_eps has
-    width about sqrt(eps), so small eps needs fine steps near 0 and none far out.
+    """Sample h_eps, h'_eps on t = t_max s^3 (s even in [-1, 1]): dense near 0, width ~sqrt(eps).
 
     >>> f = epsilon_family(1.0, 3.0, 5)
     >>> f.t.tolist(), round(f.peak_slope, 12)

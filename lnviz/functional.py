@@ -1,13 +1,4 @@
-"""Layer and RMS normalization with the semantics of torch.nn.functional.
-
-Both normalize over the trailing `normalized_shape` dimensions with the population variance
-(divisor d), add eps to the variance inside the square root, and take per-element weight
-and bias of shape `normalized_shape`.
-
-The argument checks of lnviz.errors run on every call, in the same order and with the
-same errors; for the common call (a tuple of ints, parameters that are already finite
-arrays of the right shape and dtype) they take a shortcut that skips the conversions.
-"""
+"""Layer and RMS norm as torch.nn.functional, with a shortcut for already-valid arguments."""
 
 from __future__ import annotations
 
@@ -38,10 +29,6 @@ def layer_norm(
 ) -> np.ndarray:
     """y = (x - mu) / sqrt(var + eps) * weight + bias over the trailing dimensions.
 
-    mu and var = mean((x - mu)^2) are taken over the last len(normalized_shape) axes;
-    weight and bias have shape normalized_shape. The untitled note's toy, z = (1, 2, 3) with
-    eps = 1/3, gives the core (-1, 0, 1):
-
     >>> layer_norm([1.0, 2.0, 3.0], 3, eps=1 / 3).round(12).tolist()
     [-1.0, 0.0, 1.0]
     >>> layer_norm([[1.0, 2.0, 3.0]], (3,), [1, 2, 1], [0, 1, 0], eps=0.0).round(6).tolist()
@@ -54,8 +41,6 @@ def layer_norm(
 
 def default_rms_eps(dtype: np.dtype) -> float:
     """PyTorch's eps for rms_norm(eps=None): machine eps of the accumulation type.
-
-    float16 and float32 accumulate in float32, so both use float32's eps; float64 its own.
 
     >>> default_rms_eps(np.dtype(np.float16)) == float(np.finfo(np.float32).eps)
     True
@@ -104,11 +89,7 @@ def _params(
 
 
 def _fits(param: object, shape: tuple[int, ...], ctype: np.dtype) -> bool:
-    """True if check_param would return param unchanged: None, or a finite ndarray of ctype.
-
-    The finiteness test is one dot product: v . v is finite unless v holds NaN or inf, or
-    the squares overflow; in those cases check_param looks at the entries and decides.
-    """
+    """True if check_param would pass param unchanged; finiteness by one dot product v . v."""
     return param is None or (
         type(param) is np.ndarray
         and param.dtype == ctype

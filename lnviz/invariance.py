@@ -1,10 +1,4 @@
-"""What leaves the layer-norm output unchanged, and what does not.
-
-A common shift z + c 1 keeps mu - and so v and q - exactly, even with eps > 0. An unequal
-shift does not. RMS norm has no centring, so it has no shift invariance. For z = W x + b,
-b + c 1 and W + 1 r^T only add common shifts, removed input by input; a raw-input shift
-x + s adds W s, generally not a common shift.
-"""
+"""Shift invariance: a common shift z + c 1 leaves u_eps unchanged; unequal shifts and RMS don't."""
 
 from __future__ import annotations
 

@@ -1,9 +1,4 @@
-"""The Jacobian of the core, Du_eps(z) = (q + eps)^(-1/2) (P - v v^T / (d (q + eps))).
-
-It is symmetric with three eigenspaces: the common offset 1 (eigenvalue 0), the radial
-direction v (eps / (q + eps)^(3/2)) and the directions orthogonal to 1 and v
-((q + eps)^(-1/2)). Its operator norm is at most eps^(-1/2), attained at a constant input.
-"""
+"""The Jacobian of the core, Du_eps(z) = (q + eps)^(-1/2) (P - v v^T / (d (q + eps)))."""
 
 from __future__ import annotations
 
@@ -41,8 +36,6 @@ def _one_vector(z: ArrayLike, eps: float) -> Core:
 
 def jacobian(z: ArrayLike, eps: float) -> np.ndarray:
     """Du_eps(z) = (q + eps)^(-1/2) (P - v v^T / (d (q + eps))), a (d, d) matrix.
-
-    At a constant input it is P / sqrt(eps):
 
     >>> (jacobian([5.0, 5.0], 0.25) / 2).tolist()
     [[0.5, -0.5], [-0.5, 0.5]]

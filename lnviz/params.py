@@ -1,8 +1,4 @@
-"""Parsing of values typed by visitors or read from a URL: one validated path.
-
-Every parser returns a clean value or raises LnvizError naming the field, the bad value
-and the accepted range, so a page can show that message instead of failing.
-"""
+"""Parse what visitors type or URLs carry: a clean value, or an LnvizError a page can show."""
 
 from __future__ import annotations
 
@@ -151,9 +147,7 @@ def parse_entries(
 
 
 def parse_slug(text: str, field: str, max_chars: int = 60, *, example: str = "") -> str:
-    """An address name such as a glossary entry's: lower-case words joined by hyphens.
-
-    Case and surrounding blanks are forgiven; anything else outside [a-z0-9-] is refused.
+    """A URL slug: lower-case words joined by hyphens; case and outer blanks are forgiven.
 
     >>> parse_slug("  Look-Ahead-Bias ", "term")
     'look-ahead-bias'

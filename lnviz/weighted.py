@@ -1,9 +1,4 @@
-"""Weighted centering P_a = I - 1 a^T: an oblique projection onto ker a^T along 1.
-
-For weights a_i >= 0 with a^T 1 = 1, P_a x = x - (a^T x) 1 has zero weighted mean. It is
-idempotent with kernel span{1} and range ker a^T, symmetric only for equal weights, and
-orthogonal for the inner product <u, v>_D = u^T D v with D = diag(a) when all a_i > 0.
-"""
+"""Weighted centering P_a = I - 1 a^T: an oblique projection onto ker a^T along 1."""
 
 from __future__ import annotations
 
@@ -101,8 +96,6 @@ class WeightedCentering:
 def weighted_centering(a: ArrayLike, x: ArrayLike) -> WeightedCentering:
     """Centre x with weights a and compare with the Euclidean projection onto ker a^T.
 
-    The worked example, a = (1/4, 3/4), x = (4, 2):
-
     >>> r = weighted_centering([0.25, 0.75], [4.0, 2.0])
     >>> r.c, r.centered.tolist(), r.ordinary_mean, r.euclidean.round(12).tolist()
     (2.5, [1.5, -0.5], 0.5, [3.0, -1.0])
@@ -172,9 +165,6 @@ def kernel_basis(a: ArrayLike) -> np.ndarray:
 def segment_in_box(point: ArrayLike, direction: ArrayLike, half: float) -> np.ndarray | None:
     """Ends of the part of the line {p + t d} inside the cube [-half, half]^n, or None.
 
-    Each coordinate with d_k != 0 keeps t in [(-half - p_k) / d_k, (half - p_k) / d_k];
-    the segment is the intersection of these intervals.
-
     >>> segment_in_box([4, 2], [1, 1], 5).tolist()
     [[-3.0, -5.0], [5.0, 3.0]]
     """
@@ -202,11 +192,7 @@ class ProjectionView:
 
 
 def projection_view(result: WeightedCentering) -> ProjectionView:
-    """A view holding 0, x, P_a x and the Euclidean projection, with the lines (or plane).
-
-    The half-width is 1.25 max |coordinate| of those points (at least 1); the plane patch
-    for n = 3 is the square of side 2s in an orthonormal basis (u, v) of ker a^T, with s
-    1.3 times the largest |u^T p|, |v^T p| over the points p in the plane.
+    """A view of 0, x, P_a x and the projection: half-width max(1, 1.25 max |coordinate|).
 
     >>> v = projection_view(weighted_centering([0.25, 0.75], [4.0, 2.0]))
     >>> v.half, v.kernel_line.tolist()
@@ -275,8 +261,6 @@ class ConstantFit:
 
 def constant_fit(result: WeightedCentering, num: int = 201) -> ConstantFit:
     """Fit c by weighted least squares (independently of a^T x) and tabulate f(c).
-
-    The grid spans min x - pad to max x + pad with pad = max(1, (max x - min x) / 2).
 
     >>> f = constant_fit(weighted_centering([0.25, 0.75], [4.0, 2.0]))
     >>> round(f.c, 12), f.residual.round(12).tolist(), round(f.minimum, 12), f.at_ordinary_mean

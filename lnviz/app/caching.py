@@ -1,23 +1,4 @@
-"""Cached pure results for page scripts: `st.cache_data`, decorated once per process and
-called by keyword.
-
-A page is a script that Streamlit runs anew on every rerun, so a decorator at its top level
-runs on every rerun too. `st.cache_data` reads the function's source (inspect.getsource) to
-name its cache when it decorates, about half a millisecond per function, and on every call
-it looks up the name of each positional argument with inspect.signature (Streamlit 1.67,
-runtime/caching/cache_utils.py: _make_function_key, _get_positional_arg_name). Sequences
-decorated five functions per run. Here the wrapper made on the first run is kept, by the
-function's file, qualified name and code, and later runs get it back; it passes every
-argument by keyword, with names read from the signature once.
-
-    questions = cached(exercises.questions)          # a function of the lessons
-    @cached(max_entries=256)                         # or a page's own pure function
-    def reductions(shape: tuple[int, int, int], seed: int) -> Reductions: ...
-
-Keeping the first run's wrapper is sound for the functions st.cache_data may take at all:
-a cached result may depend on its arguments only (not on a page's per-run globals), and
-the cache itself is shared by every run and visitor already.
-"""
+"""Cached pure results for page scripts: st.cache_data made once per process, called by keyword."""
 
 from __future__ import annotations
 
@@ -47,9 +28,7 @@ def cached(
 def cached(
     func: Callable[..., Any] | None = None, *, max_entries: int = 64, shared: bool = False
 ) -> Any:
-    """`st.cache_data(max_entries=..., show_spinner=False)(func)`, made once per process;
-    with `shared`, st.cache_resource: one result object for every caller, never copied
-    (for large frozen results that no caller mutates)."""
+    """`st.cache_data(func)` made once per process; `shared`: st.cache_resource, never copied."""
     if func is None:
         return functools.partial(cached, max_entries=max_entries, shared=shared)
     code = func.__code__

@@ -1,8 +1,4 @@
-"""Charts: a figure builder and its alt text drawn with one call, from a cache of built JSON.
-
-`chart(figs.H, *args, key="h")` draws `figs.H.figure(*args)` with alt text
-`figs.H.alt(*args)` and the download name lnviz-<page>-<key>.png.
-"""
+"""Charts: a figure builder and its alt text drawn with one call, from a cache of built JSON."""
 
 from __future__ import annotations
 
@@ -38,13 +34,7 @@ def chart(
     alt: str | None = None,
     static: bool = False,
 ) -> None:
-    """Draw `pair.figure(*args)` with alt text `pair.alt(*args)`: one call, one set of
-    arguments. A bare figure function (the home page's thumbnails) needs `alt`.
-
-    The finished figure's JSON is cached by (builder, args), since building it costs more
-    than most of the engine's numbers behind it: a state any visitor has seen is drawn from
-    the cache, and reaches st.plotly_chart as a _BuiltFigure (no second validation).
-    """
+    """Draw `pair.figure(*args)`, alt `pair.alt(*args)`, from JSON cached by (builder, args)."""
     if not isinstance(pair, Chart) and alt is None:
         raise TypeError("a bare figure function needs its alt text")
     build = pair.figure if isinstance(pair, Chart) else pair
@@ -78,8 +68,7 @@ TABLES_KEY = "lnviz-chart-tables"  # the sidebar switch: every chart's numbers a
 
 
 def tables_switch() -> None:
-    """The sidebar's switch that puts the numbers of every chart under it, drawn by the router
-    on every run (so it holds for the whole session, on every page); off, it costs nothing."""
+    """The sidebar's switch for every chart's numbers as tables, drawn by the router: app-wide."""
     if not st.context.is_embedded:
         st.sidebar.toggle(
             "Charts as tables",
@@ -90,9 +79,7 @@ def tables_switch() -> None:
 
 
 def numbers(spec: dict[str, Any]) -> None:
-    """The chart's numbers (lnviz.figures._numbers), folded under it, as HTML tables: a
-    screen reader reads them cell by cell (st.dataframe draws on a canvas), and a wide one
-    scrolls in a box the keyboard reaches (focusable, named by the caption above it)."""
+    """The chart's numbers folded under it, as HTML tables a screen reader reads (not a canvas)."""
     found = tables(spec)
     if found:
         with st.expander("The numbers behind this chart", icon=":material/table:"):
@@ -130,16 +117,13 @@ STILL_3D = "still-3d-"  # key prefix of the box around a 3-D chart drawn still o
 
 
 def touch_screen() -> bool:
-    """A phone or tablet, by its browser's User-Agent (MDN's advice: "Mobi" marks a mobile
-    browser): there a drag on a chart would zoom it or turn it instead of scrolling."""
+    """A phone or tablet by User-Agent (MDN's "Mobi"): there a drag on a chart must scroll."""
     agent = st.context.headers.get("User-Agent", "") if st.context.headers else ""
     return any(mark in agent for mark in MOBILE_MARKS)
 
 
 def no_drag(spec: dict[str, Any]) -> dict[str, Any]:
-    """`spec` (changed in place and returned) with dragging turned off on its plane and its
-    3-D scenes: Plotly then lets a touch that moves scroll the page; a tap still shows the
-    values, and the toolbar's zoom and pan buttons still turn dragging back on.
+    """`spec` (in place) with dragging off on its plane and scenes, so a swipe scrolls the page.
 
     >>> no_drag({"layout": {"scene": {"camera": {}}, "xaxis": {}}})["layout"]
     {'scene': {'camera': {}, 'dragmode': False}, 'xaxis': {}, 'dragmode': False}
@@ -158,19 +142,12 @@ def has_scene(spec: dict[str, Any]) -> bool:
 
 
 def cache_key(build: Callable[..., Any], args: tuple[Any, ...]) -> tuple[str, str]:
-    """(which function, which arguments) of `build(*args)`: the key of a cached result
-    (a chart's JSON here, a live control's frames in lnviz.app.live)."""
+    """(which function, which arguments) of `build(*args)`: a cached chart's or frames' key."""
     return _builder_name(build), _args_digest((args, _bound_values(build)))
 
 
 def _builder_name(build: Callable[..., Any]) -> str:
-    """Which figure function: its name, file and line, and a digest of its code.
-
-    Name and file alone do not tell lambdas apart (every one is "<lambda>"), nor two pages'
-    functions of one name; the code's digest also separates two lambdas on one line.
-    Worked out once per code object (a page's lambdas are made anew on every run, from
-    the same code).
-    """
+    """Which figure function: name, file, line, code digest (every lambda is "<lambda>")."""
     return _code_name(build.__code__, build.__module__, build.__qualname__)
 
 
@@ -189,8 +166,7 @@ def _code_bytes(code: CodeType) -> bytes:
 
 
 def _bound_values(build: Callable[..., Any]) -> tuple[Any, ...]:
-    """What a function carries besides its code: defaults and closed-over values (a lambda
-    made in a loop differs from its siblings only there)."""
+    """A function's defaults and closed-over values: a lambda made in a loop differs only there."""
     cells = tuple(_picklable(c.cell_contents) for c in build.__closure__ or ())
     return (build.__defaults__, build.__kwdefaults__, cells)
 
@@ -205,33 +181,20 @@ def _picklable(value: Any) -> Any:
 
 
 def _args_digest(args: tuple[Any, ...]) -> str:
-    """A digest of a figure function's arguments, from their pickled bytes.
-
-    Engine results are frozen dataclasses of arrays and numbers, and pickle writes every
-    field and every array's bytes, so equal arguments give equal digests and different
-    ones (as good as) never the same. Streamlit's own argument hashing walks each object
-    field by field in Python, several times slower, on every rerun. (What pickle cannot
-    take, such as a lambda, Streamlit's hashing could not take either.)
-    """
+    """A digest of the pickled arguments: one pass in C, not Streamlit's field-by-field hashing."""
     data = pickle.dumps(args, protocol=pickle.HIGHEST_PROTOCOL)
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 @st.cache_data(max_entries=512, show_spinner=False)  # specs: 5-150 kB each
 def _figure_spec(name: str, digest: str, _build: Callable[..., go.Figure], _args: Any) -> dict:
-    """Built figures' JSON data by (which function, which arguments): Streamlit keeps each
-    pickled and hands every hit a fresh copy (presentation mode enlarges its own).
-
-    Only the two strings are hashed (a leading underscore tells st.cache_data to skip an
-    argument): `cache_key` digests the arguments once, faster than Streamlit's hasher.
-    """
+    """Built figures' JSON by (function, arguments' digest): only these two strings are hashed."""
     return build_spec(_build, _args)
 
 
 @st.cache_data(max_entries=4096, show_spinner=False)  # alt texts: 0.1-1 kB each
 def _alt_text(name: str, digest: str, alt_name: str, _alt: Callable[..., str], _args: Any) -> str:
-    """A chart's alt text by its figure's key and the alt function with what it closes over
-    (worked out in Python, some from hundreds of batches: once per figure, not per run)."""
+    """A chart's alt text cached by figure key and alt function (some read hundreds of batches)."""
     return str(_alt(*_args))
 
 
@@ -250,13 +213,7 @@ def build_spec(build: Callable[..., go.Figure], args: tuple[Any, ...]) -> dict:
 
 
 class _BuiltFigure(go.Figure):
-    """A figure that plotly already built and validated, carried as its dict.
-
-    st.plotly_chart accepts a go.Figure without validating it again and asks it for
-    to_dict(); a plain dict it would validate again (as long as building it). Even an empty
-    go.Figure costs a measurable share of a run, so this class skips plotly's __init__: it
-    only answers to_dict(), which is all Streamlit 1.67 asks of it (tests/test_charts.py).
-    """
+    """A built, validated figure carried as its dict: st.plotly_chart only asks it for to_dict()."""
 
     def __init__(self, spec: dict) -> None:  # no super().__init__: nothing to validate
         self._spec = spec

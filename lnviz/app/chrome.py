@@ -22,27 +22,14 @@ PRESENT_KEY = "present"  # URL key of presentation mode, shared by every page
 
 
 def presenting() -> bool:
-    """Whether presentation mode (larger type and charts, prose folded) is on.
-
-    The switch is drawn by the router (presentation_switch), so its state is the app's, not
-    a page's; a page run on its own (tests, an embedding site) reads the link instead.
-    """
+    """Whether presentation mode is on: the router's switch, or the link for a page run alone."""
     if PRESENT_KEY in st.session_state:
         return bool(st.session_state[PRESENT_KEY])
     return str(st.query_params.get(PRESENT_KEY, "")).strip().lower() == "true"
 
 
 def presentation_switch() -> None:
-    """The sidebar's presentation switch, drawn on every run by the router (the entrypoint,
-    lnviz.app.navigation) before the page runs.
-
-    Why there and not on each page: a control bound to the URL belongs to the script that
-    draws it, and on a page change Streamlit drops from the link every value bound by
-    another page's control (and forgets that control's state). A control of the entrypoint
-    belongs to every page: its value stays in the link through the sidebar's links, and
-    through in-page links, which write it (link_params); a link without it (a home card)
-    keeps the state the visitor had. Leaving the mode sticks the same way.
-    """
+    """The sidebar's presentation switch, drawn by the router: its link value is every page's."""
     if st.context.is_embedded:  # an embedding site shows its own frame; the link decides
         return
     with st.sidebar:
@@ -59,12 +46,7 @@ _TERM_CLAIMS = "lnviz-term-claims"  # {page: {glossary slug: the call site that 
 
 
 def linked(text: str, *, depth: int = 1) -> str:
-    """`text` with the page's first mention of each of its glossary terms linked.
-
-    Which call links a term is decided on the page's full run (page_intro starts the
-    count afresh) and remembered by call site, so a fragment's rerun links exactly what
-    it linked before.
-    """
+    """`text`, glossary terms linked at first mention (kept by call site for fragment reruns)."""
     page = current_url_path()
     try:
         slugs = registry.by_path(page).terms
@@ -83,10 +65,7 @@ def linked(text: str, *, depth: int = 1) -> str:
 
 
 def prose(*parts: str) -> None:
-    """Paragraphs of the page, and displayed formulas (`display`), as one Markdown element,
-    glossary terms linked at their first mention. One element for a panel of them, not one
-    per line: a run costs the server about a quarter of a millisecond per element
-    (docs/benchmarks.md)."""
+    """Paragraphs and `display` formulas in one Markdown element (cheaper), terms linked."""
     st.markdown(linked("\n\n".join(parts), depth=2))
 
 
@@ -106,12 +85,7 @@ _FURTHER = contextvars.ContextVar("lnviz-going-further", default=False)
 
 @contextlib.contextmanager
 def going_further(title: str, *keys: str, expanded: bool = False) -> Iterator[None]:
-    """A step's advanced part (Jacobians, bounds, backward formulas...), folded under one
-    marked label, so that the step's main flow stays a few screens long; open when asked
-    (`expanded`) or when the link sets one of its controls' `keys` (a question's link to the
-    state it shows). Open it inside the fragment that draws the part: a fragment's own
-    rerun then passes through it too, and the folds inside it (`fold`) open flat, as
-    Streamlit does not nest expanders."""
+    """A step's advanced part, folded so the main flow stays short; open if asked or linked."""
     token = _FURTHER.set(True)
     label, icon = f"Going further: {title}", ":material/explore:"
     try:
@@ -133,10 +107,7 @@ def fold(
 
 
 def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
-    """Query parameters for an in-page link (st.page_link): the target state, and slide
-    mode's first section. Presentation mode is not among them: its switch is bound to the
-    link by the router, and Streamlit carries a key the router binds to every page (given
-    here as well, the key arrived twice)."""
+    """An in-page link's query; not presentation mode, which the router's binding carries."""
     out = dict(params or {})
     if presenting() and slides.SLIDE_KEY in st.query_params:  # slides go on, from the start
         out[slides.SLIDE_KEY] = "1"
@@ -144,13 +115,7 @@ def link_params(params: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def page_intro(title: str, lead: str) -> None:
-    """The page's title and lead, where it sits in the course, the sidebar's share box; in
-    presentation mode its bar (lnviz.app.classroom.present_bar) and slides.
-
-    In presentation mode (for a projector) type and charts grow, the lead paragraph and
-    the 'what to notice' lists fold away, a bar offers the QR code of the view, slides and
-    the way out, and the state stays in the link like any control.
-    """
+    """The page's title, lead, course step and share box; presenting, its bar and slides."""
     from lnviz.app.navigation import ensure_router  # (navigation imports this module)
 
     ensure_router()
@@ -181,11 +146,7 @@ def page_intro(title: str, lead: str) -> None:
 
 
 def page_body(body: Callable[[], None]) -> Callable[[], None]:
-    """Decorator: `body` draws the page's controls and every section they feed, and runs as
-    one fragment, so a move of a page-wide control reruns it and not the router, the title
-    and lead, the formulas, the presets, the share box and the footer (about a fifth less
-    server work per move on the pages that use it, docs/benchmarks.md). Presentation mode's
-    slides look through it to the section headings inside (lnviz.app.slides)."""
+    """Decorator: the page's controls and sections as one fragment, so a move reruns only them."""
     return st.fragment(body)
 
 
@@ -227,8 +188,7 @@ def page_end() -> None:
 
 
 def course_recap() -> None:
-    """At the end of the course: what each step taught in one line (the registry's
-    `lesson`), each linked back, and where to go next."""
+    """At the course's end: each step's one-line lesson, linked back, and where to go next."""
     steps = "\n".join(
         f"{k}. [{p.title}]({p.url_path}): {p.lesson}" for k, p in enumerate(registry.COURSE, 1)
     )
@@ -284,11 +244,6 @@ _SHARE_HTML = """
 
 
 def share_link() -> None:
-    """The live address of this exact view (every control is in it), with a copy button.
-
-    The address is read in the browser, so it follows every control as it moves, including
-    those inside fragments. Nothing a visitor typed is inserted into this HTML. Its colours
-    are the sidebar's, read in the browser too, so a live theme switch reaches it.
-    """
+    """This view's address and a copy button, read live in the browser: it follows every control."""
     st.caption("Share this view: the link holds every control's value.")
     st.iframe(_SHARE_HTML, height=44, alt="Link to this view with a copy button")

@@ -1,5 +1,4 @@
-"""For a lecture hall: presentation mode's styles and its way out, and a QR code of the view
-being shown, so that students open the same state on their phones."""
+"""For a lecture hall: presentation mode's styles and way out, and a QR code of the view shown."""
 
 from __future__ import annotations
 
@@ -66,13 +65,7 @@ def is_loopback(host: str) -> bool:
 def student_link(
     shown: str, path: str, params: dict[str, str], public_url: str | None, lan_ip: str | None
 ) -> tuple[str, str | None]:
-    """The link students scan: this page and every control, without the projector's keys
-    (presentation mode, slide), on an address the class can reach; and a warning when it
-    would open only on this machine.
-
-    `shown` is the address the lecturer's browser shows; `public_url` a configured base
-    (LNVIZ_PUBLIC_URL); `lan_ip` this machine's address on its network, used in place of a
-    loopback host.
+    """The link students scan: this view minus the projector's keys, on an address they reach.
 
     >>> student_link("http://localhost:8501/x", "epsilon", {"present": "true", "slide": "2",
     ...              "eps": "1/3"}, None, "192.168.1.20")
@@ -110,8 +103,7 @@ def student_link(
 
 @st.cache_resource(show_spinner=False)
 def lan_address() -> str | None:
-    """This machine's address on its network, as Streamlit finds its own "Network URL": the
-    source address of a UDP socket pointed at an outside address (no packet is sent)."""
+    """This machine's network address as Streamlit finds it: a UDP socket's source address."""
     try:
         with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
             probe.connect(("192.0.2.1", 9))  # TEST-NET-1: any routed address would do
@@ -136,13 +128,7 @@ JOIN_KEY = "join"  # the panel's open state (not in the link)
 
 
 def join_panel() -> None:
-    """'Scan to open this view': the QR code of the students' link (student_link), and the
-    link in large type, so that a class opens what the projector shows, as students see it.
-
-    Built when it is opened (the opening reruns the page): the link is then the address
-    the browser shows at that moment, with every move made before, also those inside a
-    fragment or a live control, which do not redraw this bar.
-    """
+    """The students' link as a QR code, built when opened so it holds every move made before."""
     panel = st.popover(
         "Scan to open this view", icon=":material/qr_code_2:", key=JOIN_KEY, on_change="rerun"
     )
@@ -177,8 +163,7 @@ def way_out(key: str) -> None:
 
 
 def present_bar(number: int, key: str, *, slides: bool = True) -> None:
-    """Presentation mode's bar at the top of the page: the QR code of this view, the slide
-    buttons (lnviz.app.slides), and the way out."""
+    """Presentation mode's bar atop the page: the view's QR code, slide buttons, the way out."""
     with st.container(key="lnviz-present-bar", horizontal=True, vertical_alignment="center"):
         join_panel()
         classpoll.lecturer_bar()

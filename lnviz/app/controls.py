@@ -1,6 +1,4 @@
-"""Controls bound to the URL (bind="query-params"), each validated with a message that names
-the field and the accepted range; presets that set several controls at once.
-Corrections of a link's values: lnviz.app.links."""
+"""Controls bound to the URL, each refusing a bad value with a message naming field and range."""
 
 from __future__ import annotations
 
@@ -58,8 +56,7 @@ def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
 
 
 def nearest(value: float, options: Sequence[float]) -> float:
-    """The allowed value nearest to `value`: by ratio between positive values (the sliders
-    are log-spaced or near it), by difference otherwise. One rule for every select slider.
+    """The allowed value nearest `value`: by ratio between positives (log sliders), else difference.
 
     >>> round(nearest(0.5, EPS_GRID), 4), nearest(0.0, [0.0, 1e-6]), nearest(7, [1, 2, 4, 8])
     (0.5623, 0.0, 8)
@@ -74,10 +71,7 @@ def nearest(value: float, options: Sequence[float]) -> float:
 
 
 def _snap_link(key: str, raw: str | None, options: Sequence[float], fmt: Callable[[float], str]):
-    """A link's value between a select slider's values: the nearest allowed value is used
-    and the page says so. Returns the text now in the link, or the raw text unchanged when
-    it is already an option or is not a number inside the slider's range (then the usual
-    refusal follows)."""
+    """Snap a link value between a select slider's options to the nearest, with a note."""
     if raw is None or raw in {fmt(o) for o in options}:
         return raw
     lo, hi = min(options), max(options)
@@ -122,8 +116,7 @@ def choice_slider(
     help: str | None = None,
     accepted: str | None = None,
 ) -> float:
-    """A select slider over fixed numeric options, bound to the URL; a link's value between
-    two options snaps to the nearer one, any other value is refused with `accepted`."""
+    """A select slider over fixed numbers, bound to the URL; a link value between options snaps."""
     raw = _snap_link(key, raw_value(key), options, fmt)
     value = st.select_slider(
         label,
@@ -163,12 +156,7 @@ def number_slider(
 def int_choice(
     label: str, options: Sequence[int], *, key: str, default: int, help: str | None = None
 ) -> int:
-    """A select slider over allowed integers (e.g. divisors), bound to the URL.
-
-    A link's value between two allowed ones snaps to the nearer (the rule of every select
-    slider: `nearest`), and the page says so. When the allowed set changes (another control
-    moved), a stale value snaps to the nearest allowed one instead of failing.
-    """
+    """A select slider over allowed integers, bound to the URL; link and stale values snap."""
     opts = list(options)
     if key in st.session_state and st.session_state[key] not in opts:
         st.session_state[key] = nearest(st.session_state[key], opts)
@@ -206,10 +194,7 @@ def int_input(
 
 
 def keep_choice(key: str, options: Sequence[str], default: str) -> None:
-    """Before a choice whose options depend on other controls is drawn: if the value it
-    holds is no longer an option (a shorter vector leaves fewer coordinates to pick), put
-    `default` in its place, without the message a refused link value gets: the visitor's
-    own change caused it (Streamlit puts the value a bound widget is given in the link)."""
+    """A choice whose value is no longer an option gets `default`, silently: the visitor did it."""
     if st.session_state.get(key, default) not in options:
         st.session_state[key] = default
         st.session_state[_REPLACED_KEY] = key  # its link value is stale, not refused
@@ -268,11 +253,7 @@ def vector_input(
     length: int | None = None,
     help: str | None = None,
 ) -> np.ndarray:
-    """A text box of comma-separated numbers, bound to the URL and validated.
-
-    A bad entry shows a message naming the field and the accepted range, and the default
-    is used instead, so the page never fails on what a visitor typed.
-    """
+    """Comma-separated numbers bound to the URL; a bad entry is refused and the default used."""
     if length is not None:
         min_len = max_len = length
     raw = raw_value(key)
@@ -306,13 +287,7 @@ def text_field(
     help: str | None = None,
     **widget: Any,
 ) -> Any:
-    """A free-form text box bound to the URL, read by a parser from lnviz.params.
-
-    `parse` turns the text into a value or raises LnvizError; a refused text shows the
-    escaped message followed by `instead` (what the page does about it) and gives
-    `fallback`, so what a visitor typed or linked never reaches the page unchecked.
-    Other keyword arguments (placeholder, type, ...) go to st.text_input.
-    """
+    """A text box bound to the URL, read by `parse`; refused: `instead` said, `fallback` given."""
     raw = raw_value(key)
     text = st.text_input(
         label,
@@ -332,11 +307,7 @@ def text_field(
 
 
 def link_text(key: str) -> str | None:
-    """The link's raw text for a key that no control binds (e.g. ?term=), or None.
-
-    A repeated key gives its last value, with a message. Parse the text with lnviz.params
-    and show a refusal with `refuse` or with a message that names the key.
-    """
+    """The link's raw text for a key no control binds (?term=), or None: for lnviz.params."""
     return raw_value(key)
 
 
@@ -352,11 +323,7 @@ def set_state(**values: Any) -> None:
 
 
 def presets(items: Mapping[str, Mapping[str, Any]], *, key: str) -> None:
-    """A row of one-click presets; each sets several controls at once.
-
-    The buttons are as wide as their labels and wrap to the next line when the row is
-    full: a phone shows them in two or three short lines, not one button per line.
-    """
+    """A row of one-click presets setting several controls; the buttons wrap, short on a phone."""
     with st.container(horizontal=True, gap="small", key=f"{key}-row"):
         for i, (name, values) in enumerate(items.items()):
             st.button(

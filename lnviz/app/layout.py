@@ -1,14 +1,4 @@
-"""The app's layout on a phone: styles for windows up to 640 px wide (Streamlit's own
-breakpoint, below which it stacks columns), drawn once per run by the router; and the small
-layout helpers the pages share (charts side by side, tables, links to other pages).
-
-On a 390 px phone the first chart should sit within two screens of the top
-(tests/browser/test_phone_layout.py). So there: titles are smaller; preset buttons are
-compact; a row of metrics or of
-small inputs keeps two to a line instead of one (a row that holds a chart, a table or prose
-still stacks, one to a line); and Plotly's toolbar sits in a strip above its chart instead
-of over the chart's title. Desktop windows are untouched.
-"""
+"""The phone layout's styles (below Streamlit's 640 px breakpoint) and the pages' layout helpers."""
 
 from __future__ import annotations
 
@@ -156,11 +146,7 @@ def phone_styles() -> None:
 
 
 def side_by_side(*draws: Callable[[], T], spec: Sequence[float] | None = None) -> list[T]:
-    """Draw each callable in its own column, left to right (stacked on a phone), and return
-    what each returned (the values of controls drawn side by side).
-
-    ui.side_by_side(lambda: ui.chart(figs.A, r, key="a"), lambda: ui.chart(figs.B, r, key="b"))
-    """
+    """Draw each callable in its own column (stacked on a phone) and return what each returned."""
     values = []
     for column, draw in zip(st.columns(spec or len(draws)), draws, strict=True):
         with column:
@@ -169,13 +155,7 @@ def side_by_side(*draws: Callable[[], T], spec: Sequence[float] | None = None) -
 
 
 def table(columns: Any, *, formats: Mapping[str, str] | None = None, **options: Any) -> None:
-    """A table of named columns across the page's width, without the index column;
-    `formats` gives some columns a printf format ("%.6f").
-
-    In presentation mode an HTML table: its cells follow the page's enlarged type, where a
-    data grid (drawn on a canvas) keeps the font size it measured when it was first drawn,
-    which can be before presentation mode's styles apply.
-    """
+    """A table of named columns, no index; presenting, HTML that follows the larger type."""
     formats = dict(formats or {})
     if presenting():
         import pandas as pd
@@ -191,9 +171,7 @@ def table(columns: Any, *, formats: Mapping[str, str] | None = None, **options: 
 
 
 def _arrow(columns: Any) -> Any:
-    """The columns as an Arrow table, which Streamlit sends as it is, without the far
-    slower way through pandas. Columns Arrow cannot type
-    (a number beside a word) go the old way, where Streamlit writes such a column as text."""
+    """The columns as an Arrow table, which Streamlit sends as it is (no pandas); else unchanged."""
     import pyarrow as pa
 
     if not isinstance(columns, Mapping):
@@ -205,8 +183,7 @@ def _arrow(columns: Any) -> Any:
 
 
 def phone_table(columns: Mapping[str, Sequence[Any]]) -> str:
-    """The same columns as an HTML table for a phone (cells wrap instead of scrolling);
-    every cell escaped, floats in the app's number style.
+    """The columns as an HTML table for a phone: cells wrap instead of scrolling, all escaped.
 
     >>> t = phone_table({"a <b>": [1.5, "x"], "c": [np.float64(1 / 3), 2]})
     >>> for row in t.split("<tr>")[1:]:
@@ -214,9 +191,6 @@ def phone_table(columns: Mapping[str, Sequence[Any]]) -> str:
     <th>a &lt;b&gt;</th><th>c</th></tr>
     <td data-label="a &lt;b&gt;">1.5</td><td data-label="c">0.333333</td></tr>
     <td data-label="a &lt;b&gt;">x</td><td data-label="c">2</td></tr></table>
-
-    More than CARD_COLUMNS columns: each row is drawn as a card of "name value" lines.
-    More than PHONE_ROWS rows: the first PHONE_ROWS, under a caption that says so.
 
     >>> long = phone_table({"k": list(range(30))})
     >>> long.count("<td"), "The first 24 of 30 rows" in long
@@ -279,11 +253,7 @@ STICKY_CSS = """<style>@media (min-width: 900px) and (min-height: 700px) {
 
 
 def page_controls(*, sticky: bool = True) -> Any:
-    """The box of the controls that drive the page's charts. In slide mode it stays above
-    every section shown (lnviz.app.slides), so a slide keeps each demo whole. A short box
-    (`sticky`) also stays at the top of a wide screen while the page scrolls, beside every
-    chart it drives; a phone scrolls it away, and so does presentation mode (a hall reads
-    one slide at a time)."""
+    """The box of the page's controls: kept on every slide, sticky on a wide screen if `sticky`."""
     if not sticky or presenting():
         return st.container(border=True, key=PAGE_CONTROLS_KEY)
     st.html(STICKY_CSS)
@@ -291,25 +261,12 @@ def page_controls(*, sticky: bool = True) -> Any:
 
 
 def row() -> Any:
-    """Cells side by side in one flex row, drawn into in order: metrics, or charts one to a
-    cell. The cells share the row's width equally; on a phone metrics wrap two to a line
-    (the metric style above) and charts stack (Streamlit's own wrapping of stretched
-    elements). One element per run for the row, where st.columns(n) takes n + 1.
-
-        row = ui.row()
-        row.metric("mean μ", ...)
-        row.metric("variance q", ...)
-
-        with ui.row():
-            ui.chart(figs.H, ..., key="h")
-            ui.chart(figs.DH, ..., key="dh")
-    """
+    """Cells side by side in one flex row, wrapping on a phone: 1 element, not n + 1 (columns)."""
     return st.container(horizontal=True, gap="small")
 
 
 def latex_row(*formulas: str) -> None:
-    """Formulas side by side on a wide screen, wrapped one under the other where they do
-    not fit (a phone). One flex row: n + 1 elements per run, where st.columns takes 2n + 1."""
+    """Formulas side by side, wrapping where they do not fit: n + 1 elements, not 2n + 1."""
     row = st.container(horizontal=True, horizontal_alignment="center", gap="large")
     for formula in formulas:
         row.latex(formula, width="content")

@@ -1,11 +1,4 @@
-"""A link's values as the controls read them, and the corrections the page makes to them.
-
-A link value that the page corrects (snapped to a slider's value, the last of a repeated
-key, an infinite whole number) is corrected in the link first and the page runs again:
-Streamlit seeds a URL-bound widget from the link the run started with, and the public
-st.query_params may change a key only before a widget binds it. The message waits in the
-session and is shown above its control until a run of the page ends.
-"""
+"""A link's values for controls; corrections go into the link, then rerun (widgets seed from it)."""
 
 from __future__ import annotations
 
@@ -19,12 +12,7 @@ _NOTE_ICONS = {"info": ":material/straighten:", "warning": ":material/link_off:"
 
 
 def correct(key: str, value: str | None, note: tuple[str, str] | None) -> None:
-    """Put `value` in the link for `key` (None: take it out), keep `note` for the page, and
-    run the page again from the corrected link (this run stops here, unless Streamlit
-    refuses the change: then the message is shown at once and the caller goes on).
-
-    The link as it came is kept too: Streamlit has already taken out the link's values that
-    the controls drawn before this one refused, and their messages quote them."""
+    """Put `value` in the link for `key`, keep `note`, and rerun from the corrected link."""
     try:  # refused for a key a widget has bound (this session's earlier page): say it now
         if value is None:
             del st.query_params[key]
@@ -49,11 +37,7 @@ def _link() -> dict[str, list[str]]:
 
 
 def remember_link() -> None:
-    """Before the page's controls are drawn: the link as it came (what a correction keeps).
-
-    Corrections and their messages last while the link stays as they left it: the browser
-    runs the page once more when the corrected link reaches it, and a message must not
-    vanish then; the visitor's next move changes the link and ends them."""
+    """Before the controls: keep the link as it came; end corrections once the link has changed."""
     pending = st.session_state.get(_LINK_KEY)
     if pending is not None and "settled" in pending and pending["settled"] != _link():
         del st.session_state[_LINK_KEY]
@@ -63,8 +47,7 @@ def remember_link() -> None:
 
 
 def settle_link() -> None:
-    """After a page's run has ended (not one stopped for another correction): the link the
-    corrections left, which keeps their messages on screen until it changes."""
+    """After a full run: the corrected link, whose messages stay on screen until it changes."""
     pending = st.session_state.get(_LINK_KEY)
     if pending is not None:
         pending["settled"] = _link()
@@ -89,8 +72,7 @@ def raw_value(key: str) -> str | None:
 
 
 def in_link(*keys: str) -> bool:
-    """Whether the link as it came names any of `keys` (a folded panel with such a control
-    opens): a value the page took out of the link while correcting it still counts."""
+    """Whether the link as it came names any of `keys`, counting values a correction took out."""
     pending = st.session_state.get(_LINK_KEY)
     named = pending["given"] if pending is not None else st.query_params
     return any(k in named for k in keys)

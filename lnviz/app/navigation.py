@@ -31,9 +31,7 @@ _ROUTING = threading.local()  # .active: the router is running a page in this sc
 
 
 def _pages() -> dict[str, list[st.Page]]:
-    """Every section's st.Page objects, made once per session rather than on every run.
-    Not shared between sessions: st.navigation marks the page it returns as
-    callable and running it clears the mark, and a session runs one script at a time."""
+    """Every section's st.Page objects, once per session (not shared: running a page marks it)."""
     pages = st.session_state.get(_PAGES_KEY)
     if pages is None:
         made = {p.script: _page(p) for p in PAGES}
@@ -44,8 +42,7 @@ def _pages() -> dict[str, list[st.Page]]:
 
 
 def forget_controls(keep: Collection[str] = ()) -> None:
-    """On a page change: drop every URL-bound control's value but `keep`'s, so that the new
-    page opens at its own defaults or its link's values (ε must not carry to the next page)."""
+    """On a page change, drop URL-bound values but `keep`'s: ε must not carry to the next page."""
     bound = st.session_state.get(BOUND_KEY, set())
     for key in bound - set(keep):
         st.session_state.pop(key, None)
@@ -65,15 +62,7 @@ def start() -> None:
 
 
 def ensure_router() -> None:
-    """Hand a page that Streamlit ran without the router over to the router.
-
-    Until app.py's st.navigation has run once in a server process, Streamlit treats the
-    pages/ folder as an old-style multipage app: a first visit straight to /epsilon runs
-    pages/epsilon.py alone, without the router's page config and sections (upstream issue
-    streamlit/streamlit#9624). The page then runs the entrypoint itself: its st.navigation
-    ends that mode for the server and runs this page again, inside, through the router;
-    the outer run stops there.
-    """
+    """Hand a page Streamlit ran alone (old multipage mode, streamlit#9624) to the router."""
     if getattr(_ROUTING, "active", False):
         return
     start()
@@ -81,13 +70,7 @@ def ensure_router() -> None:
 
 
 def run() -> None:
-    """Declare every page in its section and run the one the visitor asked for.
-
-    Embedded in another site (?embed=true), the page shows alone, without the sidebar.
-    Presentation mode's switch is drawn here, by the entrypoint, so that it belongs to every
-    page (lnviz.app.chrome.presentation_switch). On a page change the controls drawn by
-    other pages are forgotten: a page opens at its own defaults, or at its link's values.
-    """
+    """Declare every page in its section and run the one asked for, app-wide controls first."""
     remember_link()  # the link as it came, before a control takes a value from it
     pages = _pages()
     navigation = st.navigation(pages, position="hidden")  # the whole course
@@ -115,9 +98,7 @@ NAV_KEY = "lnviz-course-nav"
 
 
 def course_nav(pages: dict[str, list[st.Page]]) -> None:
-    """The course's sections and pages as links (st.page_link) in the sidebar: Streamlit's
-    own navigation puts its list items in plain divs, which screen readers announce wrongly
-    (axe-core's list rules, docs/accessibility.md)."""
+    """The course's pages as sidebar links: Streamlit's own list confuses screen readers."""
     with st.sidebar, st.container(key=NAV_KEY):
         for section, section_pages in pages.items():
             st.markdown(f"**{section}**")
@@ -151,8 +132,6 @@ _TOP_JS = """<script>
 
 
 def to_the_top(url_path: str) -> None:
-    """Scroll back to the top on a page change: Streamlit keeps the scroll position of the
-    page left through the sidebar. The page's path makes each script new, so it runs on
-    every change (no visitor text reaches it: the path is a registered page's)."""
+    """Scroll to the top on a page change: Streamlit keeps the old page's scroll position."""
     script = _TOP_JS.replace("KEY", TOP_KEY).replace("PAGE", url_path or "home")
     st.html(script, unsafe_allow_javascript=True)

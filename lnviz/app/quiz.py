@@ -1,11 +1,4 @@
-"""Predict, then check: a page's questions, answered before the page shows the result.
-
-Answers are read by lnviz.content.answers (exact forms, decimals; nothing evaluated) and
-compared with the engine's value. A wrong answer brings the question's hint; a right one,
-or a third try, the explanation and a link that opens the page in the state that shows it.
-Progress lives in this browser session only (st.session_state): no accounts, nothing
-stored on the server beyond the session.
-"""
+"""Predict, then check: a page's questions, answered before the page shows the result."""
 
 from __future__ import annotations
 
@@ -43,12 +36,7 @@ def tab_key(page: str) -> str:
 
 
 def ask(questions: Sequence[Question], *, page: str, title: str = "Predict, then check") -> None:
-    """The questions in one box, each in its own form (typing reruns nothing; Check does).
-
-    The box is a fragment: a Check, a switch of question or the sheet panel reruns the box
-    alone, never the page. Only the open question is drawn (lazy tabs): a page run sends
-    the elements of one question, not of all of them (each costs the server about a
-    quarter of a millisecond, docs/benchmarks.md)."""
+    """The page's questions in one fragment box, only the open one drawn: a Check reruns little."""
     if not questions:
         return
     if classpoll.in_class():
@@ -91,11 +79,7 @@ def _box(questions: tuple[Question, ...], page: str, title: str) -> None:
 
 
 def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: str) -> None:
-    """A teacher's sheet of these questions: Markdown or printable HTML, with or without
-    the answers; each question links to its state on this host. The sheets with answers are
-    offered in presentation mode only (the lecturer's view; the students' QR link leaves it),
-    so that an answer is never one click away from a student. The panel's buttons are drawn
-    when it is opened: a run with it closed sends one element instead of five or nine."""
+    """Exercise sheets to download; with answers only when presenting (the lecturer's view)."""
     panel = st.popover(
         "Exercise sheet", icon=":material/download:", key=f"sheets-{name}", on_change="rerun"
     )
@@ -126,8 +110,7 @@ def sheet_downloads(sections: list[tuple[str, tuple[Question, ...]]], *, name: s
 
 
 def _check(q: Question, page: str) -> None:
-    """The Check button's callback: mark the answer in the session's record. A callback
-    runs before the page does, so the verdict survives any rerun of the page."""
+    """Check's callback: it runs before the page, so the verdict survives any rerun."""
     record = progress(page).setdefault(q.key, {"tries": 0, "right": False})
     response = st.session_state.get(f"answer-{page}-{q.key}")
     verdict = q.check(int(response) if isinstance(response, int) else response)

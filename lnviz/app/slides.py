@@ -1,16 +1,4 @@
-"""Slides: in presentation mode a page is shown one section per screen.
-
-A section is what a page already delimits: everything from one section heading
-(st.header / st.subheader) to the next; the first section is the page's opening (title,
-lead, controls). No page declares its sections: the browser groups the main pane's
-top-level blocks at each heading (looking through a fragment that holds headings, such as
-a page's body) and shows one group. The section number is in the link
-(`slide=k`, 1-based; absent = the whole page), so the QR code of a slide opens that slide.
-
-The stage (a `st.components.v2` component without a frame of its own, hidden) also takes
-the arrow keys (and a presenter remote's Page Up / Page Down) and folds the sidebar away
-when a page is opened in presentation mode, and opens it again when the mode is left.
-"""
+"""Slides: in presentation mode a page is shown one section per screen."""
 
 from __future__ import annotations
 
@@ -162,12 +150,7 @@ _stage = st.components.v2.component("lnviz.stage", js=STAGE_JS, isolate_styles=T
 
 
 def slide_number() -> int:
-    """The section shown in slide mode (1-based), or 0 for the whole page.
-
-    Read from the link and validated: anything but a whole number from 1 to MAX_SLIDES
-    gets a message and the whole page. A number past the page's last section shows the
-    last one. The number belongs to one page: another page starts at its first section.
-    """
+    """The section shown (1-based; 0: the whole page), from the link, checked, per page."""
     raw = st.query_params.get(SLIDE_KEY)
     if raw is None:
         return 0
@@ -228,11 +211,7 @@ def controls(number: int) -> None:
 
 
 def stage(*, present: bool, number: int) -> None:
-    """Mount the stage: one section on screen, arrow keys, the sidebar folded or opened.
-
-    Only in presentation mode, and on the first run after leaving it (to open the sidebar
-    and show every section again): other visits do not load it.
-    """
+    """Mount the stage (one section, arrow keys, sidebar) only when presenting or just after."""
     fold = (current_url_path() or "home") if present else ""
     was = st.session_state.get(_FOLD, "")
     st.session_state[_FOLD] = fold

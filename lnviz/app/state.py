@@ -1,5 +1,4 @@
-"""The controls a lesson's state spec declares (lnviz.lessons.spec), drawn by
-lnviz.app.controls with the spec's range, options and default."""
+"""The controls a lesson's state spec declares (lnviz.lessons.spec), drawn by lnviz.app.controls."""
 
 from __future__ import annotations
 
@@ -20,11 +19,7 @@ from lnviz.lessons import spec
 
 
 def control(key: spec.Key, **given: Any) -> Any:
-    """The control a lesson's state spec declares for `key` (lnviz.lessons.spec), its
-    range, options and default from the spec; `given` adds what only the page knows
-    (help text, options computed from other controls, labels of choices; a text's parser).
-    A range that depends on other controls is the spec's, narrowed with
-    dataclasses.replace(key, hi=...)."""
+    """The control the spec declares for `key`; `given` adds what only the page knows."""
     kw = {"key": key.name, "help": key.help, "default": key.default} | given
     label = kw.pop("label", key.label)
     match key:

@@ -1,9 +1,4 @@
-"""The parts of Streamlit's page that the app styles or drives and that have no public hook
-(no key class, no element class, no option): every such selector is here, each with why,
-and tests/browser/test_streamlit_dom.py checks that each still matches on a real page of the
-installed Streamlit. Everything else is reached by a key (`.st-key-<key>`), an element's
-class (`.stPlotlyChart`, `.stMetric`, `.stMainBlockContainer`) or plain HTML (`main`, `h1`).
-"""
+"""Streamlit's page parts with no public hook, all here so browser tests check they still match."""
 
 from __future__ import annotations
 

@@ -1,11 +1,4 @@
-"""Page links by the st.Page objects the navigation registered, not by file name.
-
-Given a file name, st.page_link resolves it with os.path.realpath on every call, a system
-call per component of the path; under a class's load (benchmarks/load.py) that was about
-4 % of the server's time in py-spy. Given the registered st.Page, it looks the page up by its
-hash. lnviz.app.navigation keeps each session's pages by script here; where no navigation
-ran (a page run on its own, as in AppTest), the file name is used as before.
-"""
+"""Page links by registered st.Page, not file name: st.page_link resolves a name on every call."""
 
 from __future__ import annotations
 
@@ -21,6 +14,5 @@ def target(script: str) -> st.Page | str:
 
 
 def current_url_path() -> str:
-    """The url path of the page this run belongs to ("" for the home page), as the router's
-    st.navigation returned it; "" for a page run on its own (AppTest)."""
+    """This run's page's url path from the router's st.navigation ("": home, or no router)."""
     return str(st.session_state.get(SHOWN_KEY, ""))

@@ -1,10 +1,4 @@
-"""What a page script needs, in one import: `from lnviz.app import ui`.
-
-Controls bound to the URL (lnviz.app.controls), charts drawn from figure pairs
-(lnviz.app.charts), page chrome (lnviz.app.chrome) and the number style of
-lnviz.content.text. This package is the only one that imports Streamlit; `import lnviz`
-does not.
-"""
+"""What a page script needs, in one import: `from lnviz.app import ui`."""
 
 from __future__ import annotations
 

@@ -1,19 +1,4 @@
-"""Import, once and under a lock, everything a page run needs, before any page runs.
-
-Streamlit runs each visitor's script in its own thread. On a fresh server, thirty first
-visits at once (a class opening a shared link) imported pandas, Plotly and the pages'
-modules concurrently; Python's per-module import locks then let a thread see a module
-that another thread had only half initialised ("partially initialized module 'pandas'
-has no attribute 'Series'"), and most of those first visits failed. Here the first run
-imports every module the pages use, and builds one chart and one table so that the
-libraries' lazy imports happen too, while every other run waits on the lock; after
-that the lock is free and costs nothing.
-
-What these imports made (about 160,000 objects: modules, classes, functions, Plotly's
-validators) lives as long as the server; it is then moved out of the garbage collector's
-sight (`gc.freeze()`): Python's full collections, which stop every script run while they
-last, no longer walk it (docs/benchmarks.md, "One run at a time").
-"""
+"""Import everything a page run needs once, under a lock: concurrent first imports break."""
 
 from __future__ import annotations
 
@@ -54,8 +39,7 @@ def _skip(name: str) -> None:
 
 
 def _exercise() -> None:
-    """What the libraries import only on first use: Plotly's validators and JSON encoder
-    (which look for pandas), and pandas' Arrow conversion (st.dataframe)."""
+    """Trigger the libraries' first-use imports: Plotly's validators and JSON, pandas' Arrow."""
     import numpy as np
     import pandas as pd
     import plotly.graph_objects as go

@@ -44,8 +44,7 @@ MAX_LINK_PARAMS, MAX_PARAM_CHARS = 50, 500
 
 
 class PollError(Exception):
-    """What to tell the visitor: `.field` (e.g. "room", "answer", "key") and `.message`,
-    which starts with the field's name and says what is accepted."""
+    """What to tell the visitor: `.field` and a `.message` that starts with the field's name."""
 
     def __init__(self, field: str, text: str) -> None:
         self.field = field
@@ -72,9 +71,7 @@ def text_pairs(value: object, what: str, field: str = "params") -> tuple[tuple[s
 
 @dataclass(frozen=True)
 class PollQuestion:
-    """A snapshot of one predict-then-check question, as the lecturer's page computed it.
-    `explanation`, `solution` and the link are for after the reveal; `public()` hides them
-    with the answer."""
+    """A question as the lecturer's page computed it; `public()` hides its answer."""
 
     page: str
     key: str
@@ -128,8 +125,7 @@ class PollQuestion:
 
     @property
     def id(self) -> str:
-        """A stable digest of (page, key, prompt, choices, answer): a changed question gets
-        a new id, and so new answer slots."""
+        """A digest of (page, key, prompt, choices, answer): a changed question gets new slots."""
         if self.fixed_id:
             return self.fixed_id
         text = json.dumps([self.page, self.key, self.prompt, list(self.choices), self.answer])
@@ -141,8 +137,7 @@ class PollQuestion:
         return self.answer is not None if self.kind == "number" else self.correct >= 0
 
     def public(self) -> PollQuestion:
-        """The question as a student sees it before the reveal: no answer, explanation,
-        solution or link; the same id."""
+        """The question a student sees before the reveal: the same id, no answer or explanation."""
         return replace(
             self,
             answer=None,
@@ -171,8 +166,7 @@ class PollQuestion:
 
 @dataclass(frozen=True)
 class NumberGroup:
-    """Answers whose values agree to 3 significant digits, with the forms they were
-    written in (e.g. "1/3", "0.333"), most common first."""
+    """Answers agreeing to 3 significant digits, with their written forms, most common first."""
 
     value: float
     count: int

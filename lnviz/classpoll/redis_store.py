@@ -42,10 +42,7 @@ return 1
 
 
 class RedisStore:
-    """One Redis shared by every replica: a hash per room (data, version), a hash of
-    voter -> answer per slot, a set of the room's slots (so closing finds them), a counter
-    per rate window; every key under "lnviz:poll:" with a TTL. Nothing connects until the
-    first call; a bad URL is reported by the calls as StoreUnavailable."""
+    """One Redis for every replica: room and answer hashes, slot sets, counters, all with TTL."""
 
     def __init__(self, url: str, *, timeout_s: float = TIMEOUT_S):
         import redis

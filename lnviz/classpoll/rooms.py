@@ -1,11 +1,4 @@
-"""The room service of the class poll: codes, lecturer keys, questions, answers, tallies.
-
-Security lives here. Room codes are 50 random bits (`secrets`), lecturer keys 192 bits
-of which only the SHA-256 is stored and compared in constant time; every input is
-checked for type and length before any work, numbers are read by a small grammar
-(nothing evaluated), and rooms, voters and sessions are rate-limited in the store.
-Nothing personal is stored: a voter is a random id the phone keeps.
-"""
+"""The class poll's room service, where security lives: every input checked before any work."""
 
 from __future__ import annotations
 
@@ -70,9 +63,7 @@ def _digest(text: str) -> str:
 
 @dataclass(frozen=True)
 class RoomView:
-    """What a room shows: its page and settings, the current question, round and reveal.
-    Never the lecturer key; `public()` (what `Poll.view` returns) hides the question's
-    answer, explanation, solution and link until the reveal."""
+    """What a room shows, never the lecturer key; `public()` hides the answer until the reveal."""
 
     code: str
     page: str
@@ -93,9 +84,7 @@ class RoomView:
 
 
 class Poll:
-    """Rooms in a store: a lecturer starts one and runs it with its key; anyone with the
-    code sees it and answers. The rate limits are class attributes (a deployment may
-    change them)."""
+    """Rooms in a store, run by the lecturer key, answered by code; rate limits as attributes."""
 
     starts_per_hour = 10  # per browser session
     all_starts_per_hour = 1000  # on the whole store: a bound on storage however many sessions
@@ -119,8 +108,7 @@ class Poll:
 
     @staticmethod
     def normalize_code(text: str) -> str:
-        """The 10-character code in a typed text: lower case, spaces and hyphens, O for 0
-        and I or L for 1 are accepted; PollError(field="room") for anything else."""
+        """The 10-character code in a typed text, forgiving case, spaces, hyphens, O/0 and I/L/1."""
         if not isinstance(text, str) or len(text) > 3 * CODE_LEN:
             raise PollError("room", f"write {CODE_FORM}.")
         code = text.strip().upper().translate(_LOOKALIKES)
@@ -148,8 +136,7 @@ class Poll:
     # ----------------------------------------------------------------- rooms
 
     def start(self, session: str, page: str, params: Mapping[str, str]) -> tuple[str, str]:
-        """Open a room on `page`: (its code, the lecturer key). At most 10 rooms an hour
-        per browser session."""
+        """Open a room on `page`: (code, lecturer key); rate-limited per session and overall."""
         if not isinstance(session, str) or not 0 < len(session) <= 200:
             raise PollError("session", "the session id must be a text of 1 to 200 characters.")
         room = self._place(page, params)
@@ -203,8 +190,7 @@ class Poll:
         )
 
     def view(self, code: str) -> RoomView | None:
-        """What anyone in the room sees; None for an unknown, expired or closed room
-        (PollError for a text that is not a room code)."""
+        """What anyone in the room sees; None for an unknown, expired or closed room."""
         code, room = self._load(code)
         return None if room is None else self._room_view(code, room).public()
 
@@ -325,8 +311,7 @@ class Poll:
         return tuple(self._tally(code, question, rnd) for rnd in range(1, room["round"] + 1))
 
     def submit(self, code: str, voter: str, response: str | int) -> str:
-        """Store one voter's answer to the current question in the current round (a new
-        one replaces it); a short receipt. Rate-limited per voter and per room."""
+        """Store a voter's answer for this round (replacing theirs), rate-limited; a receipt."""
         voter = self._voter(voter)
         code = self.normalize_code(code)
         if self.store.hit(f"voter:{voter}", 60) > self.submits_per_minute:

@@ -35,9 +35,7 @@ CREATE INDEX IF NOT EXISTS hits_expires ON hits (expires);
 
 
 class SQLiteStore:
-    """One SQLite file shared by the processes of one machine: WAL, a busy timeout, one
-    connection per process behind a lock; expired rows are ignored on read and purged
-    now and then. `clock` (seconds) is the expiry clock, replaceable in tests."""
+    """One SQLite file for one machine's processes: WAL, busy timeout, a connection per process."""
 
     def __init__(self, path: str | os.PathLike[str], *, clock: Callable[[], float] = time.time):
         self.path = Path(path)
@@ -50,8 +48,7 @@ class SQLiteStore:
 
     @contextlib.contextmanager
     def _db(self, write: bool = False) -> Iterator[sqlite3.Connection]:
-        """The connection under the lock (opened on first use, and again after a fork);
-        `write`: inside BEGIN IMMEDIATE ... COMMIT."""
+        """The connection under the lock, reopened after a fork; `write`: in BEGIN IMMEDIATE."""
         with self._lock:
             try:
                 conn = self._connect()

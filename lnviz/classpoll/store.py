@@ -1,10 +1,4 @@
-"""Where a class poll's rooms and answers live: one interface, two backends.
-
-`SQLiteStore` serves one machine (any number of processes on one file, WAL);
-`RedisStore` serves replicas on several machines. Every value is JSON, every room and
-answer carries a time to live, and every backend error becomes `StoreUnavailable`.
-`open_store()` picks the backend from the environment (LNVIZ_REDIS_URL, LNVIZ_POLL_DB).
-"""
+"""Where a class poll's rooms and answers live: SQLite on one machine, Redis for replicas."""
 
 from __future__ import annotations
 
@@ -21,8 +15,7 @@ __all__ = ["PREFIX", "RedisStore", "SQLiteStore", "Store", "StoreUnavailable", "
 
 
 def open_store(env: Mapping[str, str] = os.environ) -> Store:
-    """RedisStore if LNVIZ_REDIS_URL is set, else SQLiteStore at LNVIZ_POLL_DB (default: a
-    file in the system's temporary directory, shared by the processes of this machine)."""
+    """RedisStore if LNVIZ_REDIS_URL is set, else SQLiteStore at LNVIZ_POLL_DB or a temp file."""
     url = env.get("LNVIZ_REDIS_URL", "").strip()
     if url:
         return RedisStore(url)

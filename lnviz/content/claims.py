@@ -1,13 +1,4 @@
-"""Worked examples: every claim of the two source documents, checked live against the engine.
-
-A Claim holds the expected values as data (see lnviz.content.claims_catalog), which source
-documents state it (see lnviz.content.sources) and, per number, how the app computes the
-same quantity by an independent route now (finite differences, a measured variance, a
-least-squares solve, the engine's core of another input). A Check is `stated` when a
-source writes that very number; otherwise it is one of the app's own further checks.
-`evaluate` runs the route and compares: a check agrees when max |computed - expected| <=
-tol (absolute). A route that fails, returns the wrong shape or a non-finite value is a
-disagreement, never an exception, so a broken engine shows on the Worked examples page.
+"""Every claim of the two source documents, checked live against the engine by independent routes.
 
 >>> r = evaluate(claim_by_id("C3"))
 >>> r.agrees, [c.agrees for c in r.checks], [c.stated.source for c in r.claim.checks]
@@ -60,11 +51,7 @@ SECTIONS: tuple[tuple[str, str, str], ...] = tuple(
 
 @dataclass(frozen=True)
 class Stated:
-    """Where a source document writes a number: its key, an excerpt, the number's spelling.
-
-    `context` is a verbatim excerpt of the source's text (whitespace as in the file) and
-    `number` the part of it that writes the number; tests find both in the text.
-    """
+    """Where a source writes a number: a verbatim excerpt, in which tests find the number."""
 
     source: str  # key of lnviz.content.sources.SOURCES
     context: str
@@ -224,12 +211,7 @@ _KEPT: dict[int, object] = {}  # id → the object: ids in a key stay unique
 
 
 def engine_key() -> tuple[int, ...]:
-    """The identity of every public engine function. Equal keys, the same engine: a cache
-    of evaluate_all() keyed on it runs the checks again when a function is replaced.
-
-    Every function a key names is kept alive here, so that its id is never handed to a later
-    replacement (a freed function's address is reused, and a stale key would return the
-    checks of an engine that no longer runs).
+    """Ids of the public engine functions, kept alive so a replaced function never reuses an id.
 
     >>> engine_key() == engine_key()
     True
@@ -264,8 +246,7 @@ def summarize(results: tuple[ClaimResult, ...]) -> Summary:
 
 
 def _numbers(arr: np.ndarray | None) -> str:
-    """Every value to 15 significant digits (no float noise such as 0.33333333333333337),
-    ASCII minus so that spreadsheets read them; rows of a matrix separated by ';'."""
+    """Values to 15 significant digits, ASCII minus, ';' between rows, so spreadsheets read them."""
     if arr is None:
         return ""
     if arr.ndim < 2:

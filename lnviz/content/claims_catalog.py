@@ -1,15 +1,4 @@
-"""The claims of the two source documents and the app's own checks, as data, in lesson order.
-
-Each row: (claim id, url_path of the page that shows it, title, keys of the source documents
-that state the claim (lnviz.content.sources), statement, links, checks). A link is (label,
-query parameters), or (label, query, url_path) for another page. A check is (what is
-measured, expected value, closed form, route, absolute tolerance, how the route computes
-it in words, and where a source writes the number: (source key, verbatim excerpt, the
-number as written) — or nothing when the number is the app's own). Expected values are
-exact fractions and surds evaluated in float64. Every route runs live and computes the
-number another way than its closed form (lnviz.content.claims_routes): a derivative by
-finite differences, a variance measured from values, a projection by a solver.
-"""
+"""The claims of the two source documents and the app's own checks, as data, in lesson order."""
 
 from __future__ import annotations
 

@@ -1,12 +1,4 @@
-"""Independent numerical routes for the worked examples' checks (see lnviz.content.claims).
-
-A check compares a closed form with a value computed another way: a derivative by finite
-differences of the core itself, a variance measured from the values, a projection or a fit
-by a least-squares solver. None of these calls the engine function that implements the
-closed form being checked (lnviz.jacobian, lnviz.h, lnviz.dh, lnviz.core_variance_ratio, the
-Lipschitz fields of lnviz.affine_stages, lnviz.weighted_centering_matrix), so a wrong
-formula there cannot agree with itself. Engine functions are looked up on `lnviz` at call
-time, so a broken engine shows up in every check that uses it.
+"""Routes that compute each checked number another way, never by the engine formula it checks.
 
 >>> j = fd_jacobian(lambda z: lnviz.normalized_core(z, 1 / 3), [1.0, 2.0, 3.0])
 >>> (3 * j).round(8).tolist()

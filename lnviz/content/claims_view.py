@@ -1,9 +1,5 @@
 """What the Worked examples page shows, prepared as plain text (the page only draws it).
 
-Each claim becomes a Card: what the source documents state (their numbers, with the
-source's name) apart from the app's own further checks (numbers the sources never write,
-each with the independent route that computed it). Numbers use lnviz.content.text.
-
 >>> from lnviz.content import claims
 >>> c = card(claims.evaluate(claims.claim_by_id("C3")))
 >>> c.title, len(c.stated), len(c.own)

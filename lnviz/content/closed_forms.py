@@ -1,10 +1,4 @@
-"""Closed forms that are certain: lnviz.content.text's forms, kept only within rounding.
-
-`text.exact` accepts a closed form within a relative 1e-10 of the value, so 1 − 10⁻¹² (the
-core's variance for q = 10⁶, ε = 10⁻⁶) would be written "1". Here a form is kept only if
-its value is within rounding (REL_TOL) of x; otherwise the decimal is shown. The forms and
-the decimals themselves are text's, so the number style stays one.
-"""
+"""Closed forms that are certain: lnviz.content.text's forms, kept only within rounding."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The source documents' examples worked step by step for a learner: input → mean →
-variance → core → output, every number computed now by the engine (lnviz.affine_stages).
+"""The source documents' examples worked step by step, every number computed now by the engine.
 
 >>> w = worked(EXAMPLES[0])
 >>> [s.label for s in w.steps][:4]
@@ -56,8 +55,7 @@ _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def _terms(name: str, d: int, power: str = "") -> str:
-    """The sum's terms written out: _terms("z", 3) is "z₁ + z₂ + z₃"; more than four
-    terms elide the middle ("z₁ + z₂ + … + z₁₀").
+    """A sum's terms written out (z₁ + z₂ + z₃), the middle elided beyond four terms.
 
     >>> _terms("v", 5, "²")
     'v₁² + v₂² + … + v₅²'

@@ -1,10 +1,5 @@
 """The glossary: one entry per idea, each with a stable slug, a formula and deep links.
 
-Terms are data (frozen dataclasses); the Glossary page only renders them. A deep link names
-a page by its url_path and the query parameters that put it in a given state, so an outside
-glossary can point at `glossary?term=<slug>` and every entry can open the page that shows it.
-Visitor text (`term`, `q`) goes through `parse_slug` and `parse_query`, which refuse or trim.
-
 >>> term_by_slug("epsilon").name
 'ε (epsilon)'
 >>> [t.slug for t in search("oblique")]
@@ -117,10 +112,7 @@ def term_by_slug(slug: str) -> Term | None:
 
 
 def parse_slug(raw: str) -> str:
-    """A slug as typed in a link: trimmed, lower-cased, and checked for its form.
-
-    Only the form is checked here (lower-case words joined by hyphens, at most 60
-    characters); whether such a term exists is `term_by_slug`'s answer.
+    """A slug as typed in a link: trimmed, lower-cased, checked for form only (not existence).
 
     >>> parse_slug("  Epsilon ")
     'epsilon'
@@ -143,9 +135,7 @@ def parse_query(raw: str) -> tuple[str, ...]:
 
 
 def search(query: str, terms: tuple[Term, ...] = TERMS) -> tuple[Term, ...]:
-    """Terms whose name, slug, aliases or definition contain every word of the query.
-
-    An empty query returns every term, in glossary order.
+    """Terms whose name, slug, aliases or definition contain every word; all terms for no words.
 
     >>> [t.slug for t in search("running")]
     ['batch-normalization', 'running-statistics', 'momentum']

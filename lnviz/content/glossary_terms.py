@@ -1,9 +1,4 @@
-"""The glossary's entries as plain data, in teaching order (lnviz.content.glossary builds Terms).
-
-Each row: (slug, name, aliases, definition, LaTeX lines, links, related slugs). A link is
-(url_path, label, query parameters); every link is opened by tests/app/test_page_glossary.py
-with exactly these parameters and must be accepted by its page without a message.
-"""
+"""Glossary rows (slug, name, aliases, definition, LaTeX, links, related), in teaching order."""
 
 from __future__ import annotations
 

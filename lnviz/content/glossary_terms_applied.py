@@ -1,9 +1,4 @@
-"""Glossary entries of the model and engineering pages (sequences, transformer, numerics,
-frameworks), as plain data in the row format of lnviz.content.glossary_terms.
-
-Each row: (slug, name, aliases, definition, LaTeX lines, links, related slugs). Every link is
-opened by tests/app/test_page_glossary.py with exactly its parameters and must be accepted.
-"""
+"""Glossary rows of the model and engineering pages, in glossary_terms' row format."""
 
 from __future__ import annotations
 

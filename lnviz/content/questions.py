@@ -1,10 +1,5 @@
 """Predict-then-check questions: what a learner answers before the page shows the result.
 
-A question's expected answer is computed by the engine from the state it asks about (never
-typed in), and its link opens the page in the state that shows the answer. Numeric
-questions accept exact forms and decimals (lnviz.content.answers); multiple-choice ones
-name the right option by its index.
-
 >>> q = Question("core-var", "At q = ε, what is the core's variance?", link("epsilon", "Show"),
 ...              hint="q/(q+ε) with q = ε.", explanation="It is exactly 1/2.", answer=0.5)
 >>> q.check("1/2").correct, q.check("0.6").correct, q.kind
@@ -23,8 +18,7 @@ __all__ = ["Question", "choice", "link", "number", "twice_or_half"]
 
 @dataclass(frozen=True)
 class Question:
-    """One question: the prompt, the expected answer, a hint for a wrong answer, the
-    explanation shown once it is answered, and the page state that shows it."""
+    """One question: prompt, expected answer, hint, explanation and the page state that shows it."""
 
     key: str  # stable within its page
     prompt: str  # Markdown
@@ -83,8 +77,7 @@ def choice(
 
 
 def twice_or_half(n: int, top: int) -> int:
-    """A new case for the learner's turn: the page's size doubled, or halved when doubling
-    passes the control's `top` (the page works out its own size, so it cannot answer).
+    """The learner's own case: n doubled, or halved past `top`; the page does not show it.
 
     >>> twice_or_half(32, 64), twice_or_half(40, 64)
     (64, 20)

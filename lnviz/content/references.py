@@ -1,6 +1,4 @@
-"""The papers, documentation and source documents the pages rely on, each with one line on
-what it contributes and the pages that use it (the references page lists them; each page
-links to its own)."""
+"""The papers, documentation and sources the pages rely on, each with what it contributes."""
 
 from __future__ import annotations
 

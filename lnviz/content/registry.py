@@ -1,9 +1,4 @@
-"""The page registry: every page of the app, once. Navigation, home cards, glossary links
-and the tests read it; nothing else lists pages.
-
-A page's script is pages/<url_path>.py (home: pages/home.py), named like its url path:
-Streamlit also discovers pages/ on its own, and a mismatch there shows a spurious "Page
-not found" on the first visit of a deep link after a server start.
+"""The page registry: every page once; navigation, home cards, glossary links and tests read it.
 
 >>> by_path("epsilon").title, by_path("epsilon").script
 ('Epsilon', 'pages/epsilon.py')

@@ -1,6 +1,4 @@
-"""Exercise sheets for a teacher: a page's questions, or the whole course's, as Markdown and
-as HTML that prints cleanly, with or without the answers. Every question carries the full
-link to the state that shows its answer, on the host the sheet was made from.
+"""Exercise sheets for a teacher: questions as Markdown and printable HTML, with or without answers.
 
 >>> from lnviz.content.questions import number, link
 >>> q = number("k", "What is **1/3** of 3?", 1.0, link("epsilon", "Show", eps="1/3"),

@@ -1,11 +1,5 @@
 """The two source documents the worked examples quote, named as a visitor can look them up.
 
-One document is a glossary entry titled "Layer normalisation" on a finance-learning site; the
-other is a mathematical note that carries no title, about ε in layer normalization, the
-centering matrix and weighted centering: pages name it by that subject, not by the handle it
-is signed with, which tells a visitor nothing. Pages name them with `cite`;
-`file` is where a test finds each text (the shared folder beside the repository).
-
 >>> cite("glossary")
 'the glossary entry “Layer normalisation” (a finance-learning site)'
 >>> SOURCES["note"].short

@@ -1,10 +1,4 @@
-"""Links from a page's prose to the glossary: the first use of a term on a page links to
-its entry (glossary?term=<slug>).
-
-A term is found by the words prose uses for it (MENTIONS: "Jacobian", "oblique
-projection", …), as whole words, case-insensitively, never inside math ($…$), code or an
-existing link. Which pages use which term is declared in USED_ON, and a test renders
-every page and checks that its links are exactly those.
+"""Links from a page's prose to the glossary: a term's first use on a page links to its entry.
 
 >>> text, linked = link_terms("The Jacobian of $u$ is bounded: see the Jacobian.", {"jacobian"})
 >>> text
@@ -87,9 +81,7 @@ _PATTERNS = {slug: _pattern(words) for slug, words in MENTIONS.items()}
 
 @functools.lru_cache(maxsize=4096)
 def _first_mentions(text: str, slugs: tuple[str, ...]) -> tuple[tuple[int, int, str], ...]:
-    """(start, end, slug) of each term's first mention outside math, code and links, in
-    order. Pure, and pages show the same prose on every run, so it is kept (a page's run
-    searched its paragraphs once per term: up to 3 % of a run's time)."""
+    """Each term's first mention (start, end, slug) outside math, code and links; cached."""
     spans = protected_spans(text)
     found: list[tuple[int, int, str]] = []
     for slug in slugs:
@@ -111,8 +103,7 @@ def link_terms(
     claim: Callable[[str], bool] = lambda slug: True,
     present: bool = False,
 ) -> tuple[str, tuple[str, ...]]:
-    """Link the first mention of each term in `slugs` that `claim` grants; return the new
-    text and the slugs linked, in order of appearance."""
+    """Link the first mention of each term `claim` grants; return the text and the slugs linked."""
     out, last, linked = [], 0, []
     for start, end, slug in _first_mentions(text, tuple(slugs)):
         if start < last or not claim(slug):

@@ -1,8 +1,4 @@
-"""Every number, vector, exact value, infinity and NaN that a page or a chart shows.
-
-One module, one style: a true minus sign (−), ∞ for infinities, "undefined" for a
-mathematical quantity that does not exist and "NaN" for what a floating-point computation
-returned. Pure functions of their arguments; the figures and the app import them.
+"""Every number a page or chart shows, in one style: true minus, ∞, undefined vs NaN.
 
 >>> number(-0.5), short(2 / 3), vector([1, -2.5]), exact(11 / 9), eps_label(1e-3)
 ('−0.5', '0.6667', '(1, −2.5)', '11/9', '0.001')
@@ -76,8 +72,7 @@ def short_vector(v: Iterable[float] | np.ndarray, digits: int = 4) -> str:
 
 
 def float_result(x: float, digits: int = 6) -> str:
-    """A value a floating-point format computed: `digits` significant digits, NaN and ±∞
-    as such.
+    """A value a floating-point format computed: `digits` significant digits, NaN and ±∞ as such.
 
     >>> float_result(float("nan")), float_result(-1234567.0), float_result(1e-7)
     ('NaN', '−1.23457e+6', '1e−7')
@@ -148,10 +143,7 @@ def _isqrt(n: int) -> int | None:
 
 
 def exact(x: float) -> str | None:
-    """A short closed form of x (p/q or ±√(p/q) with small q), or None if none fits.
-
-    A nonzero value is never called 0, however small, and a form is kept only when it
-    matches x to rounding (relative 1e-13): 1 − 10⁻¹² is not "1".
+    """A short closed form (p/q, ±√(p/q)) equal to x to rounding, else None; never 0 for x != 0.
 
     >>> exact(1 / 3), exact(11 / 9), exact(-(1.5**0.5)), exact(-4 / 17**0.5), exact(0.1234567)
     ('1/3', '11/9', '−√(3/2)', '−4/√17', None)
@@ -218,12 +210,6 @@ _AUTOLINK = re.compile(r"(?i)(?<=w)(?=ww)|(?<=:)(?=//)|(?<=@)")  # where GFM sta
 
 def plain(text: object, limit: int = 80) -> str:
     """Visitor text made inert for Streamlit's markdown: shown exactly, rendering nothing.
-
-    Every message that repeats what a visitor typed or linked goes through here: the text
-    becomes one line of at most `limit` characters, every ASCII punctuation character is
-    backslash-escaped (no emphasis, links, images, HTML, math, code or colour directives),
-    and an invisible word joiner breaks bare addresses (www., ://, @) that GitHub-flavoured
-    markdown would otherwise turn into links.
 
     >>> print(plain("[a](javascript:alert(1)) **b**"))
     \\[a\\]\\(javascript\\:alert\\(1\\)\\) \\*\\*b\\*\\*

@@ -1,17 +1,4 @@
-"""Margins planned on the server, so that the browser draws each chart once.
-
-Streamlit's chart theme turns on Plotly's `automargin` for every axis. Plotly then draws a
-chart, measures its tick labels, axis titles, legend and colour bar, and if they do not
-fit inside the figure's margins it widens them and draws the whole chart again. The
-figures' own margins were small (10 px), so every chart was drawn twice: in a
-software-rendered browser about a third of each chart's drawing time
-(docs/benchmarks.md, "What the browser does after a slider move").
-
-`planned` returns margins that already hold what automargin would add on a desktop page
-in Streamlit's theme (sizes measured in Chromium, tests/browser/test_chart_margins.py):
-at least these, never less than the figure asks for. Automargin stays on, so a label
-longer than planned still fits; it only costs the second pass again.
-"""
+"""Margins planned on the server, so that the browser draws each chart once."""
 
 from __future__ import annotations
 
@@ -36,9 +23,6 @@ CARTESIAN_FREE = {"scatter3d", "mesh3d", "surface", "cone", "volume", "isosurfac
 
 def planned(spec: dict[str, Any], scale: float = 1.0) -> dict[str, int]:
     """The margins (l, r, t, b) to draw `spec` (a figure's JSON dict) in one pass.
-
-    `scale` enlarges the label sizes for larger fonts (presentation mode). Each side is
-    the larger of the figure's own margin and the plan.
 
     >>> spec = {"data": [{"type": "scatter"}], "layout": {"margin": {"l": 10, "t": 60},
     ...         "xaxis": {"title": {"text": "t"}}, "yaxis": {"title": {"text": ""}}}}
@@ -68,11 +52,7 @@ def planned(spec: dict[str, Any], scale: float = 1.0) -> dict[str, int]:
 
 
 def _side(layout: dict[str, Any], prefix: str, labels: int) -> int:
-    """Room for the axes named prefix, prefix2, ...: `labels` if one shows tick labels.
-
-    An axis that hides them keeps its ticks, and its title's standoff if it has a title
-    (even an empty one); a hidden axis needs nothing.
-    """
+    """Room for the axes named prefix, prefix2, ...: `labels` while any shows tick labels."""
     axes = [a for k, a in layout.items() if k.startswith(prefix) and isinstance(a, dict)]
     visible = [a for a in axes or [{}] if a.get("visible", True)]
     if any(a.get("showticklabels", True) for a in visible):
@@ -112,11 +92,7 @@ def _legend_below(
     names: list[str],
     scale: float,
 ) -> int:
-    """Bottom margin for a horizontal legend whose top is at paper y < 0 (under the plot).
-
-    The legend's top sits |y| plot heights under the plot, and the plot's height is the
-    figure's less its margins: b = |y| (H - t - b) + legend, solved for b.
-    """
+    """Bottom margin for a legend under the plot: b = |y| (H - t - b) + legend, solved for b."""
     depth = -float(legend["y"])
     height = float(layout.get("height", 450))
     top = float(own.get("t", 100))

@@ -1,5 +1,4 @@
-"""The numbers behind a chart, read from its Plotly JSON: small tables of text a screen
-reader reads cell by cell (lnviz.app.charts draws them under the chart on request)."""
+"""The numbers behind a chart, read from its Plotly JSON, as tables a screen reader reads."""
 
 from __future__ import annotations
 
@@ -27,8 +26,7 @@ def plain_array(value: Any) -> np.ndarray | None:
 
 
 def cell(value: Any) -> str:
-    """A number to 6 significant digits with a true minus, anything else as text; a gap
-    as a dash.
+    """A number to 6 significant digits with a true minus, anything else as text; a gap as a dash.
 
     >>> cell(-1 / 3), cell(2.0), cell(1e-9), cell(None), cell(float("nan")), cell("LN")
     ('−0.333333', '2', '1e−09', '–', '–', 'LN')
@@ -46,8 +44,7 @@ def _every(n: int, most: int) -> int:
 
 
 def _text(value: Any) -> str:
-    """A title as plain words: a line break as a space, a superscript after ^, other HTML
-    tags and TeX dollars dropped.
+    """A title as plain words: breaks as spaces, ^ for a superscript, other tags and $ dropped.
 
     >>> _text({"text": "peak ε<sup>−1/2</sup><br>at <b>0</b>"})
     'peak ε^−1/2 at 0'
@@ -63,10 +60,7 @@ def _axis_title(layout: dict[str, Any], trace: dict[str, Any], axis: str) -> str
 
 
 def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
-    """(caption, columns of text) per table: the 1-D traces in one table (a column per
-    series when they share their x, else a row per point: its series, then its
-    labels/values or x/y/z), each 2-D trace in its own (a heatmap's rows and columns);
-    long traces thinned, and the caption says so.
+    """(caption, columns) per table: 1-D traces together, each 2-D trace alone, long ones thinned.
 
     >>> spec = {"data": [{"name": "a", "x": [1, 2], "y": [0.5, None]},
     ...                  {"type": "heatmap", "z": [[1, 2], [3, 4]], "y": ["p", "q"]}],

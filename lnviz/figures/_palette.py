@@ -1,5 +1,4 @@
-"""The figures' colours, in one place: the hues, the colour scales, and the scale helpers a
-heatmap takes its colours from. Every figure module imports its colours from here."""
+"""The figures' colours in one place: hues, colour scales and the heatmap scale helpers."""
 
 from __future__ import annotations
 
@@ -32,9 +31,7 @@ SEQUENTIAL = get_colorscale("Viridis")
 
 
 def diverging(lim: float) -> dict[str, Any]:
-    """A heatmap trace's colours for values around 0: the diverging scale (blue negative,
-    red positive) centred on 0 and spanning -lim to lim, so that equal sizes get equal
-    depths of colour whatever their sign.
+    """Heatmap colours centred on 0 from -lim to lim: equal sizes, equal depth, either sign.
 
     >>> {k: v for k, v in diverging(2.5).items() if k != "colorscale"}
     {'zmid': 0, 'zmin': -2.5, 'zmax': 2.5}
@@ -43,9 +40,7 @@ def diverging(lim: float) -> dict[str, Any]:
 
 
 def discrete_scale(n: int) -> list[list[float | str]]:
-    """A stepped colourscale whose k-th band is QUALITATIVE[k], for z in 0..n-1.
-
-    Positions are rounded so they never decrease (Plotly drops a non-monotonic scale):
+    """A stepped colourscale, band k = QUALITATIVE[k]; positions rounded so they never decrease.
 
     >>> positions = [p for p, _ in discrete_scale(10)]
     >>> positions == sorted(positions) and positions[-1] == 1.0
@@ -71,19 +66,13 @@ SYMBOLS[GRAY], PATTERNS[GRAY] = "circle-open", "-"  # grey: context, with blue o
 
 
 def finished(fig: dict[str, Any]) -> dict[str, Any]:
-    """`fig` (Plotly JSON data, changed in place) with the palette as its colour sequence (a
-    trace without a colour would take Streamlit's, whose light hues have 2.7:1 on white)
-    and second cues."""
+    """The palette as colorway (Streamlit's light hues lack contrast on white), plus second cues."""
     fig["layout"].setdefault("colorway", list(QUALITATIVE))  # a copy: figures change in place
     return second_cues(fig)
 
 
 def second_cues(fig: dict[str, Any]) -> dict[str, Any]:
-    """`fig` (Plotly JSON data, changed in place and returned) with a dash, symbol or
-    pattern given to each legend entry that shares all of those with another entry of a
-    different colour: its hue's own, or the next one no other entry of the chart uses. A
-    cue the builder set is kept (a dash that means something else gets markers beside
-    it). Entries labelled on the chart (mode "text") need none.
+    """A dash, symbol or pattern for legend entries that differ by colour alone (changed in place).
 
     >>> fig = {"layout": {}, "data": [
     ...     {"type": "scatter", "mode": "lines", "name": "a", "line": {"color": BLUE}},

@@ -1,10 +1,4 @@
-"""Presentation mode for a figure: text large enough to read from the back of a classroom.
-
-Streamlit's chart theme gives tick labels, axis titles and legends explicit sizes (12-14
-px), so a larger `layout.font` alone reaches only the text without one (annotations).
-`enlarged` sets every one of those sizes, makes the figure taller, and plans its margins
-for the larger labels (lnviz.figures._margins).
-"""
+"""Presentation mode: every text size set explicitly, as the theme's own sizes beat layout.font."""
 
 from __future__ import annotations
 

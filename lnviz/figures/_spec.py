@@ -1,27 +1,4 @@
-"""Figures recorded as plain dicts and handed to Plotly in one step.
-
-Plotly's building calls validate each property and run the figure's update machinery on
-every call, which cost more than the engine's numbers behind a chart (docs/benchmarks.md,
-"Timings behind the code"). A FigureSpec offers the same calls for the figures of this
-package, only records what they ask for as plain dicts, and makes one go.Figure at the
-end, whose constructor checks every property once when VALIDATE is on, and skips the
-checks when it is off.
-
-VALIDATE is on when the environment sets LNVIZ_VALIDATE_FIGURES=1 (the test suite does:
-every figure a test builds is checked by Plotly, so a misspelt property fails a test); a
-test also builds each page's figures both ways and compares the JSON sent to the browser.
-
-With the checks off, even the one go.Figure is more than the server needs, and live frames
-build hundreds of figures (docs/benchmarks.md, "Live frames from the pages' own
-builders"). `json_data(build, *args)` runs a figure function
-with FigureSpec.figure() handing back the spec itself, and turns the recorded dicts into
-the same JSON data in one walk (numpy arrays in Plotly's typed-array form, NaN as null,
-the default template added), without Plotly's objects.
-
-Keyword arguments follow Plotly's "magic underscore" shorthand: marker_color=... is
-{"marker": {"color": ...}}. Layout updates merge into what is there, dict into dict, as
-update_layout does.
-"""
+"""Figures recorded as plain dicts, then handed to Plotly in one step (checked when VALIDATE)."""
 
 from __future__ import annotations
 
@@ -81,8 +58,7 @@ def _split(key: str) -> list[str]:
 
 
 def merge(target: dict[str, Any], update: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge `update` into `target` in place, dict into dict; other values replace, None
-    removes."""
+    """Merge `update` into `target` in place, dict into dict; other values replace, None removes."""
     for key, value in update.items():
         if value is None:  # unset, as update_layout(title=None) does
             target.pop(key, None)
@@ -105,10 +81,7 @@ def _trace_adder(kind: str) -> Callable[..., FigureSpec]:
 
 
 class FigureSpec:
-    """A figure being built: traces, layout, frames as plain dicts (see the module's text).
-
-    The methods are go.Figure's, with one difference: add_trace takes the trace's type and
-    its properties (add_trace("heatmap", props)) rather than a trace object.
+    """go.Figure's building calls, recorded as plain dicts; add_trace takes the type and props.
 
     >>> spec = FigureSpec()
     >>> spec.add_scatter(x=[1, 2], y=[3, 4], line_color="red").update_layout(height=300)
@@ -125,9 +98,7 @@ class FigureSpec:
 
     @classmethod
     def subplots(cls, rows: int, cols: int, **kw: Any) -> FigureSpec:
-        """A grid of plots, laid out as plotly.subplots.make_subplots(rows, cols, **kw) does
-        (its axes' domains and the subplot titles); traces and axis updates then take
-        row= and col=. make_subplots's layout is computed once per grid and copied.
+        """make_subplots(rows, cols, **kw)'s grid; its layout is computed once and copied.
 
         >>> spec = FigureSpec.subplots(1, 2, subplot_titles=("a", "b"))
         >>> spec.add_scatter(x=[0], y=[1], row=1, col=2).data[0]["xaxis"]
@@ -217,18 +188,13 @@ class FigureSpec:
 
     # the figure -----------------------------------------------------------------------
     def figure(self) -> go.Figure:
-        """One go.Figure of everything recorded (checked by Plotly when VALIDATE is on).
-
-        Inside json_data (_RECORDING set), the spec itself: json_data converts it."""
+        """One go.Figure of all recorded (checked if VALIDATE); the spec itself in json_data."""
         if _RECORDING.get():
             return self  # type: ignore[return-value]
         return go.Figure(data=self.data, layout=self.layout, frames=self.frames, _validate=VALIDATE)
 
     def plotly_json(self) -> dict[str, Any]:
-        """The recorded figure as the JSON data pio.to_json(self.figure()) encodes: plain
-        types, numpy arrays under a dict key as Plotly's typed-array specs, the default
-        template in the layout. (No figure of lnviz has frames; json_data sends a spec
-        with frames through Plotly.)
+        """The JSON data pio.to_json(self.figure()) would encode, without Plotly objects.
 
         >>> spec = FigureSpec().add_scatter(x=np.array([0.0, 1.0]), y=[1, float("nan")])
         >>> trace = spec.plotly_json()["data"][0]
@@ -245,12 +211,7 @@ _RECORDING: contextvars.ContextVar[bool] = contextvars.ContextVar("lnviz_recordi
 
 
 def json_data(build: Callable[..., go.Figure], *args: Any) -> dict[str, Any]:
-    """build(*args) as the JSON data Plotly would send, without a go.Figure when the checks
-    are off (see the module's text); with VALIDATE on, through Plotly and its checks.
-
-    A figure function that returns something other than FigureSpec.figure() (a go.Figure
-    it built itself), a spec with frames, or a figure holding a value _plain does not
-    know, goes through Plotly as well."""
+    """build(*args) as the JSON data Plotly would send, without a go.Figure when checks are off."""
     if VALIDATE:
         return finished(_through_plotly(build(*args)))
     token = _RECORDING.set(True)
@@ -273,8 +234,7 @@ def _through_plotly(fig: go.Figure) -> dict[str, Any]:
 
 
 def _default_template(name: str) -> dict[str, Any]:
-    """The template go.Figure puts in every layout, as JSON data: a new copy per figure
-    (a drawn figure's layout may be changed in place, lnviz.figures._presentation)."""
+    """go.Figure's default template as JSON data, a new copy per figure: layouts change in place."""
     return json.loads(_template_text(name))
 
 
@@ -291,8 +251,7 @@ def _trace_json(trace: dict[str, Any]) -> dict[str, Any]:
 
 
 def _plain_dict(d: Mapping[str, Any]) -> dict[str, Any]:
-    """A dict's values as JSON data; a numpy array directly under a key (not under a
-    skipped key such as range) as a typed-array spec, as plotly's convert_to_base64."""
+    """A dict's values as JSON data, arrays under a key as typed-array specs (convert_to_base64)."""
     out: dict[str, Any] = {}
     for key, value in d.items():
         if isinstance(value, np.ndarray) and key not in _NOT_TYPED:
@@ -314,8 +273,7 @@ _NARROWER = {"int64": (np.int8, np.int16, np.int32), "uint64": (np.uint8, np.uin
 
 
 def _typed_array(v: np.ndarray) -> Any:
-    """A numpy array as Plotly's typed-array spec {"dtype", "bdata"[, "shape"]}, or as a
-    list where Plotly sends one (empty, an unsupported dtype, a 64-bit integer too large)."""
+    """A numpy array as Plotly's typed-array spec, or as a list where Plotly sends one."""
     if v.size == 0:
         return []
     dtype = str(v.dtype)
@@ -336,8 +294,7 @@ def _typed_array(v: np.ndarray) -> Any:
 
 
 def _plain(value: Any) -> Any:
-    """JSON data of a value, as Plotly's encoder writes it: NaN and infinities as null,
-    tuples and arrays as lists, numpy scalars as Python numbers."""
+    """JSON data of a value as Plotly's encoder writes it: NaN and inf as null, numpy as Python."""
     if isinstance(value, str) or value is None or isinstance(value, bool):
         return value
     if isinstance(value, float):
@@ -357,8 +314,7 @@ def _plain(value: Any) -> Any:
 
 @lru_cache(maxsize=32)
 def _grid_layout(rows: int, cols: int, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
-    """make_subplots' layout for a grid (axes' domains and anchors, subplot titles),
-    without the template (go.Figure adds its default one)."""
+    """make_subplots' layout for a grid, without the template (go.Figure adds its default)."""
     layout = make_subplots(rows=rows, cols=cols, **dict(options)).to_dict()["layout"]
     layout.pop("template", None)
     return layout
@@ -366,10 +322,7 @@ def _grid_layout(rows: int, cols: int, options: tuple[tuple[str, Any], ...]) -> 
 
 @dataclass(frozen=True)
 class Chart:
-    """A figure builder and its alt-text builder, called with the same arguments.
-
-    Pages draw a pair with one call (lnviz.app.charts.chart), so a chart's picture and
-    its description can never be built from different data.
+    """A figure builder and its alt-text builder, drawn in one call so both use the same data.
 
     >>> pair = Chart(lambda xs: FigureSpec().add_trace("bar", y=xs).figure(),
     ...              lambda xs: f"Bars of {len(xs)} values.")

@@ -18,13 +18,6 @@ F = TypeVar("F", FigureSpec, go.Figure)  # the helpers work on either
 def r(values: ArrayLike, digits: int = 5) -> np.ndarray:
     """A trace's numbers as a typed array: float32 for up to 6 significant digits, else float64.
 
-    Plotly sends NumPy arrays to the browser as base64 typed arrays, which are leaner than
-    decimal text (4 bytes per float32 value) and skip the per-element validation that a
-    list of floats costs when the figure is built (several ms per chart). float32 keeps
-    about 7 significant digits, enough for `digits` <= 6; `digits` >= 7 keeps float64.
-    Non-finite values become NaN, which Plotly draws as gaps. The shape is kept (2-D for
-    heatmaps).
-
     >>> r([1.0, float("inf"), 2.5]).tolist()
     [1.0, nan, 2.5]
     >>> r([0.1], 7).dtype.name
@@ -50,9 +43,7 @@ def vec(v: np.ndarray, digits: int = 4) -> str:
 
 
 def legend_below(fig: F, y: float = -0.22) -> F:
-    """Move the legend under the plot (its top at paper y), where it cannot cover the title
-    on a phone. The bottom margin that holds it is planned when the chart is drawn
-    (lnviz.figures._margins)."""
+    """Legend under the plot (its top at paper y), where it cannot cover the title on a phone."""
     fig.update_layout(
         legend={"orientation": "h", "yanchor": "top", "y": y, "xanchor": "left", "x": 0}
     )
@@ -62,8 +53,7 @@ def legend_below(fig: F, y: float = -0.22) -> F:
 def value_bars(
     fig: F, x: Any, y: ArrayLike, text: list[str], *, name: str, color: str, **props: Any
 ) -> F:
-    """Bars of y at x (to 7 significant digits) with `text` written above each bar, never
-    clipped by the plot area; `props` add to the trace's."""
+    """Bars of y at x (7 significant digits) with `text` above each bar, never clipped."""
     fig.add_bar(
         x=x, y=r(y, 7), name=name, marker_color=color,
         text=text, textposition="outside", cliponaxis=False, **props,
@@ -72,13 +62,7 @@ def value_bars(
 
 
 def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
-    """Common layout: title, legend on top, axis titles, no fixed colours. Only the top
-    margin (title and legend) is set here; the others are planned from what the chart draws
-    when it is drawn (lnviz.figures._margins).
-
-    One update with nested dicts (on a go.Figure, Plotly parses every underscore path such
-    as xaxis_title=... again on each call).
-    """
+    """Common layout: title, legend on top, axis titles, in one nested update; top margin only."""
     fig.update_layout(
         {
             "title": {"text": title, "x": 0, "xanchor": "left", "font": {"size": 15}},
@@ -102,9 +86,7 @@ def layout(fig: F, *, title: str, x: str, y: str, height: int = 360) -> F:
 def matrix_heatmap(
     matrix: np.ndarray, text: list[list[str]] | None, lim: float, **props: Any
 ) -> FigureSpec:
-    """A square matrix (n, n) as a heatmap: rows and columns named 1..n, row 1 on top,
-    square cells, a diverging scale symmetric about 0 (from -lim to lim), and the entries
-    written in the cells when `text` is given; `props` add to or override the trace's."""
+    """A square matrix as a heatmap: rows and columns 1..n, row 1 on top, diverging scale ±lim."""
     names = [str(i + 1) for i in range(matrix.shape[0])]
     fig = FigureSpec().add_heatmap(
         **{
@@ -124,12 +106,7 @@ def matrix_heatmap(
 
 
 def hline(fig: F, y: float, line: dict, label: str | None = None) -> F:
-    """A horizontal rule across the plot at y, labelled above its left end.
-
-    What fig.add_hline(y, line=..., annotation_text=label, annotation_position="top left")
-    draws, added as one shape (and one annotation) directly: add_hline works out the
-    subplot's axes on every call, several times the cost of the shape itself.
-    """
+    """A labelled horizontal rule at y as one shape: add_hline works out the axes on each call."""
     fig.add_shape(type="line", xref="x domain", yref="y", x0=0, x1=1, y0=y, y1=y, line=line)
     if label is not None:
         fig.add_annotation(

@@ -1,10 +1,4 @@
-"""Where layer norm sits in a transformer block, Pre-LN and Post-LN, drawn side by side.
-
-The residual stream runs left to right; a copy branches off through attention or an MLP
-and is added back. Pre-LN normalizes the copy on its way in (the stream itself is never
-normalized); Post-LN normalizes the stream after the addition. Pure Plotly shapes and
-annotations, drawn static (no data, nothing to hover).
-"""
+"""Where layer norm sits in a transformer block, Pre-LN and Post-LN, drawn side by side."""
 
 from __future__ import annotations
 
@@ -49,8 +43,7 @@ def _line(fig: FigureSpec, points: tuple[tuple[float, float], ...]) -> None:
 
 
 def block_figure(placement: str = "pre") -> go.Figure:
-    """One transformer block: the stream, a copy through attention or an MLP added back, and
-    layer norm on the copy (Pre-LN) or on the stream after the addition (Post-LN)."""
+    """One transformer block: layer norm on the copy (Pre-LN) or on the stream after the add."""
     boxes, add_x = LAYOUTS[placement]
     fig = FigureSpec()
     branch = [b for b in boxes if b[4] == BOX_Y]

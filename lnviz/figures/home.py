@@ -146,8 +146,7 @@ CARD_PICTURES: dict[str, Callable[[], go.Figure]] = _cards()
 
 
 def card_picture(url_path: str) -> go.Figure:
-    """The card picture of a course step (one figure function with a picklable argument:
-    lnviz.app.charts caches a chart by its function and arguments)."""
+    """A course step's card picture; one function, a picklable argument, so charts can cache it."""
     return CARD_PICTURES[url_path]()
 
 

@@ -1,14 +1,4 @@
-"""Frames of a live control: what each chart's traces and layout become at every grid value.
-
-A live control (lnviz.app.live) switches charts that the page already drew between states
-computed in advance, in the browser, while the visitor drags. `moving_parts` finds them by
-comparing the page's own figures, built at every grid value: for each (trace, attribute)
-and each layout path that differs between them, one value per grid value. The browser
-applies frame i with one Plotly.update call per chart (restyle of the listed traces,
-relayout of the listed paths).
-
-Numeric arrays travel as base64 float32 ({"f4": "..."}): 4 bytes per value, decoded once
-into typed arrays when the control mounts.
+"""Frames of a live control: each chart's traces and layout at every grid value, for the browser.
 
 >>> f = Frames("h", 2).trace(1, "y", [[0.0, 1.0], [0.0, 2.0]]).layout("title.text", ["a", "b"])
 >>> p = f.payload()
@@ -50,8 +40,7 @@ def _number(value: Any) -> bool:
 
 
 def encode_rows(values: Sequence[Any] | np.ndarray) -> list[Any]:
-    """[encode(v) for v in values], with short finite numeric rows of one length (points,
-    bars: encode writes each as a plain list) converted in one step rather than row by row.
+    """[encode(v) for v in values], converting short finite rows of one length in one step.
 
     >>> rows = [np.array([1.0, 2.0]), np.array([3.0, 4.0])]
     >>> encode_rows(rows) == [encode(r) for r in rows] == [[1.0, 2.0], [3.0, 4.0]]
@@ -110,13 +99,11 @@ RANGE = re.compile(r"axis\d*\.range$")  # an axis's range: xaxis.range, yaxis2.r
 
 
 class TracesChange(ValueError):
-    """A chart whose traces change in number or type between grid values: restyle cannot
-    move it from one to the other, so it has no frames (it follows on release)."""
+    """Raised when a chart's traces change in number or type: restyle can't follow, so no frames."""
 
 
 def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The frames of chart `key` from its figure's JSON data at each grid value: every trace
-    attribute and layout path whose value is not the same in all of them.
+    """Frames of chart `key`: every trace attribute and layout path that differs between figures.
 
     >>> a = {"data": [{"type": "bar", "y": [1, 2]}], "layout": {"title": {"text": "a"}}}
     >>> b = {"data": [{"type": "bar", "y": [1, 3]}], "layout": {"title": {"text": "b"}}}
@@ -139,8 +126,7 @@ def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, An
 
 
 def _moving(parts: Sequence[Mapping[str, Any]]) -> Iterator[tuple[str, list[Any]]]:
-    """(path, values) of every leaf that differs across `parts` (dicts of one figure part):
-    nested dicts and equally long lists of dicts are walked; arrays are leaves."""
+    """(path, values) of each leaf that differs across `parts`, walking dicts and lists of dicts."""
     keys = dict.fromkeys(k for part in parts for k in part)
     for k in keys:
         values = [part.get(k) for part in parts]

@@ -1,7 +1,4 @@
-"""The class poll's picture: how the room answered, one bar per answer and round.
-
-Rounds differ by pattern as well as colour, and after the reveal the right answer is named
-in its label ("✓ right"), so no meaning rests on colour alone."""
+"""The class poll's bars: rounds told apart by pattern and the right answer by label, not colour."""
 
 from __future__ import annotations
 
@@ -21,8 +18,7 @@ def _label(text: str, is_right: bool) -> str:
 def answers_figure(
     labels: tuple[str, ...], rounds: tuple[tuple[int, ...], ...], right: int | None
 ) -> go.Figure:
-    """Horizontal bars: one row per answer (`labels`), one bar per round with its count;
-    `right` is the right answer's row once the lecturer has revealed it, else None."""
+    """Horizontal bars, one row per answer, one bar per round; `right` marks the revealed answer."""
     fig = FigureSpec()
     names = [_label(text, i == right) for i, text in enumerate(labels)]
     for number, counts in enumerate(rounds, start=1):

@@ -1,13 +1,4 @@
-"""What the epsilon, gain-and-bias and invariance pages show beside their charts.
-
-Tables as frozen columns, and the facts their notes depend on: whether a change is larger
-than rounding (the page's own noise), whether a direction exists at the current input,
-whether the state shown is centred or of unit variance. Pure NumPy; the pages format it.
-
-The rounding level of a comparison u_eps(z) -> u_eps(z') is estimated from the inputs:
-rounding perturbs each entry of z by about one unit in the last place of its largest entry,
-and u divides that by the spread sqrt(q + eps). An effect counts only above that level.
-"""
+"""Facts beside the epsilon, gain-and-bias and invariance charts, each judged against rounding."""
 
 from __future__ import annotations
 
@@ -42,9 +33,6 @@ class Table:
 def rounding_level(z: ArrayLike, moved: ArrayLike, eps: float) -> float:
     """What rounding alone can change in u_eps when z becomes `moved` (nan if undefined).
 
-    ROUNDING_ULPS units of float64 rounding of the largest input entry, divided by the
-    spread sqrt(q + eps), plus as many of the largest core entry:
-
     >>> rounding_level([1, 2, 3], [101, 102, 103], 1 / 3) < 1e-12
     True
     >>> rounding_level([0.1, 0.2, 0.3], [1000.1, 1000.2, 1000.3], 1 / 3) > 1e-12
@@ -73,8 +61,7 @@ def compare_families(eps: float, others: tuple[float, ...]) -> tuple[Family, ...
 
 
 def jacobian_table(spec: Spectrum) -> Table:
-    """The eigenspaces of Du_eps(z): label, multiplicity, formula, its value, and the
-    Rayleigh quotient b^T J b of a unit vector b of the eigenspace, measured on the matrix.
+    """Du_eps(z)'s eigenspaces: each formula's value beside b^T J b measured on the matrix.
 
     >>> from lnviz import jacobian_spectrum
     >>> t = jacobian_table(jacobian_spectrum([1.0, 2.0, 3.0], 1 / 3))
@@ -119,8 +106,7 @@ class ScalingCheck:
 
 
 def scaling_check(z: ArrayLike, eps: float, a: float) -> ScalingCheck:
-    """u_eps(a z) = u_{eps/a^2}(z) at the page's eps and at eps = 0, with the rounding level
-    (the identity error and the eps = 0 change are rounding only, so they count too).
+    """u_eps(a z) = u_{eps/a^2}(z) at eps and at 0; noise includes the rounding-only errors.
 
     >>> c = scaling_check([1.0, 2.0, 3.0], 1 / 3, 10.0)
     >>> c.visible, c.at_zero.change < c.noise
@@ -310,8 +296,7 @@ class RedundancyCheck:
 
 
 def redundancy_check(red: Redundancy) -> RedundancyCheck:
-    """The noise band is what b + c 1 and W + 1 r^T (both exactly 0 in exact arithmetic)
-    measure, or a rounding estimate if larger.
+    """Noise: what b + c 1 and W + 1 r^T change (0 in exact arithmetic) or an estimate if larger.
 
     >>> from lnviz import affine_redundancy
     >>> red = affine_redundancy([[1, 0], [0, 2], [1, 1]], [0, 0, 0], [[1, 2], [3, -1]],

@@ -1,7 +1,4 @@
-"""A lesson's declarative state: every URL key it reads, with its type, range or choices and
-default (no Streamlit here). lnviz.app.controls draws a control from its key's spec, with
-the spec's bounds in its validation messages; the tests read the same specs for the
-hostile-URL cases and to check every preset.
+"""A lesson's URL keys as data: one spec for its controls, their validation and the URL tests.
 
 >>> state = State(Vector("z", "z (input vector)", "1, 2, 3", lo=-10, hi=10, min_len=2),
 ...               Eps("eps", default=0.0, allow_zero=True))

@@ -1,11 +1,4 @@
-"""Layer norm beside RMS norm under a common shift, an unequal shift and a positive scale.
-
-Layer norm centres first, so z + c 1 leaves u_eps(z) = (z - mu 1) / sqrt(q + eps) exactly
-unchanged. RMS norm, rms_eps(z) = z / sqrt(m + eps) with m = mean(z^2), does not centre, so a
-common shift changes it. Scaling by a > 0 divides eps by a^2 in both maps, so each is exactly
-scale-invariant only at eps = 0. `seeded_layer` draws the small affine map z = W x + b used to
-show which changes of W, b and x the normalization absorbs.
-"""
+"""Layer norm beside RMS norm under a common shift, an unequal shift and a positive scale."""
 
 from __future__ import annotations
 
@@ -58,8 +51,7 @@ def _symmetry(
     ln: tuple[np.ndarray, np.ndarray],
     rms: tuple[np.ndarray, np.ndarray],
 ) -> Symmetry:
-    """A Symmetry from the (before, after) pairs of input, layer norm and RMS norm, with the
-    largest change of each norm."""
+    """A Symmetry from (before, after) pairs of input, layer norm and RMS norm."""
     return Symmetry(kind, amount, *inputs, eps, *ln, *rms, _max_gap(*ln), _max_gap(*rms))
 
 
@@ -74,8 +66,6 @@ def _from_shift(
 def common_shift(z: ArrayLike, c: float, eps: float) -> Symmetry:
     """z -> z + c 1: mu moves by c and q stays, so u_eps is unchanged; rms_eps is not.
 
-    The worked pair (1, 2, 3) and (101, 102, 103) at eps = 1/3:
-
     >>> s = common_shift([1, 2, 3], 100, 1 / 3)
     >>> s.ln_moved.round(12).tolist(), s.ln_change, s.rms_change > 0.5
     ([-1.0, 0.0, 1.0], 0.0, True)
@@ -86,8 +76,6 @@ def common_shift(z: ArrayLike, c: float, eps: float) -> Symmetry:
 
 def unequal_shift(z: ArrayLike, s: ArrayLike, eps: float) -> Symmetry:
     """z -> z + s for a vector s: only the part of s along 1 is removed.
-
-    The worked (1, 2, 4) = (1, 2, 3) + (0, 0, 1) at eps = 1/3 gives (-4, -1, 5) / sqrt(17):
 
     >>> u = unequal_shift([1, 2, 3], [0, 0, 1], 1 / 3)
     >>> (u.ln_moved * 17**0.5).round(12).tolist()
@@ -100,8 +88,6 @@ def unequal_shift(z: ArrayLike, s: ArrayLike, eps: float) -> Symmetry:
 
 def scale(z: ArrayLike, a: float, eps: float) -> Symmetry:
     """z -> a z, a > 0: u_eps(a z) = u_{eps/a^2}(z) and rms_eps(a z) = rms_{eps/a^2}(z).
-
-    Both change for eps > 0 and a != 1; both are exactly invariant at eps = 0.
 
     >>> s = scale([1, 2, 3], 10.0, 1 / 3)
     >>> round(s.ln_change, 6), round(s.rms_change, 6)
@@ -133,8 +119,6 @@ class Split:
 def split_shift(s: ArrayLike) -> Split:
     """Split a shift into c 1 + p with c = mean(s) and p = s - c 1 (so mean(p) = 0).
 
-    The worked unequal shift (0, 0, 1) is 1/3 on every coordinate plus (-1/3, -1/3, 2/3):
-
     >>> sp = split_shift([0, 0, 1])
     >>> round(sp.c * 3, 12), (sp.rest * 3).round(12).tolist(), sp.common
     (1.0, [-1.0, -1.0, 2.0], False)
@@ -162,9 +146,7 @@ class AffineLayer:
 
 
 def seeded_layer(seed: int = 0, d: int = 4, n: int = 3, k: int = 5) -> AffineLayer:
-    """W, b and k inputs x drawn from a standard normal with `seed`, rounded to 1 decimal.
-
-    Entries of W and x are N(0, 1) and b is N(0, 1); rounding keeps the tables readable.
+    """W, b and k inputs x, N(0, 1) from `seed`, rounded to one decimal so tables stay readable.
 
     >>> layer = seeded_layer(0)
     >>> layer.w.shape, layer.b.shape, layer.xs.shape

@@ -1,12 +1,4 @@
-"""The class answers together: a lecturer starts a class in presentation mode, students
-join by its link (?room=CODE) or its code, answer the question the lecturer asks on their
-phones, and the projector shows how the room answered, the right answer hidden until the
-reveal.
-
-The rooms live in lnviz.classpoll (SQLite by default, Redis for replicas). The lecturer's
-key stays in the lecturer's session (never in a link); a student is an anonymous random id
-kept in the student's link, so that a reload keeps the answer given.
-"""
+"""The class poll's app side: a lecturer asks, students answer on phones, the projector tallies."""
 
 from __future__ import annotations
 
@@ -39,8 +31,7 @@ __all__ = [
 
 
 def before_page(url_path: str) -> None:
-    """The router's part, before the page: join a class from the link; a lecturer's room
-    follows the lecturer's page; a student sees the class box at the top of every page."""
+    """The router's part before a page: join from a link, room follows lecturer, class box."""
     join_from_link()
     if not st.context.is_embedded and STUDENT_KEY not in st.session_state:
         join_panel()

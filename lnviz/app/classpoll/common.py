@@ -1,5 +1,4 @@
-"""What the lecturer's and the students' parts of the class poll share: the room
-service, the session keys, a question's snapshot and the answers chart."""
+"""What the lecturer's and students' parts of the class poll share: service, keys, answers chart."""
 
 from __future__ import annotations
 
@@ -38,8 +37,7 @@ def service() -> Poll:
 
 
 def call(action: Callable[[], T]) -> T | None:
-    """Run a room action; a store that cannot be reached or a refused request is said on
-    the class panel (the rest of the page goes on), and the result is None."""
+    """Run a room action; a failure is said on the panel, the page goes on, and it gives None."""
     try:
         return action()
     except StoreUnavailable as err:
@@ -94,10 +92,7 @@ def snapshot(question: Question, page: str) -> PollQuestion:
 def bars(
     question: PollQuestion, tallies: Sequence[Tally], revealed: bool
 ) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], int | None]:
-    """(labels, counts per round, the right row or None) for the answers chart.
-
-    Numbers: one row per value (to 3 significant digits) of any round, labelled with the
-    forms the class wrote; choices: one row per option."""
+    """(labels, counts per round, right row or None) for the answers chart; numbers by 3 digits."""
     if question.kind == "choice":
         labels = tuple(c if len(c) <= 60 else c[:59] + "…" for c in question.choices)
         counts = tuple(tuple(t.choice_counts) for t in tallies)
@@ -127,8 +122,7 @@ def _right(value: float, question: PollQuestion) -> bool:
 
 
 def _group_label(value: float, forms: dict[str, int]) -> str:
-    """ "0.5 (1/2, 0.5)": the value, then the forms the class wrote most (chart text, not
-    Markdown: a form holds only the answer grammar's characters)."""
+    """The value, then the two forms the class wrote most: "0.5 (1/2, 0.5)" (chart text)."""
     ordered = [text for text, _ in sorted(forms.items(), key=lambda f: -f[1])[:2]]
     written = ", ".join(t if len(t) <= 12 else t[:11] + "…" for t in ordered)
     return f"{short(value)} ({written})"

@@ -1,5 +1,4 @@
-"""The lecturer's part of the class poll: start and end a class, ask a question, and the
-projector's live answers with the buttons of a round; the room follows the lecturer's page."""
+"""The lecturer's part of the class poll: start, ask, the projector's answers; the room follows."""
 
 from __future__ import annotations
 
@@ -103,16 +102,14 @@ def _lecturer_do(action: str, *args: object) -> None:
 
 
 def _next(tabs_key: str, label: str, question: PollQuestion) -> None:
-    """Open the next question's tab and ask it; the page runs again, so the tabs (outside
-    the projector's fragment) show it."""
+    """Open the next question's tab and ask it; the page reruns, so the tabs outside follow."""
     st.session_state[tabs_key] = label
     st.session_state[MOVED_KEY] = True
     _lecturer_do("ask", question)
 
 
 def lecturer_panel(questions: Sequence[Question], index: int, page: str, tabs_key: str) -> None:
-    """Under the open question in a lecturer's class: ask it, then the room's live answers
-    and the buttons of a round (vote again, reveal, reset, next question)."""
+    """Under a lecturer's open question: ask it, then live answers and the round's buttons."""
     room = st.session_state.get(LECTURER_KEY)
     if not room:
         return
@@ -146,8 +143,7 @@ def _projector(
     tabs_key: str,
     following: tuple[str, PollQuestion] | None,
 ) -> None:
-    """The room's answers, redrawn every second: counts, then the bars; the right answer
-    only after the reveal."""
+    """The room's answers, redrawn every second; the right answer only after the reveal."""
     if st.session_state.pop(MOVED_KEY, False):
         st.rerun(scope="app")
     try:

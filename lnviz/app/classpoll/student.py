@@ -1,5 +1,4 @@
-"""The students' part of the class poll: joining by the link or the code, the class box at
-the top of every page, answering, and following the lecturer's page."""
+"""The students' part of the class poll: joining, the class box atop every page, answering."""
 
 from __future__ import annotations
 
@@ -28,8 +27,7 @@ from lnviz.content.text import plain
 
 
 def join_from_link() -> None:
-    """Join the class a link names (?room=CODE), keeping the voter id the link carries, or
-    put this session's class back into a link that lost it (a page change by the sidebar)."""
+    """Join the class a link names (?room=CODE), or put this session's class back in the link."""
     raw = st.query_params.get(ROOM_PARAM)
     student = st.session_state.get(STUDENT_KEY)
     if raw is None:
@@ -66,8 +64,7 @@ def join_from_link() -> None:
 
 
 def join_panel() -> None:
-    """The sidebar's way in for a student who has the code but not the QR code; its form is
-    drawn when opened."""
+    """The sidebar's way in by code (no QR code at hand); its form is drawn when opened."""
     with st.sidebar:
         panel = st.popover(
             "Join a class", icon=":material/how_to_vote:", key="class-join", on_change="rerun"
@@ -111,8 +108,7 @@ def _signature(view: RoomView | None) -> tuple[object, ...]:
 
 
 def student_box(student: dict[str, str], url_path: str) -> None:
-    """The class box at the top of the page: the lecturer's question to answer, or the
-    reveal; a way to the class's page when this one is another; the watcher after it."""
+    """The class box atop the page: the question or its reveal, and a way to the class's page."""
     code, voter = student["code"], student["voter"]
     shown = Poll.display_code(code)
     with st.container(border=True, key="lnviz-class-box"):
@@ -162,8 +158,7 @@ def _leave() -> None:
 
 @st.fragment(run_every=WATCH_EVERY_S)
 def _watch(code: str) -> None:
-    """Every few seconds: has the room changed? Then the page is drawn again, on the
-    room's page if the lecturer moved to another one."""
+    """Every few seconds: redraw the page if the room changed, on the room's page if it moved."""
     try:
         view = service().view(code)
     except (StoreUnavailable, PollError):

@@ -1,10 +1,4 @@
-"""Each page's predict-then-check questions, built from the page's state by the engine.
-
-One module per page, `questions.py` in the page's lesson folder; each exposes
-`questions(...) -> tuple[Question, ...]`
-taking the page's current state, so a question can follow what the learner is looking at
-and its expected answer is always the engine's.
-"""
+"""Each page's questions come from its lesson's questions.py, so every answer is the engine's."""
 
 from __future__ import annotations
 
@@ -22,8 +16,7 @@ def module_name(url_path: str) -> str:
 
 @functools.cache  # the default states never change: built once per process
 def for_page(url_path: str) -> tuple[Question, ...]:
-    """A page's questions at its default state (empty for a page without questions).
-    Questions are frozen, so every caller can share one tuple."""
+    """A page's questions at its default state (or ()), one shared tuple as Questions are frozen."""
     try:
         module = importlib.import_module(module_name(url_path))
     except ModuleNotFoundError:

@@ -12,8 +12,7 @@ eps_param = eps_label  # the ε slider reads (and a link writes) its option's la
 
 
 def vector_param(values: Iterable[float] | np.ndarray) -> str:
-    """A vector as a text box reads it: comma-separated (no spaces, so a printed link
-    stays readable), to 12 significant digits.
+    """A vector as a text box reads it: comma-separated, no spaces, to 12 significant digits.
 
     >>> vector_param([1.0, -2.5, 1 / 3])
     '1,-2.5,0.333333333333'

@@ -1,9 +1,4 @@
-"""The batch-statistics page's model: each section's numbers as frozen results (NumPy only).
-
-The page reads its controls into `StreamSettings`, runs both frameworks' running statistics
-once (`stream_runs`) and shows the fields of `conventions`, `gaps`, `batch_sizes` and
-`companion_summary`, each with the noise its bullets have to beat.
-"""
+"""The batch-statistics page's model: each section's numbers as frozen results (NumPy only)."""
 
 from __future__ import annotations
 
@@ -39,9 +34,7 @@ SPREAD_REPEATS = 200  # batches per size in the estimator chart
 
 @dataclass(frozen=True)
 class StreamSettings:
-    """The stream's controls: S steps of B examples with F features, the seed, the shift
-    (at step `at`, of the mean in standard deviations, and a factor on the spread) and the
-    two frameworks' momenta."""
+    """The stream's controls: S steps of B × F, the seed, the shift (at, shift, spread), momenta."""
 
     steps: int
     batch: int
@@ -71,8 +64,7 @@ def settings_stream(s: StreamSettings) -> Stream:
 
 
 def stream_runs(s: StreamSettings) -> StreamRuns:
-    """Sample the stream and run PyTorch's and Keras's running statistics over it, each
-    with its framework's default ε.
+    """Sample the stream and run PyTorch's and Keras's running statistics, each at its default ε.
 
     >>> r = stream_runs(StreamSettings(20, 4, 2, 0, 10, 3.0, 2.0, 0.1, 0.99))
     >>> r.stream.x.shape, [run.convention for run in r.runs]
@@ -120,8 +112,7 @@ class Conventions:
 
     @property
     def limits_differ(self) -> bool:
-        """The two long-run ratios differ by more than the measured ratios' bands, and both
-        averages have settled: the table shows the biased feed's effect."""
+        """Both averages settled and their limits differ beyond the bands: the biased feed shows."""
         a, b = self.columns
         return a.settled and b.settled and abs(a.limit - b.limit) > max(a.band, b.band)
 
@@ -218,8 +209,7 @@ class SizeLesson:
 
 
 def batch_sizes(features: int, seed: int, eps: float) -> SizeLesson:
-    """Example 0 of a pool of MAX_BATCH examples of the stream's distribution in batches of
-    1 to MAX_BATCH; the first two as a batch of two; batch-variance spread per size.
+    """The batch-size section: a MAX_BATCH pool's example 0 per size, its pair, estimator spread.
 
     >>> z = batch_sizes(3, 0, 1e-5)
     >>> z.pair.rows[2], len(z.pair.features), z.pair.largest_off_one < 1e-3
@@ -245,8 +235,7 @@ class CompanionSummary:
 
 
 def stream_companions(s: StreamSettings, sets: int) -> CompanionSummary:
-    """companion_summary() of the stream of `s` with PyTorch's ε: keyed by the settings, a
-    few numbers, rather than by the stream's arrays (a cache lookup hashes its key).
+    """companion_summary() keyed by the settings, not the stream's arrays: a cache hashes keys.
 
     >>> s = StreamSettings(50, 4, 3, 0, 25, 3.0, 1.0, 0.1, 0.99)
     >>> a = stream_companions(s, 3)
@@ -258,8 +247,7 @@ def stream_companions(s: StreamSettings, sets: int) -> CompanionSummary:
 
 
 def companion_summary(stream: Stream, sets: int, eps: float) -> CompanionSummary:
-    """The example x[0, 0] with `sets` sets of companions, and whether companions drawn
-    after the shift move its batch-norm output more than any drawn before it.
+    """Example x[0, 0] among `sets` companion sets: do post-shift ones move its batch norm most?
 
     >>> s = sample_stream(50, 4, 3, seed=0, shift_step=25, shift=3.0)
     >>> c = companion_summary(s, 3, 1e-5)

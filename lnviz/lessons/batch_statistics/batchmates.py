@@ -1,15 +1,4 @@
-"""What the rest of the batch does to one example: batch size and batch companions.
-
-In training, batch norm's output for an example depends on every other example of its
-batch (through the per-feature batch mean and variance); layer norm's depends on the
-example's own features only. Three consequences, each a function here:
-
-- a batch of 1 has no spread: x - mu = 0 and the variance is 0, so training is refused;
-- a batch of 2, with no spatial axis, maps every entry to +-(1 - O(eps)): the two values
-  of a feature sit at mu +- d, with d = |a - b| / 2, and the biased variance is d^2;
-- the same example gets a different batch-norm output with different companions, and the
-  same layer-norm output whatever they are.
-"""
+"""Batch norm's output for an example depends on its batchmates; layer norm's never does."""
 
 from __future__ import annotations
 
@@ -50,9 +39,6 @@ def batch_size_effect(
     pool: object, eps: float = 1e-5, mean: object = None, var: object = None
 ) -> BatchSizes:
     """bn[B - 1] = BN_train(pool[:B])[0], ln[B - 1] = LN(pool[:B])[0] for B = 1..N.
-
-    Given the true mean and variance, population = (pool[0] - mean) / sqrt(var + eps): what
-    the batch-norm output of example 0 approaches as the batch grows.
 
     >>> r = batch_size_effect([[0.0, 4.0], [2.0, 1.0], [7.0, 7.0]], eps=0.0)
     >>> r.pair.tolist(), bool(np.isnan(r.bn[0]).all()), r.ln[0].tolist() == r.ln[2].tolist()
@@ -98,9 +84,6 @@ class Spread:
 def estimator_spread(sizes: tuple[int, ...], repeats: int = 200, seed: int = 0) -> Spread:
     """R batches of each size B from N(0, 1): mean, sum((x - m)^2) / B and / (B - 1).
 
-    For any normal feature the ratio (batch variance) / (true variance) has this
-    distribution, so one standard normal stands for all of them.
-
     >>> s = estimator_spread((2, 64), repeats=4000, seed=0)
     >>> s.expected_biased.tolist(), np.round(s.biased.mean(axis=1), 1).tolist()
     ([0.5, 0.984375], [0.5, 1.0])
@@ -134,9 +117,7 @@ class Companions:
 
 
 def companions(stream: Stream, sets: int = 5, eps: float = 1e-5) -> Companions:
-    """Example x[0, 0] with the companions x[t, 1:] of `sets` evenly spaced steps t.
-
-    bn[r] = BN_train(batch_r)[0] changes with the companions; ln[r] = LN(batch_r)[0] cannot.
+    """x[0, 0] with the companions x[t, 1:] of `sets` steps t: BN_train moves with them, LN not.
 
     >>> from lnviz.lessons.batch_statistics.running import sample_stream
     >>> c = companions(sample_stream(50, 4, 3, seed=0, shift_step=25, shift=2.0), sets=3)

@@ -26,11 +26,7 @@ def _mark_shift(fig: FigureSpec, stream: Stream) -> None:
 
 
 def _shift_text(stream: Stream, which: str = "both") -> str:
-    """The shift, in words: of the mean, of the spread ("var") or of both.
-
-    A variance chart does not show how far the mean moved, so its alt text leaves that out
-    (alt text that changes while the chart does not makes the browser draw it again).
-    """
+    """The shift in words; which="var" omits the mean so a variance chart's alt text holds still."""
     if stream.shift_step >= stream.x.shape[0]:
         return "The distribution does not change over the stream."
     mean = f"the mean moves by {short(stream.shift)} standard deviations and "

@@ -1,8 +1,4 @@
-"""The shift steps the batch-statistics page's live control moves over.
-
-Each step's frames redraw the stream's charts, so the number of frames times the number of
-steps is capped: a long stream gets a coarser stride.
-"""
+"""The live control's shift steps, strided so that frames × steps stays within a cap."""
 
 from __future__ import annotations
 
@@ -11,9 +7,7 @@ STRIDES = (1, 2, 5, 10, 20, 25, 50, 100)
 
 
 def shift_steps(steps: int, at: int, max_points: int = MAX_POINTS) -> tuple[int, ...]:
-    """The live control's shift steps: 0 to `steps` (no shift) in the finest stride of
-    STRIDES that keeps (number of frames) × steps within `max_points`; `steps` itself and
-    the page's step `at` are always in.
+    """0..steps in the finest STRIDES stride keeping frames × steps <= max_points, plus `at`.
 
     >>> shift_steps(200, 100)[:3], len(shift_steps(200, 100)), shift_steps(300, 77)[7:10]
     ((0, 5, 10), 41, (70, 77, 80))

@@ -1,5 +1,4 @@
-"""Questions of the batch-statistics page: momentum conventions, the biased running
-variance, and a batch of two."""
+"""Questions of the batch-statistics page: momentum, the biased running variance, two examples."""
 
 from __future__ import annotations
 
@@ -20,9 +19,7 @@ from lnviz.lessons.batch_statistics.running import (
 def questions(
     batch: int = 8, keras_momentum: float = 0.99, features: int = 3, seed: int = 0
 ) -> tuple[Question, ...]:
-    """Three questions beside the page's state (whose table works out its own momentum and
-    batch size): the weight another Keras momentum gives a new batch, where Keras's running
-    variance settles for another batch size, and what batch norm makes of a batch of two."""
+    """Questions off the page's own state (its table works out its momentum and batch size)."""
     other = 0.95 if keras_momentum != 0.95 else 0.99  # both are options of the page's control
     return (
         _weight(other),

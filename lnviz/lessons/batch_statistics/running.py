@@ -1,16 +1,4 @@
-"""Batch norm's batch and running statistics over a stream of mini-batches.
-
-In training, batch norm standardizes each feature with the mean and population variance of
-the current mini-batch (B examples) and folds them into running statistics; in evaluation
-it standardizes with those running statistics instead. Layer norm uses the F features of
-one example, so it needs neither a batch nor a running average. The two common running
-averages, with b the batch statistic of step t:
-
-    PyTorch: r_t = (1 - m) r_(t-1) + m b_t,  m = 0.1, b = unbiased variance (divisor B - 1)
-    Keras:   r_t = m r_(t-1) + (1 - m) b_t,  m = 0.99, b = biased variance (divisor B)
-
-Both normalize a training batch with its biased variance; both start at mean 0, variance 1.
-"""
+"""Batch norm's batch and running statistics over a stream, in PyTorch's and Keras's conventions."""
 
 from __future__ import annotations
 
@@ -84,11 +72,7 @@ def sample_stream(
     shift: float = 0.0,
     spread: float = 1.0,
 ) -> Stream:
-    """x[t, i, f] = mu_f(t) + sigma_f(t) * n[t, i, f], n standard normal (seeded).
-
-    Feature f has mean mu_f in [-2, 2] and scale sigma_f in [0.5, 2]; from shift_step on
-    its mean is mu_f + shift * sigma_f and its scale spread * sigma_f. The same normal
-    draws are used whatever the shift, so moving the shift changes only the later steps.
+    """x[t, i, f] = mu_f(t) + sigma_f(t) n[t, i, f]: the same seeded n whatever the shift.
 
     >>> s = sample_stream(4, 3, 2, seed=1, shift_step=2, shift=1.0, spread=2.0)
     >>> s.x.shape, bool(np.allclose(s.mean[2] - s.mean[0], np.sqrt(s.var[0])))
@@ -130,9 +114,7 @@ def _batch_moments(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _eval_outputs(x: np.ndarray, rm: np.ndarray, rv: np.ndarray, eps: float) -> np.ndarray:
-    """Each batch normalized in evaluation mode with the running statistics of its step:
-    one lnviz.batch_norm(training=False) call whose channels are the (step, feature)
-    pairs, each with its step's running mean and variance."""
+    """Evaluation outputs in one batch_norm call whose channels are the (step, feature) pairs."""
     s, b, f = x.shape
     channels = x.transpose(1, 0, 2).reshape(b, s * f)  # (B, S*F)
     y = batch_norm(channels, rm.reshape(-1), rv.reshape(-1), training=False, eps=eps)[0]
@@ -140,13 +122,7 @@ def _eval_outputs(x: np.ndarray, rm: np.ndarray, rv: np.ndarray, eps: float) -> 
 
 
 def _train_outputs(x: np.ndarray, eps: float) -> RowStats:
-    """Each batch normalized with its own statistics, as batch_norm(training=True) does
-    step by step: one kernel call whose rows are the (step, feature) pairs, each row the B
-    values that share a mean and variance (the rows batch_norm forms for one step): one
-    call instead of one per step, which was the page's largest cost.
-
-    Returns the kernel's rows: y (S*F, B), mean and population variance (S*F,).
-    """
+    """Training outputs in one kernel call over (step, feature) rows, not one call per step."""
     s, b, f = x.shape
     rows = np.ascontiguousarray(x.transpose(0, 2, 1)).reshape(s * f, b)  # (S*F, B)
     return normalize_rows(rows, eps)
@@ -181,12 +157,6 @@ def _finish(
 def pytorch_running(x: object, momentum: float = 0.1, eps: float = 1e-5) -> Running:
     """PyTorch: r_t = (1 - m) r_(t-1) + m b_t, the variance fed unbiased (divisor B - 1).
 
-    Every step is normalized and updates the running statistics with the formulas of
-    lnviz.batch_norm(training=True) (torch's semantics), all steps in one kernel call (the
-    same numbers as step-by-step calls up to the last bit or two: the kernel sums each row
-    contiguous, batch_norm a strided copy); running statistics start at mean 0 and
-    variance 1.
-
     >>> r = pytorch_running([[[1.0], [3.0]]], eps=0.0)  # one step, batch (1, 3)
     >>> r.running_mean.tolist(), r.running_var.tolist(), r.y_train.ravel().tolist()
     ([[0.2]], [[1.1]], [-1.0, 1.0])
@@ -210,16 +180,7 @@ def pytorch_running(x: object, momentum: float = 0.1, eps: float = 1e-5) -> Runn
 
 
 def keras_running(x: object, momentum: float = 0.99, eps: float = 1e-3) -> Running:
-    """Keras: r_t = m r_(t-1) + (1 - m) b_t, the variance fed biased (divisor B).
-
-    Verified against Keras 3's own source (keras-team/keras,
-    keras/src/layers/normalization/batch_normalization.py): its docstring states
-    "moving_var = moving_var * momentum + var(batch) * (1 - momentum)", and call() assigns
-    moving_variance * momentum + variance * (1.0 - momentum), where `variance` comes from
-    ops.moments, which the NumPy and PyTorch backends compute as mean(x^2) - mean(x)^2 and
-    the JAX backend as jnp.var (all divisor B, no Bessel correction); defaults momentum=0.99,
-    epsilon=1e-3, moving mean 0 and moving variance 1. (Older tf.keras with fused=True
-    applied a B/(B - 1) factor: tensorflow/tensorflow issue #55545.)
+    """Keras 3: r_t = m r_(t-1) + (1 - m) b_t, the variance fed biased (divisor B).
 
     >>> r = keras_running([[[1.0], [3.0]]], momentum=0.5, eps=0.0)
     >>> r.running_mean.tolist(), r.running_var.tolist(), r.weight_new
@@ -242,10 +203,7 @@ def keras_running(x: object, momentum: float = 0.99, eps: float = 1e-3) -> Runni
 
 
 def steps_to_close(weight_new: float, fraction: float = 0.9) -> int | None:
-    """Steps n after a jump until the running average has closed `fraction` of it.
-
-    After a step change the remaining gap is (1 - w)^n of the jump, so
-    n = ceil(ln(1 - fraction) / ln(1 - w)); None if w = 0 (the average never moves).
+    """n = ceil(ln(1 - fraction) / ln(1 - w)) steps to close `fraction` of a jump (None: w = 0).
 
     >>> steps_to_close(0.1), steps_to_close(1 - 0.99), steps_to_close(1.0), steps_to_close(0.0)
     (22, 230, 1, None)
@@ -261,10 +219,7 @@ def steps_to_close(weight_new: float, fraction: float = 0.9) -> int | None:
 
 
 def variance_ratio(run: Running, stream: Stream, feature: int = 0) -> tuple[float, float, int, int]:
-    """Mean of running_var / true var over the last quarter of the steps before the shift.
-
-    Returns (measured ratio, long-run limit, first step, last step). The limit is 1 for the
-    unbiased feed and (B - 1) / B for the biased one (E[biased variance] = (B - 1)/B var).
+    """Mean running_var / true var over the last quarter before the shift, and its limit.
 
     >>> s = sample_stream(200, 4, 1, seed=3)
     >>> ratio, limit, lo, hi = variance_ratio(keras_running(s.x, 0.9), s)
@@ -282,9 +237,6 @@ def variance_ratio(run: Running, stream: Stream, feature: int = 0) -> tuple[floa
 
 def catch_up(run: Running, stream: Stream, feature: int = 0, fraction: float = 0.9) -> int | None:
     """Updates after the shift until the running mean first closed `fraction` of the jump.
-
-    Jump: true mean after the shift minus the running mean just before it. None if there is
-    no shift in the stream, no jump in this feature's mean, or the gap never closes enough.
 
     >>> s = sample_stream(120, 32, 1, seed=0, shift_step=20, shift=5.0)
     >>> catch_up(pytorch_running(s.x), s), steps_to_close(0.1)

@@ -23,8 +23,7 @@ DH_LABEL = "h′<sub>ε</sub>(t)"
 
 
 def peak_text(peak: float) -> str:
-    """The slope's peak label, without its value: the page asks for that value first (its
-    hover and alt text give it). `peak` is kept so that a live frame can still vary it."""
+    """The peak's label without its value (the page asks for it first); frames may still vary it."""
     del peak
     return "peak ε<sup>−1/2</sup>"
 
@@ -37,8 +36,7 @@ def bound_text(bound: float) -> str:
 def _curves(
     current: Family, others: Sequence[Family], field: str, label: str, color: str
 ) -> FigureSpec:
-    """The family's curve `field` for the chosen eps (bold, named `label`) over the same
-    curve for other eps values (thin, grey, without hover or legend)."""
+    """The chosen eps's curve `field` in bold over the other eps values' curves in thin grey."""
     fig = FigureSpec()
 
     def curve(fam: Family, name: str, **style: Any) -> None:

@@ -1,9 +1,4 @@
-"""The 'what to notice' notes of the epsilon page, true for the state they describe.
-
-Each function takes the engine's result for the state shown and returns the bullets as
-plain strings; every number in them is computed, never typed in. In plain text the core at
-ε/a² is written u_(ε/a²), never u_ε/a² (which reads as u_ε divided by a²).
-"""
+"""The epsilon page's computed notes; plain text writes the core at ε/a² as u_(ε/a²)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""Questions of the epsilon page: the core's variance, the slope at 0, the curve's limit,
-each on a new case beside the page's own (which the page works out)."""
+"""Questions of the epsilon page, each on a new case beside the one the page works out."""
 
 from __future__ import annotations
 
@@ -17,9 +16,7 @@ from lnviz.lessons.explorers import WORKED_Z
 
 
 def questions(z: ArrayLike = WORKED_Z, eps: float = 1 / 3) -> tuple[Question, ...]:
-    """Three questions beside the page's ε and z: the variance of the core of z doubled
-    (halved near the box's ±1000), the slope of h_ε at t = 0 at another ε, and where the
-    curve of a four-entry input levels off."""
+    """New cases beside the page's: the core variance of 2z, h_ε′(0) at another ε, d = 4's limit."""
     z = np.asarray(z, dtype=np.float64)
     core = lnviz.analyze_core(z * (2.0 if np.abs(z).max() <= 500 else 0.5), eps)
     steeper = lnviz.epsilon_family(0.01 if eps != 0.01 else 1e-4)
@@ -75,8 +72,7 @@ def _slope(family: lnviz.Family) -> Question:
 
 
 def _limit(eps: float) -> Question:
-    """The asymptote √(d/2) of the core's last coordinate for z = (−t, 0, …, 0, t), d = 4
-    (the page draws d = 3, whose √(3/2) it labels)."""
+    """The asymptote √(d/2) of the last core coordinate of (−t, 0, …, 0, t), at d = 4."""
     e_text, far = eps_label(eps), (-100.0, 0.0, 0.0, 100.0)
     reached = float(lnviz.analyze_core(far, eps).core[-1])
     return number(

@@ -1,9 +1,4 @@
-"""Figures of the gain-and-bias page: the three stages z -> u -> y and their moments.
-
-Numbers are written by lnviz.content.text: a closed form (1/3, √(3/2)) only where it is
-certain (lnviz.content.closed_forms), else a short decimal, so a tiny nonzero mean is never
-labelled 0.
-"""
+"""Gain-and-bias figures, z -> u -> y: closed forms only where certain, so no tiny mean shows 0."""
 
 from __future__ import annotations
 
@@ -23,8 +18,7 @@ STAGE_COLORS = (GRAY, BLUE, ORANGE)  # input, core, output
 
 
 def stage_title(stage: Stage) -> str:
-    """'core u<br>mean 0 · variance 1' with closed forms where they exist: two lines, so
-    that four-digit moments (a dragged coordinate's) fit a third of the page's width."""
+    """A stage's name over its moments: two lines so four-digit moments fit a third of the page."""
     if not math.isfinite(stage.mean):
         return f"{stage.name}: undefined"
     mean = exact(stage.mean) or short(stage.mean)

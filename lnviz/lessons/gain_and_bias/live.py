@@ -12,8 +12,7 @@ import numpy as np
 def drag_values(
     value: float, lo: float, hi: float, half: float = 5.0, step: float = 0.1
 ) -> np.ndarray:
-    """The grid a coordinate is dragged over: −half…half by `step` (around the nearest whole
-    number when |value| > half, moved inside [lo, hi] near a bound), and `value` itself."""
+    """−half…half by `step` (around round(value) if |value| > half, inside [lo, hi]) and `value`."""
     v = float(value)
     if not (np.isfinite(v) and lo <= v <= hi and lo < hi and 0 < step <= half):
         raise ValueError("need lo <= value <= hi (finite), lo < hi and 0 < step <= half")

@@ -1,9 +1,4 @@
-"""The tables and 'what to notice' notes of the gain-and-bias page, for the state shown.
-
-Closed forms are kept only when certain (lnviz.content.closed_forms): never a wrong 0 or 1; every
-number is computed from the engine's result, and the worked example (z = (1, 2, 3),
-γ = (1, 2, 1), β = (0, 1, 0), ε = 0) is recomputed, never typed in.
-"""
+"""The gain-and-bias page's tables and notes: numbers computed, closed forms only when certain."""
 
 from __future__ import annotations
 

@@ -1,9 +1,5 @@
 """Words of the gain-and-bias page's live control: which coordinate, and the text it writes.
 
-A coordinate is named in the link in ASCII ("z2", "gamma1", "beta3") and shown with its
-symbol ("z₂", "γ₁", "β₃"). On release the dragged value is written into the text box of its
-vector, in place of that one entry, so the other entries stay exactly as typed.
-
 >>> coordinate_options(2, ("z", "beta"))
 ['z1', 'z2', 'beta1', 'beta2']
 >>> coordinate_label("gamma2"), coordinate("gamma2")
@@ -45,9 +41,7 @@ def coordinate_label(option: str) -> str:
 
 
 def with_entry(text: str, index: int, value: float) -> str:
-    """`text` (numbers separated as lnviz.params.parse_vector accepts) with entry `index`
-    replaced by `value`, written so that the parser reads it back (an ASCII minus). The
-    entries are joined by ", ". A text without that entry comes back unchanged."""
+    """`text` with entry `index` set to `value` so the parser reads it back; the rest as typed."""
     parts = [p for p in _SEPARATORS.split(str(text).strip().strip("()[]")) if p]
     if not 0 <= index < len(parts):
         return text

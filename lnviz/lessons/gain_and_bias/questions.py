@@ -20,10 +20,7 @@ def questions(
     beta: ArrayLike | None = WORKED_BETA,
     eps: float = 0.0,
 ) -> tuple[Question, ...]:
-    """Three questions on the page's state (γ or β None: 1 or 0 for every coordinate, as
-    the page uses them): the output's mean and variance for new gains and biases (the page
-    works out its own), and what a zero gain does. A state without a core (a constant z at
-    ε = 0) asks about the worked example instead."""
+    """New gains and biases at the page's z and ε, a zero gain; the worked example if no core."""
     res = lnviz.affine_stages(z, gamma, beta, eps)
     if not res.defined:
         res = lnviz.affine_stages(WORKED_Z, WORKED_GAMMA, WORKED_BETA, 0.0)
@@ -32,8 +29,7 @@ def questions(
 
 
 def new_case(res: lnviz.AffineStages) -> lnviz.AffineStages:
-    """The learner's turn: the same z and ε, every gain doubled and every bias raised by 1
-    (halved or lowered by 1 where that would leave the controls' ±100)."""
+    """Same z and ε, gains doubled and biases + 1 (halved or − 1 where ±100 would be left)."""
     gamma = res.gamma * (2.0 if np.abs(res.gamma).max() <= 50 else 0.5)
     beta = res.beta + (1.0 if res.beta.max() <= 99 else -1.0)
     return lnviz.affine_stages(res.input.values, gamma, beta, res.eps)

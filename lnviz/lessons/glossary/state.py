@@ -1,5 +1,4 @@
-"""The glossary's URL keys and presets (lnviz.lessons.spec); ?term= names an entry, read
-without a control (lnviz.app.ui.link_text)."""
+"""The glossary's URL keys (lnviz.lessons.spec); ?term= names an entry, read without a control."""
 
 from __future__ import annotations
 

@@ -36,8 +36,7 @@ def _zero_line(fig: FigureSpec) -> None:
 
 
 def _norm(sym: Symmetry, norm: str) -> tuple[str, str, np.ndarray, np.ndarray, float]:
-    """norm "ln" or "rms": its name, its symbol, its output before and after, the largest
-    change."""
+    """Norm "ln" or "rms": its name, symbol, outputs before and after, and largest change."""
     if norm == "ln":
         return "layer norm", "u_ε", sym.ln, sym.ln_moved, sym.ln_change
     return "RMS norm", "rms_ε", sym.rms, sym.rms_moved, sym.rms_change
@@ -85,11 +84,7 @@ def scaling_traces(
     digits: int = 5,
     grouped: bool = False,
 ) -> None:
-    """Bars of u_eps(z) and u_eps(a z) at the coordinates `idx` and crosses at
-    u_{eps/a^2}(z) (`cores`, in that order, each (d,), to `digits` significant digits);
-    `grouped` puts the crosses on the second bars (in their offset group), for the
-    invariance chart, whose title names a (its legend then fits one row of a half-width
-    column)."""
+    """Bars u_eps(z), u_eps(a z), crosses u_{eps/a^2}(z); `grouped` puts crosses on the 2nd bars."""
     core_z, core_az, rescaled = cores
     group1, group2 = ("1", "2") if grouped else (None, None)
     fig.add_bar(x=idx, y=r(core_z, digits), name="u_ε(z)", marker_color=BLUE, offsetgroup=group1)
@@ -111,8 +106,7 @@ def scaling_traces(
 
 
 def scaling_text(core_z: np.ndarray, core_az: np.ndarray, a: float, eps: float) -> str:
-    """The alt text's opening for the bars scaling_traces draws: u_eps(z) and u_eps(a z)
-    (each (d,)) at the factor a and epsilon eps, up to a semicolon."""
+    """The alt text's opening for scaling_traces' bars, up to a semicolon."""
     return (
         f"Grouped bars of u_ε(z) = {short_vector(core_z)} and u_ε(a·z) = "
         f"{short_vector(core_az)} for a = {short(a)}, ε = {short(eps)};"
@@ -197,10 +191,7 @@ def _labels(c: float, r_vec: np.ndarray, dx: np.ndarray) -> dict[str, str]:
 
 
 def redundancy_figure(red: Redundancy, c: float, r_vec: np.ndarray, dx: np.ndarray) -> go.Figure:
-    """Each output coordinate after a change against before: on the diagonal = unchanged.
-
-    c, r_vec and dx are the changes that produced `red`; they only label the legend.
-    """
+    """Each output coordinate after a change against before: on the diagonal = unchanged."""
     names = _labels(c, r_vec, dx)
     base = red.base.ravel()  # (k d,)
     fig = FigureSpec()

@@ -1,9 +1,4 @@
-"""The tables and 'what to notice' notes of the invariance page, for the state shown.
-
-A change counts as an effect only above the rounding level of its comparison
-(lnviz.lessons.explorers); RMS norm's notes speak of its mean square m, never of a mean,
-variance or bias it does not have. In plain text the core at ε/a² is written u_(ε/a²).
-"""
+"""The invariance page's tables and notes: an effect counts only above its rounding level."""
 
 from __future__ import annotations
 

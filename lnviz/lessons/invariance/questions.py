@@ -1,5 +1,4 @@
-"""Questions of the invariance page: a common shift, RMS norm under it, and scaling as a
-change of ε."""
+"""Questions of the invariance page: a common shift, RMS norm under it, scaling as ε/a²."""
 
 from __future__ import annotations
 
@@ -24,10 +23,7 @@ _UP, _DOWN = "up makes ε matter less", "down makes ε matter more"
 def questions(
     z: ArrayLike = WORKED_Z, eps: float = WORKED_EPS, c: float = WORKED_C, a: float = WORKED_A
 ) -> tuple[Question, ...]:
-    """Three questions at the page's z and ε: the change of the core under a common shift
-    by c, whether RMS norm's output changes under it, and the ε at which z's core equals
-    that of a z. A constant z (no direction to keep) asks about the worked z instead, and at
-    ε = 0 about the worked ε as well."""
+    """A common shift, RMS norm under it, scaling as ε/a², at z (the worked z if z is constant)."""
     zv = lnviz.analyze_core(z, eps).z
     if np.ptp(zv) == 0:
         zv = np.array(WORKED_Z)
@@ -39,8 +35,7 @@ def _shift_link(z: np.ndarray, eps: float, c: float, label: str):
 
 
 def _shift(z: np.ndarray, eps: float, c: float) -> Question:
-    """The largest coordinate of u_ε(z' + c), z' = z/2: that of u_ε(z'), as the shift is
-    erased. On z/2 rather than the page's z, whose chart prints the change (0) and the core."""
+    """u_ε(z/2 + c)'s top coordinate: on z/2, as the page already prints z's change and core."""
     halved = 0.5 * z  # (d,) a new input, within the page's ±1000
     sym = symmetry.common_shift(halved, c, eps)
     top = float(np.max(sym.ln_moved))

@@ -19,10 +19,7 @@ AXES = ("batch", "token", "feature")
 
 
 def label_heatmap(red: Reduction, **kwargs: object) -> dict[str, object]:
-    """Statistic groups unfolded to (batch·token) rows × feature columns, a colour per group.
-
-    The heatmap trace's properties (for FigureSpec.add_heatmap or go.Heatmap).
-    """
+    """Heatmap trace properties: groups on (batch·token) × feature cells, a colour per group."""
     bsz, tsz, fsz = red.x.shape
     labels = red.labels.reshape(bsz * tsz, fsz)  # (B*T, F)
     n = min(red.group_count, len(QUALITATIVE))
@@ -51,8 +48,7 @@ _EDGES = ((0, 1), (1, 3), (3, 2), (2, 0), (4, 5), (5, 7), (7, 6), (6, 4),
 
 
 def _boxes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """The 12 edges of each box [lo, hi] (rows of (feature, token, batch) faces, (G, 3)) as
-    one line trace's points (G·36, 3): each edge its two ends and a gap (NaN)."""
+    """Each box's 12 edges as one line trace's points (G·36, 3), NaN between edges."""
     bits = (np.arange(8)[:, None] >> np.arange(3)) & 1  # (8, 3): corner k = x + 2y + 4z
     corners = np.where(bits[None], hi[:, None], lo[:, None])  # (G, 8, 3)
     ends = corners[:, np.array(_EDGES)]  # (G, 12, 2, 3)
@@ -61,8 +57,7 @@ def _boxes(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
 
 
 def _group_boxes(red: Reduction) -> tuple[np.ndarray, np.ndarray]:
-    """Each group's extent in (feature, token, batch) order: lower and upper faces (G, 3),
-    cells spanning ±0.5 around their index."""
+    """Each group's lower and upper faces (G, 3), in (feature, token, batch) order, index ± 0.5."""
     b, t, f = np.indices(red.x.shape)  # (B, T, F) each
     coords = np.stack([f.ravel(), t.ravel(), b.ravel()], axis=1)  # (N, 3)
     labels = red.labels.ravel()  # (N,)
@@ -105,8 +100,7 @@ def _points(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int], size: 
 
 
 def _blocks(fig: FigureSpec, red: Reduction, entry: tuple[int, int, int]) -> None:
-    """Large tensors: every group an outlined block, the chosen entry's group a solid one
-    in its colour (a cloud of thousands of points reads as noise)."""
+    """Groups as outlined blocks, the entry's solid: thousands of points would read as noise."""
     lo, hi = _group_boxes(red)
     g = int(red.labels[entry])
     others = np.arange(red.group_count) != g
@@ -146,16 +140,14 @@ CAMERA_EYE = {"x": 1.45, "y": -1.8, "z": 1.15}
 
 
 def _aspect(shape: tuple[int, int, int]) -> dict[str, float]:
-    """Box proportions (feature, token, batch) that follow the tensor's, the longest side 1
-    and none thinner than 0.25 (a single batch stays a visible slab)."""
+    """Box proportions after the tensor's, none under 0.25 so a single batch stays visible."""
     b, t, f = shape
     longest = max(shape)
     return {k: round(max(n / longest, 0.25), 3) for k, n in (("x", f), ("y", t), ("z", b))}
 
 
 def cube_figure(red: Reduction, entry: tuple[int, int, int]) -> go.Figure:
-    """The tensor as a 3-D block, one colour per statistic group, the chosen group
-    highlighted: points for small tensors, outlined blocks from BLOCKS_FROM entries on."""
+    """The tensor as a 3-D block coloured by group: points, or outlined blocks when large."""
     size = int(np.clip(22 - 2.2 * np.log2(red.x.size), 5, 16))
     fig = FigureSpec()
     if red.x.size >= BLOCKS_FROM:
@@ -220,10 +212,7 @@ def _row_names(shape: tuple[int, ...]) -> list[str]:
 
 
 def unfolded_figure(red: Reduction, which: str) -> go.Figure:
-    """Heatmap of the tensor unfolded to rows (batch, token) × columns (feature).
-
-    which: "labels" (statistic groups as colours), "input" or "output" (values).
-    """
+    """Heatmap of (batch, token) rows × feature columns: "labels", "input" or "output"."""
     bsz, tsz, fsz = red.x.shape
     rows = _row_names(red.x.shape)
     cols = [str(k) for k in range(fsz)]

@@ -1,8 +1,4 @@
-"""Text of the reduction-axes page that depends on the scheme shown.
-
-RMS norm subtracts no mean and keeps no variance and no β: every caption, bullet, label
-and table here says so when the scheme is "rms". Numbers go through lnviz.content.text.
-"""
+"""The reduction-axes page's text by scheme; for "rms" none claims a mean, variance or β."""
 
 from __future__ import annotations
 

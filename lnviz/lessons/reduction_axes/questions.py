@@ -24,8 +24,7 @@ GAMMA_OPTIONS = (
 def questions(
     shape: tuple[int, int, int] = DEFAULT_SHAPE, scheme: str = "layer", groups: int = 2
 ) -> tuple[Question, ...]:
-    """Four questions on the page's state: entries per statistic group under the scheme
-    shown, group norm's number of groups, which scheme is per token, and γ's shape."""
+    """Four questions: group size, group norm's groups, the per-token scheme and γ's shape."""
     b, t, f = (int(n) for n in shape)
     shape = (b, t, f)
     shown = scheme if has_statistics(scheme, shape) else "layer"
@@ -78,9 +77,7 @@ def _sizes(red: Reduction) -> tuple[str, str]:
 
 
 def _other_shape(red: Reduction) -> tuple[int, int, int]:
-    """A tensor beside the page's, so that the page does not show the answer: each axis
-    doubled where the page allows it, else halved when even (F kept when G would not divide
-    it)."""
+    """Another tensor, so the page does not show the answer: axes doubled, else halved if even."""
     b, t, f = (
         2 * n if 2 * n <= hi else n // 2 if n % 2 == 0 else n
         for n, hi in zip(red.x.shape, (MAX_B, MAX_T, MAX_F), strict=True)
@@ -131,8 +128,7 @@ def _groups(shape: tuple[int, int, int], groups: int) -> Question:
 
 
 def _per_token_shape(shape: tuple[int, int, int]) -> tuple[tuple[int, int, int], list[int]]:
-    """The shape to ask about (this one when exactly one option is per token, else the
-    default) and the indices of the options whose groups are exactly the tokens."""
+    """This shape if exactly one option is per token (else the default), and that option's index."""
     for candidate in (shape, DEFAULT_SHAPE):
         b, t, _ = candidate
         token = np.broadcast_to(np.arange(b * t).reshape(b, t, 1), candidate)  # (B, T, F)

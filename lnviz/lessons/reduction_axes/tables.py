@@ -1,10 +1,4 @@
-"""Tables of the reduction-axes page: one row per statistic group, per entry, per scheme.
-
-Each table is a frozen dataclass with one tuple per column; `columns()` names them in the
-order shown. Numbers stay numbers (the page formats them; `csv_text` writes them exactly).
-RMS norm has no mean: its tables have no mean column, and its second statistic is the
-mean square instead of the variance.
-"""
+"""Reduction-axes tables as frozen columns of numbers; RMS norm's have no mean column."""
 
 from __future__ import annotations
 
@@ -44,9 +38,7 @@ def parameters_text(red: Reduction) -> str:
 
 
 def _columns(table: object, **labels: str) -> dict[str, Column]:
-    """A table's columns in the order of its fields, each named by `labels` or else by its
-    field name with spaces; a column that is None (the mean, for RMS norm) and the field
-    second_name are left out."""
+    """A table's columns in field order, named by `labels`; None columns, second_name omitted."""
     out: dict[str, Column] = {}
     for field in fields(table):  # type: ignore[arg-type]
         value = getattr(table, field.name)

@@ -1,20 +1,4 @@
-"""A seeded, market-like data set for sequence models: prices, returns, per-token features.
-
-Each of B series is a random walk in log price whose daily log returns r (in percent) have
-GARCH(1, 1) volatility clustering. Token t of a series carries F features, all computed
-from returns up to and including r_t (point-in-time), except one deliberately leaky feature
-that holds the next period's return r_{t+1}:
-
-    return      r_t
-    mean        (1/w) sum_{k<w} r_{t-k}                       moving average over w returns
-    volatility  sqrt((1/w) sum_{k<w} (r_{t-k} - mean_t)^2)    rolling (population) std
-    level       p_t - p_0 = sum_{1<=tau<=t} r_tau             log price change since token 0 (%)
-    next (leak) r_{t+1}
-
-Returns are indexed by time tau = -H, ..., T (H = HISTORY values before token 0 feed the
-first windows); index H + t of `returns` is token t. Everything comes from one seed, and
-series b uses its own stream, so changing B or T keeps the other series and the prefix.
-"""
+"""A seeded GARCH market for sequence models: point-in-time features plus one leak, r_{t+1}."""
 
 from __future__ import annotations
 
@@ -66,10 +50,7 @@ def _check_int(value: object, name: str, lo: int, hi: int) -> int:
 
 
 def simulate_returns(batch: int, length: int, seed: int, first: int = 0) -> np.ndarray:
-    """GARCH(1, 1) log returns in %: r = drift + s z, s^2 = omega + alpha r_prev^2 + beta s^2_prev.
-
-    Series b draws from the stream (seed, first + b), so it does not depend on the batch
-    size, and a longer series extends a shorter one; `first` picks other series.
+    """GARCH(1, 1) returns in %, series b from stream (seed, first + b): stable in B and length.
 
     >>> r = simulate_returns(2, 5, seed=0)
     >>> r.shape, bool((simulate_returns(1, 3, seed=0) == r[:1, :3]).all())
@@ -93,7 +74,7 @@ def simulate_returns(batch: int, length: int, seed: int, first: int = 0) -> np.n
 
 
 def features(returns: np.ndarray, tokens: int, window: int, leak: bool = True) -> np.ndarray:
-    """The (B, T, F) feature tensor of returns (B, H + T + 1); see the module docstring.
+    """The (B, T, F) feature tensor of returns (B, H + T + 1), as describe_features lists them.
 
     >>> r = np.arange(float(HISTORY + 4 + 1))[None]  # r_tau = H + tau
     >>> features(r, 3, 2)[0].tolist()  # token t: r_t, mean, std, level, r_{t+1}
@@ -139,9 +120,6 @@ def market(batch: int, tokens: int, seed: int, window: int = 5, leak: bool = Tru
 
 def feature_jacobian(m: Market) -> np.ndarray:
     """d x[b, t, f] / d r[b, tau] as a (B, T, F, H + T + 1) array (zero across series).
-
-    return: 1 at tau = t; mean: 1/w on the window; volatility: (r_tau - mean_t) / (w vol_t)
-    on the window (0 where vol_t = 0); level: 1 for 1 <= tau <= t; leak: 1 at tau = t + 1.
 
     >>> m = market(1, 4, seed=0, window=3)
     >>> g = feature_jacobian(m)

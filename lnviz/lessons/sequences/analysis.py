@@ -1,10 +1,4 @@
-"""The sequences page's model: what each section shows, as frozen results (NumPy only).
-
-The page reads its controls into `Settings`, calls one function per section and shows the
-fields: the four normalizations and their dependence maps (`analyse`), the future shock
-(`shock`), training against inference (`inference`), their tables, and the correlation
-changes the leak section describes, each with the noise it has to beat (`correlation_change`).
-"""
+"""The sequences page's model: what each section shows, as frozen results (NumPy only)."""
 
 from __future__ import annotations
 
@@ -55,8 +49,7 @@ class Analysis:
 
 
 def analyse(s: Settings) -> Analysis:
-    """Normalize the market's features under every scheme; map each output's dependence on
-    x and (through the features' Jacobian) on the market returns; correlate with r(t+1).
+    """Every scheme's output, its dependence on x and on the returns, and the leak table.
 
     >>> a = analyse(Settings(2, 8, 0, 5, False, 1e-5))
     >>> [a.deps["x"][k].future_pairs for k in ("token", "sequence", "causal", "batch")]
@@ -138,8 +131,7 @@ def dependence_table(deps: dict[str, Dependence]) -> DependenceTable:
 
 @dataclass(frozen=True)
 class ShockTable:
-    """Per scheme: the first token that moved, the largest change before the shocked token
-    and in the other series."""
+    """Per scheme: first token moved, largest change before the shocked token, other series."""
 
     token: int  # the shocked token
     scheme: tuple[str, ...]
@@ -166,8 +158,7 @@ def shock_table(s: Shock) -> ShockTable:
 
 @dataclass(frozen=True)
 class InferenceTable:
-    """Largest gaps of the example's output from its training-mode output in the batch:
-    alone, among other mates (None in a batch of one) and fed token by token."""
+    """Largest gaps from the in-batch training output: alone, other mates, token by token."""
 
     setting: tuple[str, ...]
     layer_norm: tuple[float | None, ...]
@@ -190,14 +181,7 @@ def inference_table(inf: Inference) -> InferenceTable:
 
 @dataclass(frozen=True)
 class CorrelationChange:
-    """corr(feature, r(t+1)) raw and after one normalization, against the noise it must beat.
-
-    `band` is the page's chance band 2/√(B·T) for this state; `mean_change` the change
-    averaged over SEEDS seeds of the same sizes (this seed and the next ones), `mean_band`
-    two standard errors of that average. `affine`: the scheme shifts and scales the feature
-    as a whole (batch norm, or sequence pooling of one series), which leaves every
-    correlation as it was.
-    """
+    """corr(feature, r(t+1)) raw and after one normalization, against the noise it must beat."""
 
     feature: str
     scheme: str
@@ -224,9 +208,7 @@ class CorrelationChange:
 
     @property
     def verdict(self) -> str:
-        """What the page may say: "unchanged" (affine), "noise" (no clear effect even on
-        average), "clear" (clear here, in the direction of the average) or "average" (clear
-        on average only)."""
+        """The page's word: "unchanged", "noise", "clear" (here, as on average) or "average"."""
         if self.affine:
             return "unchanged"
         if not self.clear_on_average:
@@ -236,8 +218,7 @@ class CorrelationChange:
 
 
 def correlation_change(s: Settings, feature: str, scheme: str) -> CorrelationChange:
-    """How normalizing with `scheme` changes the feature's correlation with the next return,
-    here and averaged over SEEDS seeds.
+    """How normalizing with `scheme` moves the feature's corr with r(t+1), here and on average.
 
     >>> c = correlation_change(Settings(4, 32, 0, 5, True, 1e-5), "level", "sequence")
     >>> c.clear, c.clear_on_average, c.mean_change < 0, c.verdict

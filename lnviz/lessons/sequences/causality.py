@@ -1,20 +1,4 @@
-"""Which input tokens each normalized token depends on, for four statistic groupings.
-
-A hidden tensor x (B, T, F) is normalized entry by entry as y_i = (x_i - mu_G) / sqrt(q_G + eps),
-with mu_G and the population variance q_G taken over a statistic group G(i) that contains i:
-
-    token     the F features of token t of example b        (token-wise layer norm)
-    sequence  feature f over all T tokens of example b      (pooled over the sequence)
-    causal    feature f over tokens 0..t of example b       (expanding window)
-    batch     feature f over all B examples and T tokens    (batch norm, training mode)
-
-Its exact Jacobian (layer norm's Jacobian, applied group by group) is, with n = |G(i)|,
-v_j = x_j - mu_G(i) and S = q_G(i) + eps,
-
-    dy_i / dx_j = [j in G(i)] (delta_ij - 1/n - v_i v_j / (n S)) / sqrt(S),
-
-so y_t can depend on x_s only if token s shares a statistic group with token t.
-"""
+"""Which input tokens each normalized token depends on, for four statistic groupings."""
 
 from __future__ import annotations
 
@@ -76,8 +60,6 @@ def _prefix_stats(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def normalize(x: ArrayLike, scheme: str, eps: float = 1e-5) -> SeqNorm:
     """y = (x - mu_G) / sqrt(q_G + eps) with the statistic groups G of `scheme`.
 
-    Token-wise, sequence and batch use lnviz's layer_norm, instance_norm and batch_norm.
-
     >>> x = np.array([[[1.0, 3.0], [5.0, 7.0]]])  # (1, 2, 2)
     >>> normalize(x, "token", 0.0).y.tolist()
     [[[-1.0, 1.0], [-1.0, 1.0]]]
@@ -116,11 +98,7 @@ def normalize(x: ArrayLike, scheme: str, eps: float = 1e-5) -> SeqNorm:
 
 
 def _blocks(n: SeqNorm) -> np.ndarray:
-    """The nonzero blocks of dy/dx, laid out by scheme.
-
-    token: (B, T, F, F') within one token; sequence and causal: (B, F, T, S) within one
-    feature of one example; batch: (F, B, T, B', S) within one feature of the whole batch.
-    """
+    """Nonzero blocks of dy/dx = (delta - 1/n - v v^T / (n S)) / sqrt(S), laid out by scheme."""
     b, t, f = n.x.shape
     v = n.x - n.mean  # (B, T, F) deviation of each entry from its own group mean
     if n.scheme == "token":
@@ -209,11 +187,7 @@ class Dependence:
 def dependence(
     n: SeqNorm, feature_jacobian: np.ndarray | None = None, first: int = 0
 ) -> Dependence:
-    """max |dy/dx| per (output token, input token), or per return time through the features.
-
-    With feature_jacobian g = dx[b, s, f] / dr[b, tau] (B, T, F, N), the chain rule gives
-    dy/dr = (dy/dx) g; `first` is the index of the first return column kept (time 0 is
-    column `history`, see lnviz.lessons.sequences).
+    """max |dy/dx| per (output token, input token), or per return time by dy/dr = (dy/dx) g.
 
     >>> x = np.arange(12.0).reshape(1, 4, 3) ** 1.5
     >>> dependence(normalize(x, "causal")).depends.astype(int).tolist()[1:]

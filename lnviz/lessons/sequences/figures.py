@@ -1,7 +1,4 @@
-"""Figures of the sequences page: price paths, dependency maps, the leak table and scatter.
-
-The shock and inference figures are in lnviz.lessons.sequences.figures_checks.
-"""
+"""Figures of the sequences page: price paths, dependency maps, the leak table and scatter."""
 
 from __future__ import annotations
 

@@ -1,14 +1,4 @@
-"""What token-wise normalization guarantees about time and batches, and what it does not.
-
-Three experiments on the simulated market of lnviz.lessons.sequences:
-
-- leak_table: the correlation of every feature with the next return, before and after
-  each normalization of lnviz.lessons.sequences.causality;
-- future_shock: add a shock to one future return, rebuild the features, and see which
-  earlier normalized tokens change;
-- inference_check: one example normalized alone, among other batch mates, and in
-  evaluation mode, for layer norm (current-input statistics) and batch norm (running ones).
-"""
+"""Three experiments on what token-wise normalization guarantees about time and batches."""
 
 from __future__ import annotations
 
@@ -25,9 +15,7 @@ MOVED = 1e-12  # an output counts as changed when it moves by more than this
 
 
 def correlations(target: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """Pearson correlation of each column (..., F) with target (...), pooled over (B, T).
-
-    NaN where a column (or the target) is constant.
+    """Pearson correlation of each column (..., F) with target, pooled; NaN where constant.
 
     >>> t = np.array([[1.0, 2.0, 3.0]])
     >>> correlations(t, np.stack([t, -t, np.ones_like(t)], axis=-1)).tolist()
@@ -160,9 +148,6 @@ def inference_check(
     m: Market, eps: float = 1e-5, example: int = 0, steps: int = 20, momentum: float = 0.1
 ) -> Inference:
     """Layer norm needs no running averages; batch norm's evaluation output uses them.
-
-    Running statistics start at mean 0, variance 1 and see `steps` training batches of
-    other series; new = (1 - momentum) old + momentum batch (unbiased batch variance).
 
     >>> from lnviz.lessons.sequences import market
     >>> r = inference_check(market(4, 16, seed=0), steps=5)

@@ -22,9 +22,7 @@ def questions(
     tokens: int = 32, batch: int = 4, leak: bool = True, seed: int = 0, window: int = 5,
     eps: float = 1e-5,
 ) -> tuple[Question, ...]:  # fmt: skip
-    """Three questions on the page's state: the future pairs of sequence pooling at another
-    T (the page counts its own), the first token a future shock moves, and which scheme
-    mixes the series of a batch."""
+    """Future pairs at another T (the page counts its own), a future shock, and batch mixing."""
     return (
         _pairs(Settings(1, twice_or_half(tokens, MAX_TOKENS), seed, window, False, eps), tokens),
         _shock(Settings(batch, tokens, seed, window, leak, eps)),

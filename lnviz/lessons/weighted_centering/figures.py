@@ -31,8 +31,7 @@ def _points(result: WeightedCentering) -> list[np.ndarray]:
 def _line(
     fig: FigureSpec, points: np.ndarray, name: str, color: str, width: float, dash: str = ""
 ) -> None:
-    """A line through the rows of points (m, 2) or (m, 3), in the plane or in space; no
-    hover."""
+    """A line through the rows of points (m, 2) or (m, 3), in the plane or in space; no hover."""
     coords = {axis: r(points[:, i]) for i, axis in enumerate("xyz"[: points.shape[1]])}
     line = {"color": color, "width": width, **({"dash": dash} if dash else {})}
     add = fig.add_scatter if points.shape[1] == 2 else fig.add_scatter3d

@@ -1,10 +1,4 @@
-"""The lattice of points the weighted-centering page's live point x can be dragged to.
-
-The view stays while x is dragged (the picture does not zoom), so the lattice covers it at
-a round step with at least CELLS steps from the origin to the edge. Each point's frame is
-the page's own plane figure at that point, so the lattice is as coarse as a drag allows
-(docs/benchmarks.md, "Live frames from the pages' own builders").
-"""
+"""The lattice x can be dragged to: it covers the fixed view, as coarse as a drag allows."""
 
 from __future__ import annotations
 
@@ -33,8 +27,7 @@ def lattice_step(half: float, cells: int = CELLS) -> float:
 
 
 def lattice_axis(half: float, cells: int = CELLS) -> np.ndarray:
-    """The coordinates x can be dragged to in a view of half-width `half`: multiples of
-    lattice_step(half) in [−half, half] (and in the x box's range).
+    """Where x can be dragged: multiples of lattice_step(half) in [−half, half] and the x box.
 
     >>> lattice_axis(5.0)[:3].tolist(), lattice_axis(5.0).size
     ([-5.0, -4.5, -4.0], 21)

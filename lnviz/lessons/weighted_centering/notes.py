@@ -1,9 +1,4 @@
-"""Text of the weighted-centering page: its number tables, messages and bullets.
-
-Every sentence here is chosen for the state shown (equal weights, a zero weight, x already
-centred, the sign of the step), so that no bullet describes a picture the page is not
-drawing. Numbers go through lnviz.content.text.
-"""
+"""The weighted-centering page's text, chosen by state so no bullet describes an unseen picture."""
 
 from __future__ import annotations
 
@@ -47,8 +42,7 @@ def residual(v: float) -> str:
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A markdown table: the header, then one line per row, its label plain and its values
-    in bold.
+    """A markdown table: the header, then a line per row, its label plain and its values bold.
 
     >>> print(markdown_table(("statistic", "x", "y"), (("mean", "1", "2"),)))
     | statistic | x | y |

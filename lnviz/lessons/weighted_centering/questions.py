@@ -1,5 +1,4 @@
-"""Questions of the weighted-centering page, on the two-coordinate picture's a = (w, 1 − w)
-and x."""
+"""Questions of the weighted-centering page, on a = (w, 1 − w) and x of its 2-D picture."""
 
 from __future__ import annotations
 
@@ -20,16 +19,13 @@ def _num(v: float) -> str:
 
 
 def practice_point(x: Sequence[float]) -> tuple[np.ndarray, str]:
-    """A new point for the learner's turn: x doubled (halved when doubling leaves the
-    x box's ±100), so the page's own table, which shows x, does not answer it."""
+    """x doubled (halved near the ±100 box) so the page's own table of x does not answer it."""
     big = float(np.max(np.abs(x))) > 50
     return np.asarray(x, dtype=np.float64) * (0.5 if big else 2.0), "Halve" if big else "Double"
 
 
 def questions(w: float = 0.25, x: Sequence[float] = DEFAULT_X) -> tuple[Question, ...]:
-    """Four questions: the number Pₐ subtracts and the plain mean it leaves at a new point
-    (the page shows the learner's own x worked out), Pₐ applied twice, and whether Pₐ is
-    symmetric."""
+    """Four questions at a new point: what Pₐ subtracts, the mean left, Pₐ twice, Pₐ symmetric."""
     new, verb = practice_point(x)
     r = weighted_centering(two_weights(float(w)), new)
     state = {"w": _num(w), "x": ", ".join(_num(v) for v in r.x)}

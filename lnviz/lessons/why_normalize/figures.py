@@ -1,5 +1,4 @@
-"""Figures of the opening page: the spread of activations layer by layer, with and without
-layer norm."""
+"""Figures of the opening page: activation spread by layer, with and without layer norm."""
 
 from __future__ import annotations
 

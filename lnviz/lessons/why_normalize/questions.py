@@ -15,8 +15,7 @@ Z = (1.0, 3.0, 5.0, 3.0)  # mean 3, variance 2: the entry 5 normalizes to √2
 def questions(
     depth: int = 32, gain: float = 2.0, activation: str = "relu", drift: Drift | None = None
 ) -> tuple[Question, ...]:
-    """Three questions: the compounding factor, what layer norm does at depth, one token.
-    `drift`: the page's activation_drift at this state, when it has it."""
+    """Compounding factor, layer norm at depth, one token; `drift` reuses the page's run if any."""
     factor = expected_factor(1.2, "linear") ** 10
     core = lnviz.normalized_core(np.array(Z), 0.0)
     if drift is None:
