@@ -1,38 +1,4 @@
-"""Framework conventions as data, and NumPy emulations of what each framework computes.
-
-Why: a model ported between PyTorch, Keras 3 and Flax linen can disagree in the third digit
-although every layer "is the same"; the causes are defaults (epsilon, momentum), estimators
-(unbiased running variance) and arithmetic (variance as E[x^2] - E[x]^2 in float32: Flax's
-default, and Keras's on its NumPy and torch backends).
-
-Every default and algorithm below was checked against PyTorch 2.13.0 (installed), Keras
-3.15.1 and Flax 0.12.8; docs/frameworks-checked.md lists the files read and what was run.
-
-- PyTorch 2.13: inspect.signature and docstrings of torch.nn.LayerNorm (eps=1e-5,
-  elementwise_affine=True, bias=True), GroupNorm(num_groups, num_channels, eps=1e-5,
-  affine=True), RMSNorm(eps=None: "machine epsilon of the computation type", float32 for
-  fp16/bf16/fp32 inputs), BatchNorm1d/2d(eps=1e-5, momentum=0.1; running variance "via the
-  unbiased estimator"; new = (1 - momentum) * old + momentum * batch), InstanceNorm1d/2d(
-  eps=1e-5, affine=False). CPU kernels: layer norm takes Welford moments (RowwiseMoments in
-  moments_utils.h, shipped with 2.13); group norm Welford for contiguous input and
-  E[x^2] - E[x]^2 clamped at 0 for channels-last input; batch and instance norm two-pass
-  with float64 sums (batch_norm_kernel.cpp).
-- Keras 3.15.1, keras/src/layers/normalization/*.py: LayerNormalization(axis=-1,
-  epsilon=1e-3), GroupNormalization(groups=32, axis=-1, epsilon=1e-3; groups=-1 gives
-  instance norm), RMSNormalization(axis=-1, epsilon=1e-6; scale only),
-  BatchNormalization(axis=-1, momentum=0.99, epsilon=1e-3; moving = moving * momentum +
-  batch * (1 - momentum), biased batch variance). ops.moments differs per backend
-  (keras/src/backend/*/nn.py): two-pass on JAX (jnp.var) and TensorFlow (tf.nn.moments);
-  mean(x^2) - mean(x)^2, not clipped, on torch and NumPy. On the torch backend
-  LayerNormalization calls torch.nn.functional.layer_norm and RMSNormalization
-  F.rms_norm; torch's batch_normalization subtracts the mean first, every other path
-  evaluates x * inv + (-mu * inv).
-- Flax 0.12.8, flax/linen/normalization.py: LayerNorm(epsilon=1e-6, use_fast_variance=True),
-  RMSNorm(epsilon=1e-6, scale only), GroupNorm(num_groups=32, epsilon=1e-6; channels always
-  the last axis), InstanceNorm(epsilon=1e-6, scale and bias), BatchNorm(axis=-1,
-  momentum=0.99, epsilon=1e-5; running var from the biased batch variance). _compute_stats
-  promotes to at least float32 and, with use_fast_variance, takes max(0, E[x^2] - E[x]^2).
-"""
+"""Framework conventions as data, and NumPy emulations of what each framework computes."""
 
 from __future__ import annotations
 
@@ -151,11 +117,7 @@ def _backend(backend: str) -> str:
 
 
 def arithmetic(framework: str, scheme: str, backend: str = DEFAULT_BACKEND) -> Arithmetic:
-    """The variance algorithm and output form of `framework` for `scheme`.
-
-    lnviz's emulation of PyTorch is two-pass and subtracts first; PyTorch's own kernels are
-    Welford (layer, group) or two-pass (batch, instance): both free of the one-pass
-    cancellation, rounding differently (the numerics lab's sweep compares them).
+    """The variance algorithm and output form of `framework` for `scheme` (Welford run as two-pass).
 
     >>> arithmetic("keras", "layer", "numpy").fast_variance, arithmetic("keras", "layer").variance
     (True, 'two-pass (jnp.var)')
@@ -298,13 +260,7 @@ def emulate(
     fast_variance: bool | None = None,
     backend: str = DEFAULT_BACKEND,
 ) -> Run:
-    """What `framework`'s layer computes on x, in x's dtype (float32 as deployed).
-
-    mu = E[x]; var = E[(x - mu)^2] (two-pass) or E[x^2] - mu^2 (fast; Flax clips it at 0);
-    y = (x - mu) * inv, or y = x * inv + (-mu * inv) where the framework scales first (Keras
-    outside its torch kernels), with inv = 1 / sqrt(var + eps). eps and fast_variance
-    default to the framework's own conventions (Keras's on `backend`); pass them to see a
-    matched port.
+    """What `framework`'s layer computes on x in x's dtype: var two-pass or E[x^2] - mu^2 (fast).
 
     >>> x = np.array([[[1.0, 2.0, 3.0]]], dtype=np.float32)
     >>> emulate(x, "layer", "btf", "keras").eps
@@ -345,8 +301,6 @@ def emulate(
 
 def torch_reference(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) -> np.ndarray:
     """PyTorch's default layer on x, via lnviz's torch-semantics kernels (training mode).
-
-    The permutes are those of the generated PyTorch code: channels to dim 1.
 
     >>> x = np.arange(6, dtype=np.float64).reshape(1, 2, 3)
     >>> torch_reference(x, "layer", "btf").round(4).tolist()

@@ -1,10 +1,4 @@
-"""Equivalent layer code for PyTorch, Keras 3 and Flax linen, generated from one choice.
-
-Why: porting a normalization means getting three things right at once (which axes are
-pooled, which axes carry the gain and bias, and the defaults), and each framework spells
-them differently. The snippets here are built from the same data as the emulations in
-lnviz.lessons.frameworks, so a test can run the PyTorch ones and check the others' arguments.
-"""
+"""Equivalent PyTorch, Keras 3 and Flax code from one choice, built on the emulations' data."""
 
 from __future__ import annotations
 
@@ -208,10 +202,7 @@ def snippet(
     match: bool = False,
     backend: str = DEFAULT_BACKEND,
 ) -> Snippet:
-    """The code that applies `scheme` to a `layout` tensor of `shape` in `framework`.
-
-    match=True writes PyTorch's epsilon (and, for Flax, the two-pass variance) explicitly,
-    which is how a port reproduces PyTorch's numbers. Keras's code selects `backend`.
+    """The `framework` code for `scheme` on a `layout` tensor of `shape`; match: PyTorch's numbers.
 
     >>> print(snippet("pytorch", "layer", "btf", (2, 4, 8)).body)
     norm = nn.LayerNorm(normalized_shape=8)
@@ -265,11 +256,7 @@ def versioned_name(framework: str, backend: str = DEFAULT_BACKEND) -> str:
 
 @dataclass(frozen=True)
 class DefaultsTable:
-    """What each framework's layer for one scheme creates and keeps by default.
-
-    One tuple per column, one entry per framework (in FRAMEWORKS order). The batch-norm
-    columns are empty for every other scheme: they have no running statistics.
-    """
+    """What each framework's layer for one scheme creates and keeps by default (column tuples)."""
 
     scheme: str
     framework: tuple[str, ...]  # name, version checked, Keras backend
@@ -343,11 +330,7 @@ def reduced_axes(scheme: str, layout: str) -> str:
 
 
 def param_shape(framework: str, scheme: str, layout: str, shape: tuple[int, ...]) -> tuple:
-    """Shape of the gain (and bias, if any) the generated layer creates; () when none.
-
-    Layer and RMS norm on images span every non-batch axis in all three frameworks (as
-    the generated code asks); the channel-wise schemes hold one value per channel, except
-    PyTorch's InstanceNorm, which creates none by default.
+    """Shape of the gain (and bias) the generated layer creates; () if none (PyTorch InstanceNorm).
 
     >>> param_shape("pytorch", "instance", "nchw", (2, 3, 4, 4))
     ()

@@ -1,9 +1,4 @@
-"""How far apart the frameworks' outputs land, and which convention explains the gap.
-
-Why: "the third digit differs" has three usual suspects (epsilon, the E[x^2] - E[x]^2
-variance, and for batch norm the running-average convention); each function here isolates
-one of them on the same input, with the emulations of lnviz.lessons.frameworks.
-"""
+"""How far apart the frameworks' outputs land, one suspect at a time: ε, fast variance, momentum."""
 
 from __future__ import annotations
 
@@ -83,10 +78,7 @@ def compare(
     match: bool = False,
     backend: str = DEFAULT_BACKEND,
 ) -> Comparison:
-    """Each framework's layer on x, Keras's on `backend`; match=True gives Keras and Flax
-    PyTorch's ε (and Flax the two-pass variance), as the matched code does. On the NumPy
-    and torch backends Keras keeps E[x^2] - E[x]^2 (no argument turns it off); on JAX and
-    TensorFlow it is two-pass already.
+    """Each framework's layer on x (Keras on `backend`); match=True: PyTorch's ε (Flax: two-pass).
 
     >>> x = sample_input((2, 3, 8), 0.0, 1.0, 0)
     >>> c = compare(x, "layer", "btf")
@@ -131,8 +123,7 @@ class Diagnosis:
 def diagnose(
     x: np.ndarray, scheme: str, layout: str, *, groups: int = 1, backend: str = DEFAULT_BACKEND
 ) -> Diagnosis:
-    """max |y_f - y_PyTorch| for Keras and Flax: own defaults, then PyTorch's ε, then also
-    the two-pass variance. Whatever is left at the last step is rounding.
+    """max |y_f - y_PyTorch| of Keras, Flax: defaults, PyTorch's ε, + two-pass; the rest: rounding.
 
     >>> d = diagnose(sample_input((2, 3, 8), 0.0, 1.0, 0), "layer", "btf")
     >>> d.keras[0] > 100 * d.keras[2]
@@ -174,11 +165,7 @@ class RunningStats:
 
 
 def running_statistics(x: np.ndarray, layout: str, steps: int) -> tuple[RunningStats, ...]:
-    """Running statistics from (0, 1) after `steps` training calls on the same batch x.
-
-    r <- keep * r + (1 - keep) * batch value; PyTorch keeps 1 - momentum = 0.9 and feeds the
-    unbiased variance, Keras and Flax keep momentum = 0.99 and feed the biased one. The last
-    entry is PyTorch given Keras's number, momentum=0.99, which keeps only 1%.
+    """Running statistics from (0, 1) after `steps` calls on x: r <- keep r + (1 - keep) batch.
 
     >>> x = sample_input((4, 2, 3), 5.0, 1.0, 0)
     >>> mu = canonical(x, "btf").reshape(-1, 3).mean(axis=0, dtype=np.float64)
@@ -238,11 +225,7 @@ class VarianceError:
 
 @functools.cache
 def _error_curves() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The error curves of variance_error: they do not depend on the page's input, so they
-    are computed once per process (75 exact variances in rational arithmetic), read-only.
-
-    Returns (ratio, fast32, twopass32, fast64), each (K,).
-    """
+    """variance_error's curves, once per process and read-only: they do not depend on the input."""
     ratio = np.logspace(0, 6, 25)  # (K,)
     z = np.random.default_rng(0).standard_normal(64)  # (n,)
     errs: dict[str, list[float]] = {"f32": [], "t32": [], "f64": []}

@@ -1,5 +1,4 @@
-"""Figures of the framework-parity page: output differences, their causes, batch norm's
-running statistics and the variance error of E[x^2] - E[x]^2."""
+"""Figures of the framework-parity page: output gaps, causes, running statistics, variance error."""
 
 from __future__ import annotations
 

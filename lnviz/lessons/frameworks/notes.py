@@ -1,9 +1,4 @@
-"""The words and tables of the framework-parity page, built from its results.
-
-Why: every sentence under a chart must be true for the scheme, backend and input shown, so
-the sentences are functions of the page's Analysis rather than fixed text; numbers come
-from lnviz.content.text. Pure; tested without Streamlit (tests/content/test_framework_text.py).
-"""
+"""The framework-parity page's words and tables, from its Analysis so they fit the state shown."""
 
 from __future__ import annotations
 
@@ -211,8 +206,7 @@ def variance_notes(a: Analysis) -> tuple[str, ...]:
 
 
 def batch_notes(stats: tuple[RunningStats, ...], steps: int, k: int) -> tuple[str, ...]:
-    """What to notice under the running-variance chart after `steps` steps, with k values
-    per channel."""
+    """What to notice under the running-variance chart after `steps` steps, k values per channel."""
     gaps = sorted(stats, key=lambda s: s.eval_gap)
     return (
         "PyTorch's momentum 0.1 is the weight of the new batch; Keras's and Flax's 0.99 is "

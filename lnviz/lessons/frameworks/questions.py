@@ -29,8 +29,7 @@ SAME = 10.0  # two gaps within this factor of each other are "about equally far"
 
 
 def questions(setup: fd.Setup = DEFAULT_SETUP) -> tuple[Question, ...]:
-    """Three questions on the page's setup: what Keras's default ε does to a small variance,
-    which framework lands farthest from PyTorch, and Keras's momentum written for PyTorch."""
+    """Three questions on the page's setup: Keras's default ε, the farthest framework, momentum."""
     return (_eps(setup), _farthest(setup), _momentum())
 
 
@@ -55,8 +54,7 @@ def _eps_text(framework: str, scheme: str) -> str:
 
 
 def _eps(s: fd.Setup) -> Question:
-    """Keras's output over PyTorch's on a small-variance input: each divides by its own
-    √(σ² + ε), so the ratio is √((σ² + ε_PyTorch)/(σ² + ε_Keras)) (γ = 1, β = 0)."""
+    """Keras's output over PyTorch's on a small variance: √((σ² + ε_PyTorch)/(σ² + ε_Keras))."""
     keras, torch = CONVENTIONS["keras", s.scheme], CONVENTIONS["pytorch", s.scheme]
     small = PRESETS[EPS_PRESET]["sd"]
     var, stat = small**2, "mean square" if s.scheme == "rms" else "variance"
@@ -81,9 +79,7 @@ def _eps(s: fd.Setup) -> Question:
 
 
 def farthest(comp: fd.Comparison) -> int:
-    """0 when Keras's output lands farther from PyTorch's than Flax's by more than a factor
-    SAME, 1 when Flax's does, 2 when the two gaps are within that factor (NaN counts as
-    infinitely far)."""
+    """0: Keras is farther from PyTorch than Flax by over SAME, 1: Flax is, 2: neither; NaN: inf."""
     k, f = (comp.max_abs(a, "pytorch") for a in ("keras", "flax"))
     k, f = (math.inf if math.isnan(v) else v for v in (k, f))
     if k == f or (max(k, f) <= SAME * min(k, f)):

@@ -1,14 +1,4 @@
-"""Layer norm computed inside a floating-point format: three variance algorithms, measured.
-
-Why: the same layer norm gives different outputs in different frameworks and precisions;
-the variance formula, the summation order, the format and where epsilon sits explain it.
-
-Every function takes the exact input x (float64), stores it in the chosen format
-(lnviz.lessons.numerics.precision.store), computes the statistics and the output there,
-rounding after every operation, and compares with the truth: a float64 two-pass layer norm
-of the exact x.
-Rows of a (K, n) input are independent samples (used for sweeps over a mean offset).
-"""
+"""Layer norm rounded op by op in a format against a float64 truth: why precisions disagree."""
 
 from __future__ import annotations
 
@@ -113,13 +103,7 @@ _ALGORITHM_FUNCS = {"one-pass": _one_pass, "two-pass": _two_pass, "welford": _we
 
 
 def moments(x: ArrayLike, algorithm: str, precision: str, summation: str = "sequential") -> Moments:
-    """Mean and variance of each row of x, computed in `precision`.
-
-    one-pass: mu = S(x)/n and v = S(x^2)/n - mu^2 (one read of the data, cancels badly);
-    two-pass: mu = S(x)/n, then v = S((x - mu)^2)/n; welford: m_k = m_(k-1) + d_k/k and
-    M_k = M_(k-1) + d_k (x_k - m_k) with d_k = x_k - m_(k-1), v = M_n/n (pairwise: Chan's
-    merge of partial (count, mean, M) states). S is a sum in the format
-    (lnviz.lessons.numerics.precision).
+    """Row mean and variance in `precision`: one-pass S(x^2)/n - mu^2, two-pass, or Welford.
 
     >>> r = moments([2001.0, 2002.0, 2003.0, 2004.0], "one-pass", "float16")
     >>> float(r.mean[0]), float(r.variance[0])  # true mean 2002.5; 2001^2 overflows float16
@@ -202,11 +186,7 @@ def normalize(
     clamp: bool = True,
     summation: str = "sequential",
 ) -> Normalized:
-    """y = (x - mu) / sqrt(v + eps) with mu, v from `algorithm`, all of it in `precision`.
-
-    Each step rounds to the format: x - mu, v + eps, the square root, the division. With
-    clamp, v is replaced by max(v, 0) first (Flax does this); without it a negative
-    v + eps gives NaN.
+    """y = (x - mu) / sqrt(v + eps), each step rounded to `precision`; clamp: v -> max(v, 0) (Flax).
 
     >>> y = normalize([10001.0, 10002.0, 10003.0, 10004.0], "two-pass", "float32", 1e-5)
     >>> y.output.round(4).tolist(), bool(y.rel_error[0] < 1e-6)

@@ -111,11 +111,7 @@ HEATMAP = Chart(heatmap_figure, heatmap_alt)
 
 
 def sweep_figure(s: Sweep, current: float | None = None) -> go.Figure:
-    """Relative output error against the offset, log-log; one line per algorithm/precision.
-
-    Dotted thin lines: the error of storing the input in that precision alone. NaN or
-    infinite errors are marked with crosses at the top edge.
-    """
+    """Relative output error against the offset, log-log, per algorithm/precision; dotted: input."""
     fig = FigureSpec()
     pos = s.offsets > 0  # (K,) a log axis has no room for c = 0
     offsets = s.offsets[pos]

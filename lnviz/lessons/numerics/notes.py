@@ -1,10 +1,4 @@
-"""The words and tables of the numerics lab, built from its results.
-
-Why: a sentence under a chart must be true for the sample, format, offset and summation
-shown, and every number in it must come from the computation; so the lab's tables and
-'what to notice' lists are functions of its results, with numbers from lnviz.content.text.
-Pure; tested without Streamlit (tests/content/test_numerics_text.py).
-"""
+"""The numerics lab's words and tables as functions of its results, so each fits the state shown."""
 
 from __future__ import annotations
 
@@ -45,8 +39,7 @@ _FLOAT16_MAX = get_format("float16").max_finite  # 65504
 
 
 def float16_overflow_offsets(n: int) -> tuple[float, float]:
-    """The offsets c above which float16's sums of n values near c overflow 65504: Σx² (the
-    one-pass variance) once n·c² does, c > √(65504/n); Σx (every mean) once n·c does.
+    """Offsets c where float16 sums of n values near c overflow: Σx² at √(65504/n), Σx at 65504/n.
 
     >>> [round(c, 2) for c in float16_overflow_offsets(1000)]
     [8.09, 65.5]
@@ -55,10 +48,7 @@ def float16_overflow_offsets(n: int) -> tuple[float, float]:
 
 
 def welford_against_two_pass(s: Sweep, precision: str = "float32") -> tuple[float, float]:
-    """The largest ratio of Welford's output error to two-pass's over the swept offsets (as
-    the sweep chart draws them), and its offset. Two-pass's error counts at least the error of
-    storing the input (a lucky near-exact result is no yardstick); only the slider's offsets
-    count, and not where Welford keeps no correct digit (error ≥ 1)."""
+    """Largest Welford / two-pass error ratio and its offset (two-pass floored at input error)."""
     p = s.precisions.index(precision)
     w = s.rel_error[s.algorithms.index("welford"), p]  # (K,)
     t = np.maximum(s.rel_error[s.algorithms.index("two-pass"), p], s.input_error[p])  # (K,)

@@ -1,19 +1,4 @@
-"""Floating-point formats as arithmetic you can run: float64, float32, float16, bfloat16.
-
-Why: layer-norm outputs differ between precisions because every operation rounds; to show
-where the digits go, each operation here is rounded to the chosen format, one at a time.
-
-- float64, float32 and float16 use NumPy's own types. Their +, -, *, / and sqrt are
-  correctly rounded (NumPy computes float16 through float32 and rounds once more, which
-  gives the same result because 24 >= 2 * 11 + 2 bits: double rounding is harmless).
-- bfloat16 (8 significand bits, float32's exponent range) is emulated: values are float32
-  arrays whose low 16 bits are zero; every operation runs in float32 and its result is
-  rounded to bfloat16 with `round_bfloat16`. Again 24 >= 2 * 8 + 2, so each emulated
-  operation equals the correctly rounded bfloat16 operation.
-
-Sums add in the format after every step, either left to right ("sequential", a plain
-loop) or as a balanced tree ("pairwise", what NumPy and most GPU reductions do in spirit).
-"""
+"""Floating-point formats as arithmetic you can run: every operation rounded to the format."""
 
 from __future__ import annotations
 
@@ -34,12 +19,7 @@ _QUIET_NAN = np.uint32(0x7FC00000)
 
 
 def round_bfloat16(x: ArrayLike) -> np.ndarray:
-    """Round float32 values to the nearest bfloat16, ties to even; returned as float32.
-
-    On the float32 bit pattern b: add 0x7FFF plus bit 16 of b (the last kept bit), then
-    clear the low 16 bits. Infinities stay infinite, overflow rounds to infinity, and
-    every NaN becomes a quiet NaN with its sign kept (the addition alone could turn a NaN
-    whose payload sits in the low bits into infinity, or wrap a negative NaN to +0).
+    """Nearest bfloat16 (ties to even) as float32: b + 0x7FFF + bit 16, low half cleared; NaN kept.
 
     >>> round_bfloat16([1.0, 1 + 2**-8, 1 + 3 * 2**-8, 3.0]).tolist()
     [1.0, 1.0, 1.015625, 3.0]
@@ -55,12 +35,7 @@ def round_bfloat16(x: ArrayLike) -> np.ndarray:
 
 
 def _round_bfloat16_arith(f: np.ndarray) -> np.ndarray:
-    """round_bfloat16 for float32 results of arithmetic on bfloat16 values (no NaN check).
-
-    Such NaNs are quiet NaNs whose low 16 bits are zero (made by the hardware, or carried
-    from an operand that was already rounded), and the bit trick keeps them NaN; only a
-    foreign NaN payload needs the check in round_bfloat16. Half the cost in the loops.
-    """
+    """round_bfloat16 without the NaN check: NaNs from arithmetic on bfloat16 have zero low bits."""
     bits = f.view(np.uint32)  # (...,)
     lsb = (bits >> np.uint32(16)) & np.uint32(1)  # (...,)
     return ((bits + (_HALF + lsb)) & _KEEP).view(np.float32)
@@ -115,10 +90,7 @@ def get_format(precision: str) -> Format:
 
 
 def store(x: ArrayLike, precision: str) -> np.ndarray:
-    """x rounded into the format: what an array of that precision actually holds.
-
-    bfloat16 goes through float32 first (float64 -> float32 -> bfloat16), the route of a
-    cast from float32 data. Values beyond the format's range become infinite.
+    """x rounded into the format (bfloat16 via float32, as a cast of float32 data); overflow: inf.
 
     >>> store([2000.4, 1e4 + 1e-3], "float16").tolist()
     [2000.0, 10000.0]
@@ -130,11 +102,7 @@ def store(x: ArrayLike, precision: str) -> np.ndarray:
 
 
 def total(a: np.ndarray, fmt: Format, summation: str = "sequential") -> np.ndarray:
-    """Sum over the last axis in the format, rounding after every addition.
-
-    sequential: s_k = round(s_(k-1) + a_k), left to right (np.add.accumulate does exactly
-    this for native types). pairwise: add neighbours level by level, a balanced tree; an
-    odd element out moves up to the next level unchanged.
+    """Sum over the last axis in the format, rounding after every addition (in order or pairwise).
 
     >>> a = np.array([[1.0, 2.0**-24, 2.0**-24, 2.0**-24, 2.0**-24]], dtype=np.float32)
     >>> f32 = get_format("float32")

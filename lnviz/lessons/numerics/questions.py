@@ -1,5 +1,4 @@
-"""Questions of the numerics lab: the one-pass variance's error, float16's overflow, and
-which algorithm keeps float32 accurate at the offset shown."""
+"""Questions of the numerics lab: one-pass variance error, float16 overflow, accurate algorithm."""
 
 from __future__ import annotations
 
@@ -33,10 +32,7 @@ def questions(
     clamp: bool = True,
     swept: sw.Sweep | None = None,
 ) -> tuple[Question, ...]:
-    """Three questions on the lab's state: the float32 one-pass variance's error class at
-    this offset, where float16's Σx² overflows for this n, and which algorithm stays
-    accurate in float32 here. `swept`: this state's sweep at this offset alone
-    (Sweep.at), when the page has it; otherwise it is computed."""
+    """Three questions on the lab's state; `swept`: this state's sweep at this offset, if known."""
     if swept is None:
         swept = sw.offset_sweep(sample.draw(), [offset], eps, clamp=clamp, summation=summation)
     query = state(sample, offset, eps, summation, clamp)
@@ -110,8 +106,7 @@ def _overflow(sample: sw.SampleSpec, eps: float, summation: str, query: dict[str
 
 
 def most_accurate(swept: sw.Sweep, precision: str = "float32") -> int:
-    """The index in ACCURATE: which algorithms' output errors are smallest at the sweep's
-    first offset (NaN counts as infinitely wrong)."""
+    """Index in ACCURATE of the algorithms with the smallest output error (NaN: infinite)."""
     err = {a: swept.cell("rel_error", a, precision) for a in swept.algorithms}
     err = {a: math.inf if math.isnan(e) else e for a, e in err.items()}
     one, others = err["one-pass"], max(err["two-pass"], err["welford"])

@@ -1,36 +1,4 @@
-"""Conventions that change the numbers: where epsilon sits, the divisor, framework recipes.
-
-Why: before any rounding, two layer norms can disagree because one adds epsilon outside
-the square root or divides by d - 1; after it, because their variance formulas differ.
-
-What each framework computes was read in its source (PyTorch 2.13, Keras 3.15.1, Flax
-0.12.8; docs/frameworks-checked.md lists the files and what was also run):
-
-- PyTorch CPU. aten/src/ATen/native/cpu/layer_norm_kernel.cpp: LayerNormKernelImplInternal
-  takes (mean, var) = RowwiseMoments(X_ptr, N), then rstd = 1 / sqrt(var + eps).
-  moments_utils.h (shipped with 2.13): RowwiseMoments is "Welford algorithm and cascade
-  sum" (Welford inside chunks of vectors, chunk states merged pairwise by AddMoments) and
-  returns opmath_t, float for float16/bfloat16 inputs. (An early revision, commit
-  0354b60c, used max(E[x^2] - E[x]^2, 0); current revisions do not.) No clamp is applied.
-  Measured on 2.13: mean and rstd equal a float32 Welford emulation bit for bit in 271 of
-  300 rows, a two-pass one in 1.
-- Flax linen. flax/linen/normalization.py: LayerNorm has epsilon = 1e-6,
-  use_fast_variance = True, force_float32_reductions = True; _compute_stats computes
-  mu2 - |mu|^2 and then jnp.maximum(0.0, ...), with reductions in at least float32.
-- Keras 3. keras/src/layers/normalization/layer_normalization.py: epsilon = 1e-3; the layer
-  calls ops.layer_normalization, whose _layer_normalization (keras/src/ops/nn.py) sends the
-  torch backend with contiguous axes to torch.nn.functional.layer_norm and everything else
-  through backend moments(), then evaluates x * inv + (-mean * inv). moments() per backend
-  (keras/src/backend/*/nn.py): JAX jnp.var and TensorFlow tf.nn.moments, both two-pass;
-  NumPy and torch mean(square(x)) - square(mean), not clamped. float16 inputs are cast to
-  float32 first. (Older Keras 3 releases called ops.moments in the layer itself.)
-
-Not verified, so not claimed: PyTorch's CUDA and MPS kernels, the order in which XLA sums
-inside jnp.mean, and the TensorFlow version (its backend was read, not run). The recipes
-below emulate the verified variance formulas on float32 input with pairwise sums and the
-output (x - mu) / sqrt(v + eps): expect errors of the same size as the real kernels, not
-the same last digits.
-"""
+"""Conventions that change the numbers: where epsilon sits, the divisor, framework recipes."""
 
 from __future__ import annotations
 
@@ -88,7 +56,7 @@ def eps_placements(x: ArrayLike, eps: float) -> Placements:
 
 @dataclass(frozen=True)
 class Recipe:
-    """What one framework's layer norm computes for float32 input (see the module doc)."""
+    """What one framework's layer norm computes for float32 input, as read in `source`."""
 
     key: str
     framework: str

@@ -1,8 +1,4 @@
-"""Sweeps of the numerics lab: one sample at many mean offsets, and what clamping does.
-
-Why: the one-pass variance fails only when the mean is large next to the spread, so the
-story is told by moving the mean: x = c + base for offsets c from 0 to 1e8.
-"""
+"""Sweeps over the mean offset c of x = c + base: one-pass fails once the mean dwarfs the spread."""
 
 from __future__ import annotations
 
@@ -31,9 +27,7 @@ SAMPLES = ("noise", "grid")
 
 
 def sample(kind: str, n: int = 1000, seed: int = 0, offset: float = 0.0) -> np.ndarray:
-    """offset + a centred base: standard normal noise (n values), or the 16-value grid.
-
-    grid: (7 - k) * 1e-3 for k = 0..15, i.e. 16 values spaced 1e-3 (n and seed unused).
+    """offset + a centred base: n standard normal values, or the grid (7 - k) * 1e-3 for k = 0..15.
 
     >>> sample("grid", offset=1e4)[:3].tolist(), sample("noise", 5, 0).shape
     ([10000.007, 10000.006, 10000.005], (5,))
@@ -82,8 +76,7 @@ class Sweep:
         return int(np.argmin(np.abs(self.offsets - offset)))
 
     def at(self, k: int) -> Sweep:
-        """The sweep at offset index k alone: the same numbers as sweeping [offsets[k]]
-        (each offset's row is computed on its own).
+        """The sweep at offset index k alone: the same numbers as sweeping [offsets[k]].
 
         >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
         >>> one = offset_sweep(sample("noise", 64, 1), [2000.0], 1e-5)
@@ -101,8 +94,7 @@ class Sweep:
 
 @dataclass(frozen=True)
 class SweepMoments:
-    """The part of a sweep that ε and the clamp do not change: the swept rows and every
-    algorithm's moments in every format (about three quarters of a sweep's time)."""
+    """What ε and the clamp leave alone in a sweep: the swept rows and every algorithm's moments."""
 
     base: np.ndarray  # (n,)
     offsets: np.ndarray  # (K,)
@@ -140,11 +132,7 @@ def offset_sweep(
     summation: str = "sequential",
     parts: SweepMoments | None = None,
 ) -> Sweep:
-    """Layer norm of x = c + base for every offset c, algorithm and precision, in the way
-    normalize() computes each (the sweep records the clamp and summation it used).
-
-    `parts` (sweep_moments of the same base, offsets and summation) skips the moments:
-    the same numbers, from the part that ε and the clamp leave alone.
+    """Layer norm of x = c + base per offset, algorithm and precision, as normalize() does.
 
     >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
     >>> s.rel_error.shape, bool(s.rel_error[0, 1, 1] > 100 * s.rel_error[1, 1, 1])
@@ -202,10 +190,7 @@ class Clamping:
 
     @property
     def blowup(self) -> float:
-        """max |clamped| / max |truth|: above 1 means the clamp inflated the output.
-
-        NaN when no clamped entry is a number (the format overflowed, e.g. float16 sums).
-        """
+        """max |clamped| / max |truth|, > 1 if the clamp inflated the output; NaN if none finite."""
         finite = self.clamped[~np.isnan(self.clamped)]  # (k,)
         if finite.size == 0:
             return float("nan")
@@ -213,10 +198,7 @@ class Clamping:
 
 
 def clamping(x: ArrayLike, precision: str, eps: float, summation: str = "sequential") -> Clamping:
-    """One-pass layer norm of x in `precision`, raw and with v clamped at 0.
-
-    A variance rounded below zero is clamped to 0, so the output becomes (x - mu)/sqrt(eps):
-    the deviations divided by a tiny number.
+    """One-pass layer norm of x in `precision`, raw and clamped (v < 0 -> 0: (x - mu)/sqrt(eps)).
 
     >>> c = clamping(2000.0 + sample("noise", 1000, 0), "float32", 1e-5)
     >>> c.variance < 0, bool(np.isnan(c.unclamped).all()), c.blowup > 100

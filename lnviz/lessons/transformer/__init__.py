@@ -1,19 +1,5 @@
 """Layer norm inside a transformer (issue 17): one import for the section's pages.
 
-Each lesson lives in its own module; this one gathers their public names.
-
-* lnviz.lessons.transformer.residual_stack: Pre-LN, Post-LN and a depth-scaled Pre-LN stack of MLP
-  blocks at initialization, forward and hand-written backward pass (Xiong et al. 2020);
-* lnviz.lessons.transformer.depth_sweep: the first and last block's gradient against depth;
-* lnviz.lessons.transformer.sphere: centring onto 1^perp, the sphere of radius sqrt(d), eps pulling
-  small tokens inside, the gain's ellipsoid;
-* lnviz.lessons.transformer.qk_attention: logits, softmax weights and entropy with and without
-  QK-norm, and which keys a query can select (Brody, Alon & Yahav 2023);
-* lnviz.lessons.transformer.tanh_fit: layer norm's per-element S-curve against
-  gamma tanh(alpha x) + beta (Dynamic Tanh, Zhu et al. 2025);
-* lnviz.lessons.transformer.ln_backward: the input gradient of layer norm, re-centred, and
-  orthogonal to the normalized output exactly when eps = 0.
-
 >>> from lnviz.lessons.transformer import PLACEMENTS, compare_placements
 >>> PLACEMENTS
 ('pre', 'post', 'scaled')

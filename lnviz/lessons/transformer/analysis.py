@@ -1,10 +1,4 @@
-"""What the transformer page shows beside its charts: the page's sizes, the last block's
-gradient against depth read off one deep stack, the numbers behind its "what to notice"
-statements, and the table of one layer-norm backward pass.
-
-The page runs the stack in float32 with hidden = 2 d (the timing budget of one move: see
-compare_placements' Cost), so every statement it makes is computed from those runs.
-"""
+"""The numbers beside the transformer page's charts, all computed from the page's own runs."""
 
 from __future__ import annotations
 
@@ -44,9 +38,7 @@ class LastBlockSweep:
 
 
 def page_stack(depth: int, width: int, seed: int) -> PlacementComparison:
-    """The three placements as the page runs them: float32, hidden = 2 d, the depth chart's
-    points read off on the way back (sweep_depths), every array read-only (read_only), so
-    one result can be shared between visitors.
+    """The three placements as the page runs them (float32, hidden = 2 d), read-only to share.
 
     >>> c = page_stack(6, 16, 0)
     >>> c.pre.hidden, c.pre.precision, c.pre.sweep_depths, c.pre.stream.flags.writeable
@@ -75,16 +67,7 @@ def sweep_depths(depth: int) -> tuple[int, ...]:
 def last_block_sweep(
     cmp: PlacementComparison, depths: tuple[int, ...] | None = None
 ) -> LastBlockSweep:
-    """The last block's gradient for every depth L in `depths` (each at most cmp's depth;
-    by default the SWEEP_DEPTHS up to it), read off one comparison run.
-
-    Block l's weights and the inputs do not depend on the depth, so a depth-L stack's
-    forward pass is the first L blocks of the deeper one; its last block's gradient needs
-    only the backward pass through the output (the final layer norm in Pre-LN) and through
-    block L. The numbers equal depth_sweep's `last` (tests/lessons/test_transformer_page.py),
-    at the cost of one stack instead of one per depth. A comparison run with these depths
-    as its sweep_depths computed them on its way back already (the page's does): they are
-    read from it.
+    """Each depth's last-block gradient off one run: a depth-L stack is the run's first L blocks.
 
     >>> from lnviz.lessons.transformer.residual_stack import compare_placements
     >>> sw = last_block_sweep(compare_placements(depth=8, width=16), (2, 8))
@@ -232,8 +215,7 @@ def backward_rows(result: LayerNormBackward, token: int = 0) -> BackwardRows:
 
 
 def read_only(cmp: PlacementComparison) -> PlacementComparison:
-    """The same comparison with every array marked read-only (writeable=False), so that one
-    object can be shared between visitors (the page caches it without copying).
+    """Mark every array read-only (in place), so the page shares one cached comparison uncopied.
 
     >>> from lnviz.lessons.transformer.residual_stack import compare_placements
     >>> read_only(compare_placements(depth=2, width=8)).pre.stream.flags.writeable
@@ -260,8 +242,7 @@ def slope_range(fit: TanhFit) -> tuple[float, float]:
 
 
 def match_length(g: np.ndarray, n: int) -> np.ndarray:
-    """g cut to its first n numbers, or padded with zeros to n (the page's gradient box
-    follows the token's length instead of refusing it).
+    """g cut or zero-padded to n numbers, so the page's gradient box follows the token's length.
 
     >>> match_length(np.array([2.0, 0.0, 1.0]), 4).tolist(), match_length(np.ones(3), 2).tolist()
     ([2.0, 0.0, 1.0, 0.0], [1.0, 1.0])

@@ -1,7 +1,4 @@
-"""Argument checks of the "Inside a transformer" lessons; each failure raises LnvizError.
-
-Messages name the argument, the bad value and what is accepted, as the engine's do.
-"""
+"""Argument checks of the "Inside a transformer" lessons: each failure raises LnvizError."""
 
 from __future__ import annotations
 

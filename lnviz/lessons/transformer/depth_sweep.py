@@ -1,5 +1,4 @@
-"""Block gradient norms of the first and last block against depth, per placement (the
-"as L grows" view of lnviz.lessons.transformer.residual_stack; each depth is one comparison run)."""
+"""First and last block's gradient norms against depth per placement: one comparison run a depth."""
 
 from __future__ import annotations
 

@@ -1,7 +1,4 @@
-"""Figures of "Inside a transformer": placement at depth here, the geometry (sphere, tanh) in
-figures_geometry.py and attention (weights, entropy, keys) in
-figures_attention.py; each pair is named right after its alt builder, and this
-module re-exports them all."""
+"""Figures of "Inside a transformer": placement here; geometry and attention re-exported."""
 
 from __future__ import annotations
 
@@ -51,8 +48,7 @@ def _opacity(p: str, focus: str | None) -> float:
 
 
 def gradient_figure(cmp: PlacementComparison, focus: str | None = None) -> go.Figure:
-    """Each block's weight-gradient norm at initialization, per placement, log y (the
-    `focus` placement drawn thicker, the others fainter)."""
+    """Each block's weight-gradient norm per placement (log y); `focus` thick, the others faint."""
     fig = FigureSpec()
     for p in PLACEMENTS:
         run = cmp.run(p)
@@ -140,8 +136,7 @@ STREAM = Chart(stream_figure, stream_alt)
 
 
 def depth_figure(sweep: DepthSweep | LastBlockSweep, depth: int | None = None) -> go.Figure:
-    """Last block's gradient norm against depth, per placement, log-log; `depth` (the
-    stack shown above it) circled."""
+    """Last block's gradient norm against depth per placement, log-log; `depth` (shown) circled."""
     fig = FigureSpec()
     for p in PLACEMENTS:
         fig.add_scatter(
@@ -183,8 +178,7 @@ _DEPTH_TICKS = (1, 2, 4, 6, 12, 24, 48)  # depths labelled on the log axis
 
 
 def _log_ticks(lo: float, hi: float) -> list[float]:
-    """1-2-5 steps from below lo to above hi: short labels on a log axis that spans less
-    than a few decades (Plotly's own then labels single digits such as '2' for 20)."""
+    """1-2-5 ticks around lo..hi: Plotly labels a short log axis with bare digits ('2' for 20)."""
     first, last = int(np.floor(np.log10(lo))), int(np.ceil(np.log10(hi)))
     ticks = [m * 10.0**e for e in range(first, last + 1) for m in (1, 2, 5)]
     below = [t for t in ticks if t <= lo]

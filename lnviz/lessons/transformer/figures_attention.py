@@ -1,6 +1,4 @@
-"""Attention with and without QK-norm as single-panel charts, which a page sets side by side
-on a wide screen and one under the other on a phone (a two-panel subplot squeezes both
-into 390 px)."""
+"""Attention with and without QK-norm as single panels: side by side if wide, stacked on a phone."""
 
 from __future__ import annotations
 
@@ -14,8 +12,7 @@ from lnviz.lessons.transformer.qk_attention import AttentionScan, Selectability
 
 
 def weights_figure(raw: AttentionScan, normed: AttentionScan) -> go.Figure:
-    """Each key's softmax weight against the logit scale s: solid without QK-norm, dashed
-    with it."""
+    """Each key's softmax weight against the logit scale s: solid without QK-norm, dashed with."""
     fig = FigureSpec()
     for j in range(raw.keys.shape[0]):
         color = QUALITATIVE[j % len(QUALITATIVE)]
@@ -92,8 +89,7 @@ def _hull_order(pts: np.ndarray) -> list[int]:
 
 
 def keys_figure(sel: Selectability) -> go.Figure:
-    """The keys as a query sees them (raw, or layer-normed in the plane orthogonal to 1):
-    selectable keys filled and joined by their hull, the others hollow."""
+    """Keys as a query sees them (raw or layer-normed in 1^perp): selectable filled, on the hull."""
     pts = sel.coordinates
     fig = FigureSpec()
     if sel.layer_norm:  # the circle the normalized keys lie on (inside it by ε)

@@ -1,5 +1,4 @@
-"""Figures of "Inside a transformer", geometry: the sphere, and layer norm against tanh
-(lnviz.lessons.transformer.figures gathers the pairs)."""
+"""Figures of "Inside a transformer", geometry: the sphere, and layer norm against tanh."""
 
 from __future__ import annotations
 
@@ -16,9 +15,7 @@ SCATTER_MAX = 4000  # points of the tanh scatter sent to the browser
 
 
 def sphere_figure(view: SphereView) -> go.Figure:
-    """d = 3: inputs, centred inputs, cores on the circle of radius sqrt(3), outputs on the
-    gain's image of the circle, in 3-D. d > 3: inputs and cores projected onto the fixed 2-D
-    plane of the basis."""
+    """d = 3: each stage of layer norm in 3-D; d > 3: inputs and cores in one fixed 2-D plane."""
     d = view.z.shape[1]
     fig = FigureSpec()
     if d == 3:
@@ -99,8 +96,7 @@ SPHERE = Chart(sphere_figure, sphere_alt)
 
 
 def tanh_figure(fit: TanhFit) -> go.Figure:
-    """Every element (x, LN(x)) of the tokens (ordinary and outlier entries), and the fitted
-    gamma * tanh(alpha x) + beta."""
+    """Every element (x, LN(x)), outliers apart, and the fitted gamma * tanh(alpha x) + beta."""
     xf, yf, of = fit.x.ravel(), fit.y.ravel(), fit.outlier.ravel()
     step = max(1, xf.size // SCATTER_MAX)
     keep = np.zeros(xf.size, bool)

@@ -1,22 +1,4 @@
-"""The backward pass through layer norm, written out, and what it does to a gradient.
-
-Per token x in R^d (no affine here: gain and bias act after it):
-    mu = mean(x),  v = x - mu 1,  q = |v|^2 / d,  sigma = sqrt(q + eps),  x_hat = v / sigma.
-For an upstream gradient g = dL/dx_hat the input gradient is
-
-    dL/dx = (1 / sigma) * (g - mean(g) 1 - x_hat * mean(g * x_hat)).
-
-Two facts follow, for every eps >= 0:
-  * mean(dL/dx) = 0 exactly (x_hat has mean 0): the gradient is re-centred;
-  * dL/dx . x_hat = (1 / sigma) * (g . x_hat) * (1 - |x_hat|^2 / d)
-                  = (1 / sigma) * (g . x_hat) * eps / (q + eps),
-    because |x_hat|^2 = d q / (q + eps). So the gradient is orthogonal to the normalized
-    output only when eps = 0: with eps > 0 the component of the centred g along x_hat is
-    kept, shrunk by eps / (q + eps), rather than removed.
-With a gain, y = gamma * x_hat + beta and an upstream gradient dL/dy, the formula above
-takes g = gamma * dL/dy; the gain's gradient is sum over tokens of dL/dy * x_hat and the
-bias's is sum over tokens of dL/dy.
-"""
+"""Layer norm's backward: dL/dx = (g - mean(g) 1 - x_hat mean(g x_hat)) / sigma, g = dL/dx_hat."""
 
 from __future__ import annotations
 
@@ -30,9 +12,7 @@ from lnviz.lessons.transformer import checks as chk
 
 
 def ln_forward(x: np.ndarray, eps: float) -> tuple[np.ndarray, np.ndarray]:
-    """x_hat = (x - mu) / sqrt(q + eps) over the last axis, and 1 / sigma (..., 1).
-
-    The kernel of the lessons (no checks): the residual stack calls it on every layer.
+    """x_hat = (x - mu) / sqrt(q + eps) and 1 / sigma, last axis; unchecked: the stack's kernel.
 
     >>> xhat, inv = ln_forward(np.array([[1.0, 2.0, 3.0]]), 1 / 3)
     >>> xhat.round(12).tolist(), inv.round(12).tolist()
@@ -59,8 +39,7 @@ def ln_backward(g: np.ndarray, xhat: np.ndarray, inv_sigma: np.ndarray) -> np.nd
 
 @dataclass(frozen=True)
 class LayerNormBackward:
-    """Forward and backward of y = gamma * x_hat + beta for T tokens, with the checks of the
-    two facts in the module's text (re-centred; along x_hat only eps / (q + eps) is kept)."""
+    """Backward of y = gamma * x_hat + beta: re-centred, and eps / (q + eps) kept along x_hat."""
 
     x: np.ndarray  # (T, d) input tokens
     grad_y: np.ndarray  # (T, d) upstream gradient dL/dy

@@ -1,9 +1,4 @@
-"""The 'what to notice' notes of the transformer page, worded from the state they describe.
-
-Each function takes the engine's results for the state shown and returns the bullets as
-plain strings; every number is computed and every comparison word ("larger", "falls") is
-chosen from the numbers, so no statement is true only for the default state.
-"""
+"""'What to notice' notes worded from the state shown, so none holds only for the default state."""
 
 from __future__ import annotations
 
@@ -133,8 +128,7 @@ def sphere_notes(view: SphereView) -> list[str]:
 
 
 def gain_image_text(view: SphereView) -> str:
-    """What γ makes of the circle (d = 3): its semi-axes are √3 times the singular values of
-    diag(γ) on the plane ⟂ 𝟏, so a circle, an ellipse, a segment or a point."""
+    """What γ makes of the circle (d = 3): semi-axes √3 × the singular values of diag(γ) on ⟂ 𝟏."""
     axes, shape = view.semi_axes, view.image_shape
     where = f"The gain γ = {vector(view.gamma, 3)} maps the circle onto "
     if shape == "point":

@@ -1,26 +1,4 @@
-"""Attention logits with and without QK-norm, and which keys a query can select.
-
-Logit scale. Training grows the query and key weights, so q and k grow; here a scale s
-stands for that growth: q and k are both multiplied by sqrt(s), so without QK-norm the
-logits are s * q . k_j / sqrt(d) and grow without bound, and the softmax weights collapse
-onto one key (entropy -> 0; Dehghani et al. 2023 saw it at about 8B parameters). With
-QK-norm, q and k are normalized first (layer norm or RMS norm, no gain), then multiplied
-by a learned logit scale tau:
-
-    logit_j = tau * N(sqrt(s) q) . N(sqrt(s) k_j) / sqrt(d),
-
-and |N(x)|^2 = d m / (m + eps) <= d (m the variance for layer norm, the mean square for RMS
-norm), so by Cauchy-Schwarz |logit_j| <= tau * sqrt(d) * sqrt(d) / sqrt(d) = tau sqrt(d),
-whatever s is. The bound is reached only by a key parallel to the query with eps = 0.
-
-Selectability (Brody, Alon & Yahav 2023, "On the Expressivity Role of LayerNorm in
-Transformers' Attention"). A key k_j can receive the largest logit for some query q
-(q . k_j > q . k_i for every i != j) exactly when it is a vertex of the convex hull of the
-keys; a key inside the hull never can. Layer norm projects the keys onto 1^perp and scales
-them onto a sphere of radius sqrt(d) (eps = 0): every distinct key becomes a hull vertex,
-so every key can be selected. With eps > 0 a key of small variance sits inside the sphere
-and may be hidden again.
-"""
+"""QK-norm caps logits at tau sqrt(d); layer norm (eps = 0) makes every distinct key selectable."""
 
 from __future__ import annotations
 
@@ -162,8 +140,7 @@ class Selectability:
 
 
 def _hull_vertices(p: np.ndarray, tol: float) -> list[int]:
-    """Indices of the strict vertices of the convex hull of p (n, 2), counter-clockwise
-    (Andrew's monotone chain; collinear and repeated points are not vertices)."""
+    """Strict convex-hull vertices of p (n, 2), counter-clockwise (Andrew's monotone chain)."""
     order = sorted(range(len(p)), key=lambda i: (p[i, 0], p[i, 1]))
 
     def cross(o: int, a: int, b: int) -> float:
@@ -189,8 +166,7 @@ def _hull_vertices(p: np.ndarray, tol: float) -> list[int]:
 def selectable_keys(
     keys: ArrayLike, *, layer_norm: bool = False, eps: float = 0.0
 ) -> Selectability:
-    """For keys (n, 2) (or (n, 3) with layer_norm=True: LN maps them into the 2-D plane 1^perp),
-    which keys can be the strict argmax of q . k, exactly (convex hull in the plane).
+    """Keys some q makes the strict argmax of q . k: the 2-D hull's vertices (in 1^perp after LN).
 
     >>> q, k = hidden_key_example()
     >>> selectable_keys(k[:, :2]).selectable.tolist()[-1]  # raw keys: the last one is hidden
@@ -247,11 +223,7 @@ def _outward(edge: np.ndarray) -> np.ndarray:
 
 
 def hidden_key_example() -> tuple[np.ndarray, np.ndarray]:
-    """A query and 4 keys in R^3. The last key is the convex combination
-    0.3 k_1 + 0.3 k_2 + 0.4 k_3 of the others (in all three coordinates), so no query
-    selects it: q . k_4 is a weighted mean of the q . k_i. After layer norm the four keys lie
-    on the circle of radius sqrt(3) in 1^perp, at least 70 degrees apart, each selectable.
-    The query is the unit witness (times sqrt(3)) that selects the last key after layer norm.
+    """A query and 4 keys in R^3: the last, a convex mix of the others, is selectable only after LN.
 
     >>> q, k = hidden_key_example()
     >>> bool(np.allclose(k[3], 0.3 * k[0] + 0.3 * k[1] + 0.4 * k[2]))

@@ -1,6 +1,4 @@
-"""Questions of the transformer page: which placement keeps the last block's gradient as
-the stack deepens, the radius of a layer-normed token, QK-norm's bound on the logits, the
-key no query can select, and the mean of the gradient that comes back through layer norm."""
+"""The transformer page's questions: placement, radius, QK bound, hidden key, gradient mean."""
 
 from __future__ import annotations
 
@@ -22,17 +20,14 @@ BACKWARD_X, BACKWARD_G, BACKWARD_EPS = (1.0, 2.0, 3.0), (3.0, 0.0, 0.0), 1 / 3
 def questions(
     depth: int = 12, width: int = 64, seed: int = 0, sweep: tp.LastBlockSweep | None = None
 ) -> tuple[Question, ...]:
-    """Five questions: the depth question follows the stack shown (depth L, width d, seed;
-    `sweep` is that stack's last-block sweep when the page has it already); the others ask
-    about fixed states their links open."""
+    """Five questions: the depth one follows the stack shown (`sweep` if known), the rest fixed."""
     if sweep is None:
         sweep = tp.last_block_sweep(tp.page_stack(depth, width, seed))
     return (_depth(sweep), _radius(), _bound(), _hidden_key(), _gradient_mean())
 
 
 def _depth(sweep: tp.LastBlockSweep) -> Question:
-    """The placement whose last-block gradient changes least from the shallowest stack of
-    the sweep to the deepest (Post-LN, by Xiong et al. 2020)."""
+    """The placement whose last-block gradient changes least over the sweep (Post-LN, by Xiong)."""
     ratio = {p: float(sweep.last[p][-1] / sweep.last[p][0]) for p in tf.PLACEMENTS}
     best = max(tf.PLACEMENTS, key=lambda p: min(ratio[p], 1 / ratio[p]))
     lo, hi = int(sweep.depths[0]), int(sweep.depths[-1])

@@ -1,51 +1,4 @@
-"""A stack of residual MLP blocks with layer norm before or after the add, at initialization.
-
-Tokens x_0 (T, d); block l = 1..L has an MLP F_l(a) = phi(a W1_l) W2_l (W1_l (d, H),
-W2_l (H, d), no biases: zero at initialization) and layer norm without gain or bias
-(gain 1 and bias 0 at initialization). Three placements:
-
-    post:    x_l = LN(x_{l-1} + F_l(x_{l-1}))                      y = x_L
-    pre:     x_l = x_{l-1} + F_l(LN(x_{l-1}))                      y = LN(x_L)
-    scaled:  x_l = x_{l-1} + F_l(LN(x_{l-1}) / sqrt(l))            y = LN(x_L)
-
-"scaled" is Pre-LN with the layer-norm output of block l multiplied by 1/sqrt(l) (the
-"LayerNorm Scaling" of Sun et al. 2025, "The Curse of Depth in Large Language Models"): it
-damps what deep blocks add, so the Pre-LN residual stream grows far more slowly.
-
-The loss is loss = (1/T) sum_t r_t . y_t for a fixed random projection r (T, d), so the
-gradient reaching the output, dL/dy = r / T, is the same for every placement and depth.
-
-Weights: every entry of W1_l and W2_l is +a or -a with a = sqrt(2 / (d + H)), signs drawn
-from np.random.default_rng([seed, l]): the variance of Xavier's (Glorot's) initialization
-used by Xiong et al. 2020, stored as one bit per weight. Block l's weights do not depend on
-the depth, so a deeper stack only adds blocks. The forward pass keeps the packed signs
-(3 MB at depth 48, width 256) instead of 200 MB of float64 weights, and the backward pass
-unpacks them again; random signs are also ~20 times faster to draw than normal numbers.
-
-Reading the weights dominates a pass (four passes over the block's weights, plus unpacking
-the signs twice), so fewer tokens barely help; the page runs float32 for speed
-(docs/benchmarks.md, "The transformer page").
-
-What it claims and what this stack shows. Xiong et al. 2020 ("On Layer Normalization in the
-Transformer Architecture", Theorem 1) bound the gradient of the last block's weights at
-initialization, under their assumptions and with high probability: in Post-LN the bound does
-not depend on the depth L, in Pre-LN it shrinks like 1/sqrt(L). The reason, in our words:
-Post-LN normalizes every block's output again, so the last block sees a stream of norm
-sqrt(d) whatever came before; Pre-LN's stream grows like sqrt(L) (each block adds a roughly
-independent contribution) and the final layer norm divides every gradient by that norm. The
-paper's hypothesis, not a theorem: large gradients near the output are why Post-LN needs a
-learning-rate warm-up. With this loss (a per-token projection) the gradient entering the
-output is the same at every depth; with another head, e.g. cross-entropy over tokens that
-collapse onto one direction, Post-LN's last-block gradient can grow with depth. This MLP
-stack (no attention) reproduces both parts of Theorem 1: the Post-LN last-block gradient
-stays within a few per cent across depths 6..48, and the Pre-LN one times |x_L| stays
-constant (so it falls like 1/|x_L| ~ 1/sqrt(1 + c L)). Across blocks of one stack, Post-LN's
-gradients are flat here (the paper's Figure 3, with attention, shows them rising toward the
-output); Pre-LN's rise toward the input, by about |x_L| / |x_l| (the larger early-layer
-gradients NormFormer, Shleifer et al. 2021, reports). "scaled" damps the stream's growth
-(|x_L| grows like sqrt(log L)) and its block gradients fall with the block index like
-1/sqrt(l). tests/lessons/test_transformer.py holds these.
-"""
+"""A stack of residual MLP blocks with layer norm before or after the add, at initialization."""
 
 from __future__ import annotations
 
@@ -89,8 +42,7 @@ TOKENS_DEFAULT = 8  # at width 256 the cost barely depends on 1..8 tokens (see C
 
 
 class StackOptions(TypedDict, total=False):
-    """The keyword settings residual_stack and compare_placements share (run_placements
-    holds their defaults, given after each)."""
+    """Settings residual_stack and compare_placements share; run_placements holds their defaults."""
 
     hidden: int | None  # H, 1..1024; None: 4 * width
     seed: int  # 0: draws the inputs, the projection r and the weights' signs
@@ -161,15 +113,7 @@ def _run(
     dtype: np.dtype,
     sweep: tuple[int, ...] = (),
 ) -> list[StackRun]:
-    """Every placement at once: block k's matrix products take all placements' tokens as one
-    (P T, d) matrix, so each weight matrix is read once per pass instead of once per
-    placement. Per-placement steps (where layer norm sits) loop over P <= 3. The weights'
-    scale a multiplies the (small) products, so the weights themselves stay +-1.
-
-    `sweep`: depths L' <= L whose last block's gradient to read off this stack on the way
-    back (lnviz.lessons.transformer.analysis.last_block_sweep explains why that is exact): at
-    block L' the backward pass has its signs and activations at hand, so each costs one
-    matrix product instead of unpacking the block's weights again."""
+    """All placements in one pass: stacking their tokens reads each weight matrix once per pass."""
     P = len(placements)
     norm_in = [i for i, p in enumerate(placements) if p != "post"]
     norm_out = [i for i, p in enumerate(placements) if p == "post"]
@@ -319,10 +263,6 @@ def residual_stack(
 ) -> StackRun:
     """Forward and hand-written backward pass of one placement at initialization.
 
-    depth 1..64, width 4..256, tokens 1..64; `options` as StackOptions (hidden 1..1024,
-    default 4 * width; eps in [0, 1]). weight_grads=True also keeps the full weight
-    gradients (L, d, H) and (L, H, d).
-
     >>> run = residual_stack("post", depth=6, width=16, seed=3)
     >>> run.stream.shape, run.grad_w2_norm.shape
     ((7, 8, 16), (6,))
@@ -342,9 +282,6 @@ def compare_placements(
     **options: Unpack[StackOptions],
 ) -> PlacementComparison:
     """Pre-LN, Post-LN and the scaled Pre-LN on the same weights, inputs and loss.
-
-    sweep_depths: up to 16 depths (each 1..depth) whose stacks' last-block gradient to read
-    off this one on the way (each run's sweep_last; see transformer_page.last_block_sweep).
 
     >>> c = compare_placements(depth=24, width=32, seed=0)
     >>> bool(c.post.grad_norm[-1] > 2 * c.pre.grad_norm[-1])  # Xiong et al.'s contrast

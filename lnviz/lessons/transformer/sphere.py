@@ -1,22 +1,4 @@
-"""Layer norm's geometry: centring projects onto the plane orthogonal to 1, scaling puts the
-result on a sphere of radius sqrt(d) inside it, and the gain maps that sphere to an
-ellipsoid (possibly flattened).
-
-For a token z in R^d: v = z - mean(z) 1 is the orthogonal projection of z onto the
-hyperplane 1^perp = {x : sum(x) = 0}; q = |v|^2 / d; the core u = v / sqrt(q + eps) has
-
-    |u| = sqrt(d q / (q + eps)) = sqrt(d) * sqrt(q / (q + eps)) <= sqrt(d),
-
-so every core lies in 1^perp on or inside the sphere of radius sqrt(d): on it when eps = 0,
-and eps pulls tokens of small variance q inside (to half the squared radius at q = eps).
-The output y = gamma * u + beta maps that sphere (d - 1 dimensions, inside 1^perp) onto an
-ellipsoid centred at beta whose semi-axes are sqrt(d) times the singular values of
-diag(gamma) restricted to 1^perp: d - 1 of them, not the d numbers sqrt(d) |gamma_i|, since
-1^perp is tilted against the coordinate axes. A zero singular value flattens it: for d = 3
-the circle becomes an ellipse, a segment (gamma = (3, 0, 0)) or the point beta (gamma = 0).
-For larger d the figures show the tokens projected onto one fixed 2-D plane inside 1^perp
-(the first two Helmert directions).
-"""
+"""Layer norm's geometry: in 1^perp, |u| = sqrt(d q / (q + eps)) <= sqrt(d); the gain: ellipsoid."""
 
 from __future__ import annotations
 
@@ -62,8 +44,7 @@ class SphereView:
 
     @property
     def image_shape(self) -> str:
-        """d = 3: what the gain makes of the circle, "point", "segment", "circle" or
-        "ellipse" (the words the notes and the alt text share)."""
+        """d = 3: the gain's image of the circle, "point", "segment", "circle" or "ellipse"."""
         rank, axes = self.image_rank, self.semi_axes
         if rank < 2:
             return ("point", "segment")[rank]
@@ -90,11 +71,7 @@ def plane_basis(d: int) -> np.ndarray:
 
 
 def gain_semi_axes(gamma: np.ndarray) -> np.ndarray:
-    """sqrt(d) times the singular values of diag(gamma) on 1^perp, descending (d - 1 values):
-    the semi-axes of the image of the radius-sqrt(d) sphere under u -> gamma * u.
-
-    diag(gamma) P, with P = I - 11^T / d the projector onto 1^perp, has those d - 1 singular
-    values and one more 0 (the direction of 1, which P removes).
+    """The gain's ellipsoid semi-axes: sqrt(d) sv(diag(gamma) P), P = I - 11^T / d, without its 0.
 
     >>> [round(float(a), 4) for a in gain_semi_axes(np.array([3.0, 0.0, 0.0]))]  # a segment
     [4.2426, 0.0]
@@ -108,8 +85,7 @@ def gain_semi_axes(gamma: np.ndarray) -> np.ndarray:
 
 
 def sample_tokens(n: int = 60, d: int = 3, seed: int = 0) -> np.ndarray:
-    """n random tokens (n, d): a random offset along 1 plus a random direction whose length
-    is log-uniform from 0.01 to 3, so some have a variance far below a typical eps.
+    """n tokens (n, d): offset along 1 plus a log-uniform length, some of variance far below eps.
 
     >>> sample_tokens(5, 3, seed=1).shape
     (5, 3)

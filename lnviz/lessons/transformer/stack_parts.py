@@ -1,6 +1,4 @@
-"""The pieces of the residual stack (lnviz.lessons.transformer.residual_stack): sizes,
-weights, inputs, the activation, and weight-gradient norms without forming the gradient.
-"""
+"""The residual stack's parts: sizes, sign weights, inputs, activation, Gram gradient norms."""
 
 from __future__ import annotations
 
@@ -36,8 +34,7 @@ _SIGN_TABLES = {  # byte -> its 8 bits as -1.0 / +1.0, most significant bit firs
 
 
 def signs(packed: np.ndarray, width: int, hidden: int, dtype: np.dtype) -> tuple[np.ndarray, ...]:
-    """S1 (d, H) and S2 (H, d) of +-1 from the packed bits: one gather of 8 values per byte
-    (several times faster than unpackbits followed by a conversion)."""
+    """S1 (d, H) and S2 (H, d) of +-1 from the packed bits: one gather of 8 values per byte."""
     n = width * hidden
     s = np.take(_SIGN_TABLES[dtype], packed, axis=0).reshape(-1)[: 2 * n]  # (2n,)
     return s[:n].reshape(width, hidden), s[n:].reshape(hidden, width)
@@ -88,14 +85,12 @@ def activate(h: np.ndarray, activation: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def input_scale(placement: str, k: int) -> float:
-    """c: what the layer-norm output of block k + 1 is multiplied by (1/sqrt(k + 1) for
-    "scaled", else 1)."""
+    """c, the factor on block k + 1's layer-norm output: 1 / sqrt(k + 1) for "scaled", else 1."""
     return 1.0 / float(np.sqrt(k + 1.0)) if placement == "scaled" else 1.0
 
 
 def gram_norm(a: np.ndarray, g: np.ndarray) -> np.ndarray:
-    """|a^T g|_F per placement, (P,) from a (P, T, n) and g (P, T, m), via T x T Gram
-    matrices: |a^T g|_F^2 = sum_{s,t} (a_s . a_t)(g_s . g_t), without the (n, m) matrix."""
+    """|a^T g|_F per placement from T x T Grams: sum_st (a_s . a_t)(g_s . g_t), no (n, m) matrix."""
     aa = a @ a.transpose(0, 2, 1)  # (P, T, T)
     gg = g @ g.transpose(0, 2, 1)  # (P, T, T)
     return np.sqrt(np.maximum((aa * gg).sum(axis=(1, 2), dtype=np.float64), 0.0))

@@ -1,24 +1,4 @@
-"""Layer norm against gamma * tanh(alpha x) + beta (Dynamic Tanh, Zhu et al. 2025).
-
-Zhu et al. observe that in trained transformers the per-element map from a layer norm's
-input to its output, over many tokens, looks like a tanh S-curve, and replace layer norm by
-DyT(x) = gamma * tanh(alpha x) + beta, alpha one learned scalar (init 0.5 by default), gamma
-and beta per channel; the fit here uses one gamma and one beta for every channel. Here:
-tokens x_t = s_t z_t (z_t ~ N(0, I_d), a per-token scale s_t log-normal), some with outliers
-in a few fixed channels (as the "massive activations" of trained models). Each token is
-normalized on its own: y_t = (x_t - mu_t) / sigma_t. Plotting every element (x_ti, y_ti)
-gives one straight line of slope 1 / sigma_t per token; tokens with an outlier have a large
-sigma_t, so their ordinary elements are squashed toward 0 while the outlier itself lands
-near sqrt(d / k) (k outlier channels): together the cloud bends like an S.
-
-What differs: layer norm acts per token (it needs the token's mean and variance, and maps
-the same x to different y in different tokens), tanh acts per element (one fixed curve,
-no statistics). The fit shows how much of the cloud one curve explains (r2) and what is
-left over (the residual: the spread of the per-token lines).
-
-Fit: alpha on a log grid (then a finer grid around the best), and for each alpha gamma and
-beta by closed-form linear least squares of y on (tanh(alpha x), 1).
-"""
+"""Layer norm against gamma * tanh(alpha x) + beta (Dynamic Tanh, Zhu et al. 2025)."""
 
 from __future__ import annotations
 
@@ -71,9 +51,7 @@ def sample_activations(
     outlier_scale: float = 20.0,
     seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Tokens x (T, d) = s_t z_t and the outlier mask (T, d): round(outlier_fraction * T)
-    tokens, drawn at random, carry +-outlier_scale * s_t in channels 0 and 1 (or channel 0
-    only when d < 8).
+    """Tokens x = s_t z_t (T, d), and the mask of outliers in round(outlier_fraction * T) tokens.
 
     >>> x, mask = sample_activations(10, 8, 0.5, seed=1)
     >>> x.shape, int(mask.any(axis=1).sum())
@@ -97,8 +75,7 @@ def sample_activations(
 
 
 def tanh_fit(*, eps: float = 1e-5, **sample: Unpack[SampleOptions]) -> TanhFit:
-    """Layer norm of tokens drawn by sample_activations(**sample), and
-    gamma * tanh(alpha x) + beta fitted to its scatter.
+    """Layer norm of sample_activations(**sample), and gamma * tanh(alpha x) + beta fitted to it.
 
     >>> f = tanh_fit(tokens=128, width=32, seed=0)
     >>> bool(f.r2 > f.linear_r2), bool(0 < f.alpha), bool(abs(f.beta) < 0.1)
