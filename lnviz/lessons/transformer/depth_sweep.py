@@ -46,7 +46,7 @@ def depth_sweep(
     >>> sw.last["pre"].shape, bool(sw.last["pre"][1] < sw.last["pre"][0])
     ((2,), True)
     """
-    accepted = "1 to 8 depths, each a whole number from 1 to 64"
+    accepted = f"1 to 8 depths, each a whole number from 1 to {DEPTH_MAX}"
     if not isinstance(depths, (list, tuple, np.ndarray)) or not 1 <= len(depths) <= 8:
         raise LnvizError("depths", depths, accepted)
     ds = [chk.whole(v, "depths", 1, DEPTH_MAX) for v in depths]

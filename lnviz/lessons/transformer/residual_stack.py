@@ -38,7 +38,7 @@ __all__ = [
 PLACEMENTS = ("pre", "post", "scaled")
 PRECISIONS = ("float64", "float32")  # float32: about twice as fast, for the page
 ACTIVATIONS = ("relu", "gelu")  # gelu: the tanh approximation (torch approximate="tanh")
-TOKENS_DEFAULT = 8  # at width 256 the cost barely depends on 1..8 tokens (see Cost above)
+TOKENS_DEFAULT = 8  # at width 256 the cost barely depends on 1..8 tokens (docs/modules.md)
 
 
 class StackOptions(TypedDict, total=False):
