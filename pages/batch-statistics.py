@@ -1,5 +1,4 @@
-"""Batch statistics: what batch norm's batch and running statistics do, and why layer norm
-needs neither."""
+"""Batch statistics: what batch norm's batch and running statistics do; layer norm needs neither."""
 
 from collections.abc import Sequence
 from dataclasses import replace
@@ -34,7 +33,7 @@ batch_sizes = ui.cached(max_entries=16)(model.batch_sizes)
 stream_companions = ui.cached(model.stream_companions)
 
 
-def stream_charts(s: StreamSettings, feat: int, at: int) -> dict:
+def stream_charts(s: StreamSettings, feat: int, at: int) -> live.Charts:
     """The stream charts the shift step moves, with the shift at `at`."""
     sr = model.stream_runs(replace(s, at=at))
     return page_charts(sr.stream, sr.runs, feat)
@@ -59,10 +58,6 @@ def shift_live(s: StreamSettings, feat: int) -> None:
         fmt=lambda k: f"{k:g}" + (" (no shift)" if k >= s.steps else ""),
         symbol="step",
     )
-
-
-def steps_text(n: int | None, none: str) -> str:
-    return none if n is None else str(n)
 
 
 def closing(columns: Sequence[ConventionColumn]) -> str:
@@ -94,8 +89,8 @@ def convention_table(c: Conventions) -> dict[str, list[str]]:
             text.number(col.momentum),
             text.number(col.weight_new),
             "unbiased, ÷ (B − 1)" if col.unbiased else "biased, ÷ B",
-            steps_text(col.close, "never"),
-            steps_text(col.took, "—"),
+            "never" if col.close is None else str(col.close),
+            "—" if col.took is None else str(col.took),
             f"{text.number(col.ratio, 4)} ± {text.number(col.band, 2)}",
             text.with_exact(col.limit, 4),
         ]

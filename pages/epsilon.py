@@ -15,7 +15,7 @@ COMPARE_EPS = (1e-3, 1e-2, 0.1, 1.0, 10.0)  # faint comparison curves
 RATIO_GRID = np.logspace(-3, 3, 241)  # q / eps axis of the variance chart
 
 
-def charts_at(z: np.ndarray, others: tuple[lnviz.Family, ...], eps: float) -> dict:
+def charts_at(z: np.ndarray, others: tuple[lnviz.Family, ...], eps: float) -> live.Charts:
     """The charts ε moves, as the page draws them at `eps` (the faint curves `others` stay)."""
     core, spec = lnviz.analyze_core(z, eps), lnviz.jacobian_spectrum(z, eps)
     current = lnviz.epsilon_family(eps)

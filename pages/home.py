@@ -1,5 +1,4 @@
-"""Home: why normalization exists, where layer norm sits in a transformer, the formula, the
-way into the course (and a shortcut for practitioners), then the course as one card per step."""
+"""Home: why normalization exists, layer norm in a transformer, the formula, the course's cards."""
 
 import streamlit as st
 

@@ -17,12 +17,12 @@ from lnviz.lessons.invariance.state import PRESETS, STATE
 SHIFTS, SCALES = STATE["c"].options, STATE["a"].options  # the live controls' values
 
 
-def shift_charts(z: np.ndarray, eps: float, c: float) -> dict:
+def shift_charts(z: np.ndarray, eps: float, c: float) -> live.Charts:
     """The chart c moves, as section 1 draws it (its bars stay put: that is the lesson)."""
     return {"shift": (figs.PAIR, (symmetry.common_shift(z, c, eps),))}
 
 
-def scale_charts(z: np.ndarray, eps: float, a: float) -> dict:
+def scale_charts(z: np.ndarray, eps: float, a: float) -> live.Charts:
     """The chart a moves, as section 2 draws it."""
     ident = explorers.scaling_check(z, eps, a).scaling
     return {"scale": (figs.SCALE, (symmetry.scale(z, a, eps), ident))}

@@ -54,7 +54,7 @@ def centre_or_default(a: np.ndarray, x: np.ndarray) -> wt.WeightedCentering:
         return wt.weighted_centering(A3_FALLBACK, x)
 
 
-def weight_charts(x: np.ndarray, w: float) -> dict:
+def weight_charts(x: np.ndarray, w: float) -> live.Charts:
     """The plane and the fit, as the page draws them at `w` and as the drag of w moves them."""
     r2 = wt.weighted_centering(wt.two_weights(w), x)
     return {
@@ -63,7 +63,7 @@ def weight_charts(x: np.ndarray, w: float) -> dict:
     }
 
 
-def point_charts(w: float, view: wt.ProjectionView, point: tuple[float, float]) -> dict:
+def point_charts(w: float, view: wt.ProjectionView, point: tuple[float, float]) -> live.Charts:
     """The plane as the page draws it with x at `point`, in the view `view` (it does not
     zoom while the point is dragged; the page fits the view again on release)."""
     r2 = wt.weighted_centering(wt.two_weights(w), np.asarray(point))

@@ -10,11 +10,11 @@ beside this file. A change meant to alter what a page shows rewrites them:
 
 and the diff of that file shows which states changed.
 
-The exact digests hold on the kind of machine that wrote them: float32 matrix products
-(the transformer's stack, the home page's thumbnail of it) and the rounding gaps the
-framework page measures follow the CPU's BLAS kernels. On another CPU the test compares
-each state with every number masked (its text, layout and trace names and the shape of
-its charts), which still catches a moved, lost or renamed element.
+The exact digests hold on the kind of machine that wrote them (CPU model, family and SIMD
+flags): float32 matrix products (the transformer's stack, the home page's thumbnail of it)
+and the rounding gaps the framework page measures follow the CPU's BLAS kernels. On another
+CPU the test compares each state with every number masked (its text, layout and trace
+names and the shape of its charts), which still catches a moved, lost or renamed element.
 """
 
 from __future__ import annotations
@@ -40,15 +40,24 @@ NUMBER = re.compile(r"[-+−]?\d[\d.,]*(?:e[-+−]?\d+)?")
 MACHINE_KEY = "__machine__"
 
 
+SIMD = re.compile(r"avx|fma|sse|f16c|amx|vnni")  # the flags that pick BLAS and ufunc kernels
+
+
 def machine() -> str:
-    """The CPU model and NumPy's version: what the exact digests depend on."""
+    """The CPU's model, family and SIMD flags, and NumPy's version: what the exact digests
+    depend on (two "AMD EPYC" machines with other flags gave other float32 products)."""
     import numpy as np
 
-    cpu = ""
+    info: dict[str, str] = {}
     with contextlib.suppress(OSError):
-        lines = Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines()
-        cpu = next((ln.split(":", 1)[1].strip() for ln in lines if ln.startswith("model name")), "")
-    return f"{cpu or platform.processor()} / numpy {np.__version__}"
+        for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
+            name, _, value = line.partition(":")
+            info.setdefault(name.strip(), value.strip())
+    flags = " ".join(sorted(f for f in info.get("flags", "").split() if SIMD.match(f)))
+    cpu = f"{info.get('model name', platform.processor())} family {info.get('cpu family')}"
+    model = f"model {info.get('model')}"
+    digest = hashlib.blake2b(flags.encode(), digest_size=6).hexdigest()
+    return f"{cpu} {model} simd {digest} / numpy {np.__version__}"
 
 
 def _masked(node: Any) -> Any:
