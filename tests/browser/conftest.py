@@ -1,5 +1,9 @@
 """Fixtures of the real-browser suite: one app server and one Chromium for the session,
-a fresh browser context for each test.
+and one browser context per server whose pages the tests open and close.
+
+Pages share their server's context so that Streamlit's and Plotly's scripts come from the
+browser's cache, parsed once (docs/benchmarks.md, "The suite's time"); each test still
+gets new pages, so a new Streamlit session each, with its own viewport and colour scheme.
 
 Chromium is Debian's (/usr/bin/chromium); Playwright only drives it. Without either, the
 tests skip on a developer's machine and fail under CI=true (see tests/conftest.py).
@@ -26,7 +30,7 @@ from .helpers import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover
-    from playwright.sync_api import Browser
+    from playwright.sync_api import Browser, BrowserContext, Page
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
@@ -50,13 +54,25 @@ class BrowserPool:
         self._launch = launch
         self.current = launch()
         self.replaced = 0
+        self._shared: dict[str, BrowserContext] = {}
 
     def replace(self) -> Browser:
         with contextlib.suppress(Exception):
             self.current.close()
         self.current = self._launch()
+        self._shared = {}
         self.replaced += 1
         return self.current
+
+    def shared(self, base_url: str) -> BrowserContext:
+        """The context whose pages visit the server at `base_url` (made on first use)."""
+        if base_url not in self._shared:
+            context = self.current.new_context(base_url=base_url, reduced_motion="reduce")
+            context.set_default_timeout(15_000)
+            context.add_init_script(RUN_COUNTER_JS)
+            context.on("close", lambda _: self._shared.pop(base_url, None))  # a test closed it
+            self._shared[base_url] = context
+        return self._shared[base_url]
 
     def close(self) -> None:
         with contextlib.suppress(Exception):
@@ -115,11 +131,12 @@ def server(browser_pool: BrowserPool, start_server: Callable[[str], Any]) -> Ite
 
 @pytest.fixture
 def open_page(browser_pool: BrowserPool, server: AppServer) -> Iterator[Callable[..., Visit]]:
-    """Open a page of the app in a new browser context (closed after the test).
+    """Open a page of the app in its server's shared context (closed after the test, with
+    any page it opened).
 
     open_page("epsilon", {"eps": "4/3"}, viewport=PHONE, color_scheme="dark")
     """
-    contexts: list[Any] = []
+    opened: list[tuple[BrowserContext, set[Page]]] = []
 
     def open_(
         url_path: str = "",
@@ -130,21 +147,19 @@ def open_page(browser_pool: BrowserPool, server: AppServer) -> Iterator[Callable
         app: AppServer | None = None,
     ) -> Visit:
         srv = app or server
-        context = browser_pool.current.new_context(
-            base_url=srv.url,
-            viewport=viewport or DESKTOP,
-            color_scheme=color_scheme,  # type: ignore[arg-type]
-            reduced_motion="reduce",
-        )
-        contexts.append(context)
-        context.set_default_timeout(15_000)
-        context.add_init_script(RUN_COUNTER_JS)
-        visit = Visit(context.new_page(), srv)
+        context = browser_pool.shared(srv.url)
+        opened.append((context, set(context.pages)))
+        page = context.new_page()
+        page.set_viewport_size(viewport or DESKTOP)
+        page.emulate_media(color_scheme=color_scheme, reduced_motion="reduce")  # type: ignore[arg-type]
+        visit = Visit(page, srv)
         visit.listen()
         goto(visit, url_path, query)
         return visit
 
     yield open_
-    for context in contexts:
-        with contextlib.suppress(Exception):
-            context.close()
+    for context, before in opened:
+        for page in context.pages:
+            if page not in before:
+                with contextlib.suppress(Exception):
+                    page.close()

@@ -1,7 +1,8 @@
 """axe-core (4.12, the engine behind Lighthouse's accessibility audit) on every page.
 
 The project's own markup has no serious or critical violation at 1280 px and at 390 px,
-in the light theme and in the dark one, the whole page included: the course's navigation is
+in the light theme and in the dark one, the whole page included (`audit`, run on the loads
+of test_browser_pages and test_phone_layout): the course's navigation is
 drawn with st.page_link (Streamlit 1.67's own sidebar navigation had list violations of its
 own: its list held `div`s, its items sat outside a list; docs/accessibility.md).
 The same holds in states beyond the defaults: a question answered, the charts' numbers
@@ -18,10 +19,8 @@ from typing import Any
 import axe_playwright_python
 import pytest
 
-from lnviz.content.registry import PAGES
-
 from .chart_contrast import chart_marks, contrast_failures
-from .conftest import DESKTOP, PHONE
+from .conftest import DESKTOP
 from .helpers import Visit, exception_report, interact
 
 pytestmark = pytest.mark.browser
@@ -84,24 +83,31 @@ def faint_chart_marks(page: Any, where: str) -> list[str]:
     return [f"{where}: {found}" for found in contrast_failures(chart_marks(page))]
 
 
-@pytest.mark.parametrize("url_path", [p.url_path for p in PAGES], ids=lambda p: p or "home")
-def test_the_pages_own_markup_has_no_serious_violation(
-    open_page: Callable[..., Visit], url_path: str
-) -> None:
-    """At 1280 px in the light theme, then on a fresh load at 390 px dark. A live switch of
-    both on one load left Chromium's renderer hung on reduction axes (every later call
-    waited forever, 2026-12-07; each switch alone passes), so each state gets its own load
-    (docs/accessibility.md)."""
-    faint: list[str] = []
-    for viewport, scheme, where in (
-        (DESKTOP, "light", "1280 px light"),
-        (PHONE, "dark", "390 px dark"),
-    ):
-        page = open_page(url_path, viewport=viewport, color_scheme=scheme).page
-        no_severe_violation(page)
-        assert structure_problems(page) == []  # (axe's heading-order is only "moderate")
-        faint += faint_chart_marks(page, where)
-    assert faint == [], "\n".join(faint)
+def audit(page: Any, where: str) -> list[str]:
+    """Everything this file checks on a page as loaded: axe's serious and critical
+    violations, the heading structure and the charts' faint marks. Called on the loads of
+    the per-page tests (test_browser_pages at 1280 px light, test_phone_layout at 390 px
+    dark): each page's own markup is audited in both, with no load of its own."""
+    found = severe_violations(page, {"include": [["html"]]})
+    problems = [f"{where}: axe {rule}: {targets}" for rule, targets in found.items()]
+    problems += [f"{where}: {p}" for p in structure_problems(page)]
+    return problems + faint_chart_marks(page, where)
+
+
+def test_the_audit_finds_each_kind_of_problem(open_page: Callable[..., Visit]) -> None:
+    """The audit itself: grey text at Streamlit's own caption contrast (3.9:1), an h4
+    right under the page's h1 and a second h1 are found."""
+    page = open_page("references").page
+    page.evaluate(
+        """() => { const main = document.querySelector('main');
+          const p = document.createElement('p'); p.textContent = 'A low-contrast line';
+          p.style.color = '#828180'; p.style.background = '#ffffff'; main.prepend(p);
+          for (const tag of ['h4', 'h1']) { const h = document.createElement(tag);
+            h.textContent = 'probe ' + tag; main.querySelector('h1').after(h); } }"""
+    )
+    found = audit(page, "probe")
+    assert any(f.startswith("probe: axe color-contrast") for f in found), found
+    assert {"probe: 2 h1", "probe: h4 after h1: probe h4"} <= set(found), found
 
 
 def _answered_with_numbers(visit: Visit) -> None:
@@ -142,20 +148,6 @@ def test_other_states_have_no_serious_violation(
     no_severe_violation(visit.page)
 
 
-def test_axe_finds_what_it_should(open_page: Callable[..., Visit]) -> None:
-    """The check itself: grey caption text at Streamlit's own 3.9:1 is found."""
-    visit = open_page("references")
-    page = visit.page
-    page.evaluate(
-        """() => { const p = document.createElement('p'); p.id = 'lnviz-axe-probe';
-          p.textContent = 'A low-contrast line'; p.style.color = '#828180';
-          p.style.background = '#ffffff';
-          document.querySelector('.stMain').prepend(p); }"""
-    )
-    found = severe_violations(page, {"include": [["#lnviz-axe-probe"]]})
-    assert "color-contrast" in found, found
-
-
 FAKE_CHART = """<body style="color: rgb(49, 51, 63)"><div class="js-plotly-plot">
 <svg class="main-svg" width="300" height="200" style="background: rgb(255, 255, 255)">
 <g class="trace scatter" style="opacity: 1"><path class="js-line" d="M0,10L300,10"
@@ -188,17 +180,6 @@ def test_the_chart_contrast_check_finds_faint_marks(browser: Any) -> None:
         "text on a dark box rgb(49, 51, 63)",
         "line trace rgb(242, 142, 43)",
     ], found
-
-
-def test_the_structure_check_finds_a_skipped_level(open_page: Callable[..., Visit]) -> None:
-    """The check itself: an h4 right under the page's h1, and a second h1, are found."""
-    page = open_page("references").page
-    page.evaluate(
-        """() => { const main = document.querySelector('main');
-          for (const tag of ['h4', 'h1']) { const h = document.createElement(tag);
-            h.textContent = 'probe ' + tag; main.querySelector('h1').after(h); } }"""
-    )
-    assert structure_problems(page) == ["2 h1", "h4 after h1: probe h4"]
 
 
 MOTION_JS = """async (reduce) => {

@@ -2,7 +2,7 @@
 page in the students' view at 1280 x 900, what is drawn outside the question box (text,
 metrics, the charts' own SVG text) shows none of the open questions' numeric answers, and the
 exercise-sheet menu offers no sheet with the answers (presentation mode, the lecturer's view,
-does: the check finds it there)."""
+does: the check finds it there). The checks run on test_browser_pages' load of each page."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 
-from tests.app.test_answers_hidden_on_page import STEPS, leaks
+from tests.app.test_answers_hidden_on_page import forms, leaks, numeric
 
 from .conftest import DESKTOP
 from .helpers import Visit, interact
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.browser
 
 # Every drawn text node of the main pane outside the question box: prose, metrics, tables
 # and the charts' SVG text (a folded part's text is not drawn, so it is not read here).
-_DRAWN_TEXT_JS = """() => {
+DRAWN_TEXT_JS = """() => {
   const main = document.querySelector('section.stMain') || document.body;
   const walk = document.createTreeWalker(main, NodeFilter.SHOW_TEXT);
   const out = [];
@@ -32,7 +32,7 @@ _DRAWN_TEXT_JS = """() => {
 }"""
 
 
-def _sheet_labels(visit: Visit) -> list[str]:
+def sheet_labels(visit: Visit) -> list[str]:
     """The labels of the downloads in the page's exercise-sheet menu, opened."""
     page = visit.page
     interact(page, lambda: page.get_by_role("button", name="Exercise sheet").first.click())
@@ -41,21 +41,37 @@ def _sheet_labels(visit: Visit) -> list[str]:
     return [b.inner_text() for b in buttons.all()]
 
 
-@pytest.mark.parametrize("url_path", STEPS)
-def test_a_students_screen_shows_no_open_answer_and_no_answer_sheet(
-    open_page: Callable[..., Visit], url_path: str
-) -> None:
-    visit = open_page(url_path, viewport=DESKTOP)
-    text = visit.page.evaluate(_DRAWN_TEXT_JS)
-    assert "Predict, then check" not in text and len(text) > 500  # the walk reads the page
+def answer_problems(visit: Visit, url_path: str) -> list[str]:
+    """On a course page as a student loads it: the answers the page draws outside the
+    question box (run on test_browser_pages' load of each page, before anything moves)."""
+    text = visit.page.evaluate(DRAWN_TEXT_JS)
+    if "Predict, then check" in text or len(text) <= 500:  # the walk must read the page
+        return [f"{url_path}: the text walk read {len(text)} characters"]
     found = leaks(url_path, text)
-    assert not found, f"{url_path} draws the answer of {sorted(found)}"
-    labels = _sheet_labels(visit)
-    assert labels and not [b for b in labels if "answers" in b.lower()], labels
+    return [f"{url_path} draws the answer of {sorted(found)}"] if found else []
 
 
-def test_the_lecturers_view_offers_the_answer_sheet(open_page: Callable[..., Visit]) -> None:
-    """The sheet check finds a sheet with answers where there is one."""
+def sheet_problems(visit: Visit) -> list[str]:
+    """The student's exercise-sheet menu: it offers sheets, none with the answers."""
+    labels = sheet_labels(visit)
+    if labels and not [b for b in labels if "answers" in b.lower()]:
+        return []
+    return [f"exercise sheets offered: {labels}"]
+
+
+def test_the_checks_find_a_drawn_answer_and_a_sheet_with_answers(
+    open_page: Callable[..., Visit],
+) -> None:
+    """The checks themselves, on the lecturer's view (which offers the answers' sheet) with
+    the first question's answer written into the page outside the question box."""
+    question = numeric("epsilon")[0]
+    written = sorted(forms(question.answer))[0]
     visit = open_page("epsilon", {"present": "true"}, viewport=DESKTOP)
-    labels = _sheet_labels(visit)
-    assert [b for b in labels if "answers" in b.lower()], labels
+    visit.page.evaluate(
+        "(t) => { const p = document.createElement('p'); p.textContent = `answer: ${t}`;"
+        " (document.querySelector('section.stMain') || document.body).append(p); }",
+        written,
+    )
+    found = answer_problems(visit, "epsilon")
+    assert len(found) == 1 and repr((question.key, written)) in found[0], found
+    assert sheet_problems(visit) != []  # the lecturer's menu offers the answers

@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, Any
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from tests.app.test_answers_hidden_on_page import STEPS
+
+from . import test_accessibility as a11y
+from . import test_answers_hidden as answers
 from . import test_chart_margins as margins
 from .helpers import (
     Visit,
@@ -183,9 +187,11 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     open_page: Callable[..., Visit], browser_pool: BrowserPool, case: PageCase
 ) -> None:
     """Loads with no exception, its title and charts; fits 1280 px; its charts need no
-    second layout pass (test_chart_margins); is photographed, light and dark. Then, on a
+    second layout pass (test_chart_margins); passes the accessibility audit
+    (test_accessibility); a course page draws none of its questions' answers outside the
+    question box (test_answers_hidden); is photographed, light and dark. Then, on a
     page with a slider_key, that slider moved with the keyboard redraws a chart and the
-    link follows it.
+    link follows it; last, a course page's exercise-sheet menu offers no answers.
 
     One page load serves all the checks (page loads dominate the suite's time). The
     screenshots are taken before the assertions, so a failing page is photographed too:
@@ -203,6 +209,9 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     headings = page.locator("[data-testid=stMain] h1").all_inner_texts()
     text = main_text(page)
     overflow = horizontal_overflow(page)
+    course_step = case.url_path in STEPS
+    problems = a11y.audit(page, "1280 px light")
+    problems += answers.answer_problems(visit, case.url_path) if course_step else []
 
     saved = screenshot(page, f"{case.id}-light")
 
@@ -221,6 +230,7 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     assert not overflow, (
         f"{page.url} scrolls sideways at 1280 px (scrollWidth, clientWidth): {overflow}"
     )
+    assert problems == [], "\n".join(problems)
     if case.slider_key:
         try:
             assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
@@ -244,6 +254,8 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     saved += screenshot(page, f"{case.id}-dark")
     for path in saved:
         assert path.stat().st_size > 5_000, f"{path} looks empty"
+    if course_step:
+        assert answers.sheet_problems(visit) == []
 
 
 KEY_PRESS_TIMEOUT_MS = 20_000  # a key press takes well under a second, even on a busy machine

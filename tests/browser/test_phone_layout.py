@@ -1,6 +1,7 @@
 """On a 390 × 844 phone, every page puts its first chart within two screens of the top, and
 Plotly's toolbar covers no chart title and no chart's bottom is cut off (lnviz/app/layout.py:
-the phone's styles). Each page is photographed there, in the dark theme.
+the phone's styles). Each page is photographed there, in the dark theme, and audited for
+accessibility on the same load.
 
 Streamlit scrolls its main pane ([data-testid=stMain]), not the document, so offsets are
 measured inside that pane: an element's top relative to the pane's content top.
@@ -14,6 +15,7 @@ import pytest
 
 from lnviz.content import registry
 
+from . import test_accessibility as a11y
 from .conftest import PHONE
 from .helpers import Visit, screenshot, wait_charts
 
@@ -91,11 +93,14 @@ def test_first_chart_within_two_screens_and_no_toolbar_over_a_title(
     open_page: Callable[..., Visit], url_path: str
 ) -> None:
     """In the dark theme (the desktop render test photographs both themes at 1280 px);
-    photographed first, so a failing page is too: artifacts/screenshots/<page>-phone.png."""
+    photographed first, so a failing page is too: artifacts/screenshots/<page>-phone.png.
+    The same load passes the accessibility audit (test_accessibility) at 390 px dark."""
     visit = open_page(url_path, viewport=PHONE, color_scheme="dark")
     charts = 0 if url_path in NO_CHART else wait_charts(visit.page, 1)
+    problems = a11y.audit(visit.page, "390 px dark")
     [picture] = screenshot(visit.page, f"{url_path or 'home'}-phone", full_height=False)
     assert picture.stat().st_size > 5_000, f"{picture} looks empty"
+    assert problems == [], "\n".join(problems)
     if url_path in NO_CHART:
         assert visit.page.evaluate(FIRST_CHART_JS) is None
         return
