@@ -32,6 +32,11 @@ from .helpers import (
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.sync_api import Browser, BrowserContext, Page
 
+# A new tab of a shared context starts with an empty localStorage, as in a new context
+# (Streamlit keeps the sidebar's folded state there: a phone's fold followed the next test
+# to 1280 px). sessionStorage belongs to the tab, so a reload keeps what the tab stored.
+FRESH_STORAGE_JS = """if (window.top === window && !sessionStorage.getItem('lnviz-tab')) {
+  localStorage.clear(); sessionStorage.setItem('lnviz-tab', '1'); }"""
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
@@ -70,6 +75,7 @@ class BrowserPool:
             context = self.current.new_context(base_url=base_url, reduced_motion="reduce")
             context.set_default_timeout(15_000)
             context.add_init_script(RUN_COUNTER_JS)
+            context.add_init_script(FRESH_STORAGE_JS)
             context.on("close", lambda _: self._shared.pop(base_url, None))  # a test closed it
             self._shared[base_url] = context
         return self._shared[base_url]
