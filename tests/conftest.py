@@ -71,8 +71,8 @@ def require_tool(path: str) -> str:
     pytest.skip(message)
 
 
-# The files that take longest on two workers, slowest first (2026-12-07 evening, one full run:
-# --durations=0), browser or not. Scheduled first, so that the many short files fill the gaps
+# The files that take longest on two workers, slowest first (their times in one full run,
+# 2026-12-07 evening), browser or not. Scheduled first, so that the many short files fill the gaps
 # at the end, in the full suite and in the fast tier (-m "not browser") alike.
 SLOW_FIRST = (
     "tests/browser/test_browser_pages.py",
