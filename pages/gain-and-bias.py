@@ -32,7 +32,7 @@ def matched(values: np.ndarray, field: str, d: int, fallback: str) -> np.ndarray
 
 def stage_charts(
     vectors: dict[str, np.ndarray], eps: float, field: str, index: int, value: float
-) -> dict:
+) -> live.Charts:
     """The charts one coordinate moves, with that coordinate at `value`."""
     moved = {name: v.copy() for name, v in vectors.items()}
     moved[field][index] = value
@@ -62,8 +62,8 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
 
     # the frames' key leaves out the dragged entry's own value (every frame sets it), so a
     # release onto the same window finds the frames it already built
-    others = {name: v.copy() for name, v in vectors.items()}
-    others[field][index] = 0.0
+    base = {name: v.copy() for name, v in vectors.items()}
+    base[field][index] = 0.0
     eps = res.eps
 
     def apply(value: float) -> None:  # the release: one entry of the text box changes
@@ -76,7 +76,7 @@ def live_drag(res: lnviz.AffineStages, fields: list[str]) -> None:
         options=values,
         value=float(vector[index]),
         charts=live.chart_frames(
-            lambda v: stage_charts(others, eps, field, index, v), values.tolist()
+            lambda v: stage_charts(base, eps, field, index, v), values.tolist()
         ),
         fmt=lambda v: ui.fmt(v, 6),
         symbol=symbol,
