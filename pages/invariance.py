@@ -1,6 +1,6 @@
 """Invariances: which changes of the input layer normalization ignores, and which it does not."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 import streamlit as st
@@ -33,7 +33,7 @@ def drag(
     label: str,
     options: Sequence[float],
     value: float,
-    charts_at: Callable[[float], dict],
+    charts_at: live.ChartsAt,
 ) -> None:
     """A live control for `symbol`, then the charts it drives (`charts_at(value)`): their
     frames follow the drag in the browser and the release sets the page's `symbol`."""
