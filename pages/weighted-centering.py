@@ -164,8 +164,7 @@ projection meets it at a right angle instead."""
         )
 
     now = weight_charts(x, w)
-    r2 = wt.weighted_centering(wt.two_weights(w), x)
-    view2 = wt.projection_view(r2)
+    r2, view2 = now["plane"][1]  # the plane's arguments: the centering of x and its view
     with quiz_box:
         quiz.ask(exercises.questions(w, tuple(x)), page="weighted-centering")
 
