@@ -1,9 +1,4 @@
-"""The NumPy-only engine; lessons, content, figures, app and pages import it, never the reverse.
-
->>> import lnviz
->>> lnviz.normalized_core([101.0, 102.0, 103.0], 1 / 3).round(12).tolist()
-[-1.0, 0.0, 1.0]
-"""
+"""The NumPy-only engine; lessons, content, figures, app and pages import it, never the reverse."""
 
 from lnviz.axes import (
     SCHEME_INFO,

@@ -31,12 +31,7 @@ def normalize_rows(
     weight: np.ndarray | None = None,
     bias: np.ndarray | None = None,
 ) -> RowStats:
-    """y = (x - mu) / sqrt(var + eps) * weight + bias per row (M, N); RMS when not centered.
-
-    >>> import numpy as np
-    >>> normalize_rows(np.array([[1.0, 2.0, 3.0]]), 1 / 3).y.round(12).tolist()
-    [[-1.0, 0.0, 1.0]]
-    """
+    """y = (x - mu) / sqrt(var + eps) * weight + bias per row (M, N); RMS when not centered."""
     m, n = x2.shape  # M rows, each with N entries that share one statistic
     y = np.empty((m, n), dtype=x2.dtype)  # (M, N), C order
     mean = np.empty(m, dtype=x2.dtype) if centered else np.zeros(m, dtype=x2.dtype)  # (M,)

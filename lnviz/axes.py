@@ -91,11 +91,7 @@ class Reduction:
 def sample_tensor(
     shape: tuple[int, int, int], seed: int, loc: float = 0.0, scale: float = 1.0
 ) -> np.ndarray:
-    """A reproducible standard-normal (B, T, F) tensor, rounded to 2 decimals for display.
-
-    >>> sample_tensor((1, 1, 3), seed=0).tolist()
-    [[[0.13, -0.13, 0.64]]]
-    """
+    """A reproducible standard-normal (B, T, F) tensor, rounded to 2 decimals for display."""
     rng = np.random.default_rng(int(seed))
     return np.round(loc + scale * rng.standard_normal(shape), 2)  # (B, T, F)
 
@@ -136,16 +132,7 @@ def reduce_tensor(
     gamma: ArrayLike | None = None,
     beta: ArrayLike | None = None,
 ) -> Reduction:
-    """Normalize x (B, T, F) under one scheme and label each entry by its statistic group.
-
-    >>> x = np.arange(8.0).reshape(1, 2, 4)
-    >>> reduce_tensor(x, "layer").labels.tolist()
-    [[[0, 0, 0, 0], [1, 1, 1, 1]]]
-    >>> reduce_tensor(x, "group", num_groups=2).labels.tolist()
-    [[[0, 0, 1, 1], [0, 0, 1, 1]]]
-    >>> reduce_tensor(x, "batch").mean.tolist()
-    [2.0, 3.0, 4.0, 5.0]
-    """
+    """Normalize x (B, T, F) under one scheme and label each entry by its statistic group."""
     arr = as_float_array(x).astype(np.float64)
     if arr.ndim != 3:
         raise LnvizError("x", arr, "a 3-D (batch, token, feature) tensor")
@@ -190,25 +177,14 @@ def reduce_tensor(
 
 
 def has_statistics(scheme: str, shape: tuple[int, int, int]) -> bool:
-    """Whether a scheme has statistics on a (B, T, F) tensor: batch norm needs B * T >= 2.
-
-    >>> has_statistics("batch", (1, 1, 4)), has_statistics("layer", (1, 1, 4))
-    (False, True)
-    """
+    """Whether a scheme has statistics on a (B, T, F) tensor: batch norm needs B * T >= 2."""
     return not (scheme == "batch" and shape[0] * shape[1] < 2)
 
 
 def compare_schemes(
     x: ArrayLike, *, num_groups: int = 1, eps: float = 1e-5
 ) -> dict[str, Reduction]:
-    """Every scheme on one tensor, keyed by scheme; batch norm is left out when B * T = 1.
-
-    >>> r = compare_schemes(np.arange(8.0).reshape(1, 2, 4), num_groups=2)
-    >>> {k: v.group_count for k, v in r.items()}
-    {'batch': 4, 'layer': 2, 'layer_all': 1, 'instance': 4, 'group': 2, 'rms': 2}
-    >>> list(compare_schemes(np.arange(4.0).reshape(1, 1, 4)))
-    ['layer', 'layer_all', 'instance', 'group', 'rms']
-    """
+    """Every scheme on one tensor, keyed by scheme; batch norm is left out when B * T = 1."""
     arr = np.asarray(x)
     keep = [s for s in SCHEMES if arr.ndim != 3 or has_statistics(s, arr.shape)]
     return {s: reduce_tensor(arr, s, num_groups=num_groups, eps=eps) for s in keep}
@@ -225,13 +201,7 @@ class StatsAgreement:
 
 
 def statistics_agree(a: Reduction, b: Reduction) -> StatsAgreement:
-    """Compare two reductions entry by entry (each entry reads its group's statistics).
-
-    >>> x = sample_tensor((2, 3, 4), seed=1)
-    >>> s = statistics_agree(reduce_tensor(x, "layer_all"), reduce_tensor(x, "group"))
-    >>> s.same_groups, s.max_mean_gap == 0.0, s.same_param_shape
-    (True, True, False)
-    """
+    """Compare two reductions entry by entry (each entry reads its group's statistics)."""
     if a.x.shape != b.x.shape:
         raise LnvizError("b", b.x.shape, f"a reduction of a tensor of shape {a.x.shape}")
     pairs = np.unique(np.stack([a.labels.ravel(), b.labels.ravel()]), axis=1)  # (2, k)
@@ -245,11 +215,7 @@ def statistics_agree(a: Reduction, b: Reduction) -> StatsAgreement:
 
 
 def with_entries(x: ArrayLike, entries: tuple[tuple[int, int, int, float], ...]) -> np.ndarray:
-    """A copy of x (B, T, F) with x[b, t, f] = value for each (b, t, f, value).
-
-    >>> with_entries(np.zeros((1, 1, 2)), ((0, 0, 1, 5.0),)).tolist()
-    [[[0.0, 5.0]]]
-    """
+    """A copy of x (B, T, F) with x[b, t, f] = value for each (b, t, f, value)."""
     out = as_float_array(x).astype(np.float64, copy=True)  # (B, T, F)
     for b, t, f, value in entries:
         if not (0 <= b < out.shape[0] and 0 <= t < out.shape[1] and 0 <= f < out.shape[2]):
@@ -259,9 +225,5 @@ def with_entries(x: ArrayLike, entries: tuple[tuple[int, int, int, float], ...])
 
 
 def divisors(n: int) -> list[int]:
-    """Positive divisors of n: the group counts group norm accepts for n features.
-
-    >>> divisors(12)
-    [1, 2, 3, 4, 6, 12]
-    """
+    """Positive divisors of n: the group counts group norm accepts for n features."""
     return [k for k in range(1, int(n) + 1) if n % k == 0]

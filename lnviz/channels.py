@@ -25,11 +25,7 @@ def group_norm(
     bias: ArrayLike | None = None,
     eps: float = 1e-5,
 ) -> np.ndarray:
-    """y[n, c] = (x[n, c] - mu[n, g]) / sqrt(var[n, g] + eps) * weight[c] + bias[c], g = c // (C/G).
-
-    >>> group_norm([[[1.0], [2.0], [3.0], [5.0]]], 2, eps=0.0).ravel().tolist()
-    [-1.0, 1.0, -1.0, 1.0]
-    """
+    """y[n, c] = (x[n, c] - mu[n, g]) / sqrt(var[n, g] + eps) * w[c] + b[c], g = c // (C/G)."""
     arr = as_float_array(x, min_ndim=2)
     n, c = arr.shape[:2]
     if isinstance(num_groups, bool) or not isinstance(num_groups, (int, np.integer)):
@@ -49,13 +45,7 @@ def instance_norm(
     bias: ArrayLike | None = None,
     eps: float = 1e-5,
 ) -> np.ndarray:
-    """Statistics per channel over positions; var = 0 at eps = 0 gives 0, as torch does, not 0/0.
-
-    >>> instance_norm([[[1.0, 3.0]]], eps=0.0).tolist()
-    [[[-1.0, 1.0]]]
-    >>> instance_norm([[[2.0, 2.0]]], bias=[0.5], eps=0.0).tolist()
-    [[[0.5, 0.5]]]
-    """
+    """Statistics per channel over positions; var = 0 at eps = 0 gives 0, as torch does, not 0/0."""
     arr = as_float_array(x)
     if arr.ndim < 3:
         raise LnvizError("x", arr, "instance_norm needs shape (N, C, L, ...) with position axes")
@@ -78,12 +68,7 @@ def batch_norm(
     momentum: float = 0.1,
     eps: float = 1e-5,
 ) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None]:
-    """Per-channel batch statistics; deliberate difference from torch: eps = 0 allowed in training.
-
-    >>> y, rm, rv = batch_norm([[1.0], [3.0]], [0.0], [1.0], training=True, eps=0.0)
-    >>> y.tolist(), rm.tolist(), rv.tolist()
-    ([[-1.0], [1.0]], [0.2], [1.1])
-    """
+    """Per-channel batch norm; deliberate difference from torch: eps = 0 allowed in training."""
     arr = as_float_array(x, min_ndim=2)
     c = arr.shape[1]
     e = check_eps(eps)

@@ -47,12 +47,7 @@ def _vector(z: ArrayLike, name: str = "z") -> np.ndarray:
 
 
 def analyze_core(z: ArrayLike, eps: float) -> Core:
-    """u_eps(z) = v / sqrt(q + eps) with mu, v, q and the core variance q / (q + eps).
-
-    >>> r = analyze_core([1.0, 2.0, 3.0], 1 / 3)
-    >>> float(r.mu), round(float(r.q), 12), r.core.round(12).tolist(), round(float(r.core_var), 12)
-    (2.0, 0.666666666667, [-1.0, 0.0, 1.0], 0.666666666667)
-    """
+    """u_eps(z) = v / sqrt(q + eps) with mu, v, q and the core variance q / (q + eps)."""
     arr = _vector(z)
     e = check_eps(eps)
     # Centre about the first entry, so a constant z gives v = 0 exactly (C1) even when its
@@ -70,20 +65,12 @@ def analyze_core(z: ArrayLike, eps: float) -> Core:
 
 
 def normalized_core(z: ArrayLike, eps: float) -> np.ndarray:
-    """u_eps(z) = (z - mu 1) / sqrt(q + eps) over the last axis.
-
-    >>> (normalized_core([1.0, 2.0, 3.0], 4 / 3) * np.sqrt(2)).round(12).tolist()
-    [-1.0, 0.0, 1.0]
-    """
+    """u_eps(z) = (z - mu 1) / sqrt(q + eps) over the last axis."""
     return analyze_core(z, eps).core
 
 
 def core_variance_ratio(q_over_eps: ArrayLike) -> np.ndarray:
-    """Variance of the core as a function of r = q / eps: q / (q + eps) = r / (r + 1).
-
-    >>> core_variance_ratio([0.0, 1.0, 1e12]).round(6).tolist()
-    [0.0, 0.5, 1.0]
-    """
+    """Variance of the core as a function of r = q / eps: q / (q + eps) = r / (r + 1)."""
     r = np.asarray(q_over_eps, dtype=np.float64)
     if (r < 0).any() or not np.isfinite(r).all():
         raise LnvizError("q_over_eps", q_over_eps, "finite ratios >= 0")
@@ -128,12 +115,7 @@ def _stage(name: str, values: np.ndarray) -> Stage:
 def affine_stages(
     z: ArrayLike, gamma: ArrayLike | None = None, beta: ArrayLike | None = None, eps: float = 0.0
 ) -> AffineStages:
-    """y = gamma * u_eps(z) + beta for one vector z, with mean and variance at each stage.
-
-    >>> r = affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], eps=0.0)
-    >>> round(r.output.mean * 3, 12), round(r.output.var * 9, 12)
-    (1.0, 11.0)
-    """
+    """y = gamma * u_eps(z) + beta for one vector z, with mean and variance at each stage."""
     core = analyze_core(z, eps)
     if core.z.ndim != 1:
         raise LnvizError("z", core.z, "one vector (1-D) is accepted here")
@@ -178,14 +160,7 @@ class Scaling:
 
 
 def scaling_identity(z: ArrayLike, eps: float, a: float) -> Scaling:
-    """u_eps(a z) = a v / sqrt(a^2 q + eps) = u_{eps / a^2}(z) for a > 0.
-
-    >>> s = scaling_identity([1.0, 2.0, 3.0], 1 / 3, 2.0)
-    >>> s.invariant, s.identity_error < 1e-15
-    (False, True)
-    >>> scaling_identity([1.0, 2.0, 3.0], 0.0, 2.0).invariant
-    True
-    """
+    """u_eps(a z) = a v / sqrt(a^2 q + eps) = u_{eps / a^2}(z) for a > 0."""
     a_f = float(a)
     if not np.isfinite(a_f) or a_f <= 0:
         raise LnvizError("a", a, "a finite scale factor > 0")

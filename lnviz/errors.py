@@ -11,15 +11,7 @@ __all__ = ["LnvizError"]
 
 
 class LnvizError(ValueError):
-    """A bad argument: the message names the argument, the value and what is accepted.
-
-    >>> from lnviz import layer_norm
-    >>> try:
-    ...     layer_norm([1.0, 2.0, 3.0], (3,), eps=-1.0)
-    ... except LnvizError as err:
-    ...     print(err)
-    eps = -1.0 is not accepted: eps must be a finite number >= 0.
-    """
+    """A bad argument: the message names the argument, the value and what is accepted."""
 
     def __init__(self, name: str, value: object, accepted: str) -> None:
         self.name = name

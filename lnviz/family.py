@@ -23,22 +23,14 @@ def _t(t: ArrayLike) -> np.ndarray:
 
 
 def h(t: ArrayLike, eps: float) -> np.ndarray:
-    """h_eps(t) = t / sqrt(2 t^2 / 3 + eps), since (-t, 0, t) has q = 2 t^2 / 3.
-
-    >>> h([1.0], 1 / 3).round(12).tolist()
-    [1.0]
-    """
+    """h_eps(t) = t / sqrt(2 t^2 / 3 + eps), since (-t, 0, t) has q = 2 t^2 / 3."""
     arr, e = _t(t), check_eps(eps)
     with np.errstate(divide="ignore", invalid="ignore"):
         return arr / np.sqrt(2.0 * arr**2 / 3.0 + e)
 
 
 def dh(t: ArrayLike, eps: float) -> np.ndarray:
-    """h'_eps(t) = eps / (2 t^2 / 3 + eps)^(3/2); its peak eps^(-1/2) is at t = 0.
-
-    >>> dh([0.0], 0.25).tolist()
-    [2.0]
-    """
+    """h'_eps(t) = eps / (2 t^2 / 3 + eps)^(3/2); its peak eps^(-1/2) is at t = 0."""
     arr, e = _t(t), check_eps(eps)
     with np.errstate(divide="ignore", invalid="ignore"):
         return e / (2.0 * arr**2 / 3.0 + e) ** 1.5
@@ -57,12 +49,7 @@ class Family:
 
 
 def epsilon_family(eps: float, t_max: float = 5.0, n: int = 601) -> Family:
-    """Sample h_eps, h'_eps on t = t_max s^3 (s even in [-1, 1]): dense near 0, width ~sqrt(eps).
-
-    >>> f = epsilon_family(1.0, 3.0, 5)
-    >>> f.t.tolist(), round(f.peak_slope, 12)
-    ([-3.0, -0.375, 0.0, 0.375, 3.0], 1.0)
-    """
+    """Sample h_eps, h'_eps on t = t_max s^3 (s even in [-1, 1]): dense near 0, width ~sqrt(eps)."""
     e = check_eps(eps)
     if not (math.isfinite(t_max) and t_max > 0):
         raise LnvizError("t_max", t_max, "a finite number > 0")

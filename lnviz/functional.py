@@ -27,24 +27,14 @@ def layer_norm(
     bias: ArrayLike | None = None,
     eps: float = 1e-5,
 ) -> np.ndarray:
-    """y = (x - mu) / sqrt(var + eps) * weight + bias over the trailing dimensions.
-
-    >>> layer_norm([1.0, 2.0, 3.0], 3, eps=1 / 3).round(12).tolist()
-    [-1.0, 0.0, 1.0]
-    >>> layer_norm([[1.0, 2.0, 3.0]], (3,), [1, 2, 1], [0, 1, 0], eps=0.0).round(6).tolist()
-    [[-1.224745, 1.0, 1.224745]]
-    """
+    """y = (x - mu) / sqrt(var + eps) * weight + bias over the trailing dimensions."""
     arr = as_float_array(x)
     shape = _trailing_shape(normalized_shape, arr.shape)
     return _normalize_trailing(arr, shape, weight, bias, check_eps(eps), centered=True)
 
 
 def default_rms_eps(dtype: np.dtype) -> float:
-    """PyTorch's eps for rms_norm(eps=None): machine eps of the accumulation type.
-
-    >>> default_rms_eps(np.dtype(np.float16)) == float(np.finfo(np.float32).eps)
-    True
-    """
+    """PyTorch's eps for rms_norm(eps=None): machine eps of the accumulation type."""
     if isinstance(dtype, np.dtype) and dtype in _RMS_EPS:
         return _RMS_EPS[dtype]
     return float(np.finfo(compute_dtype(np.dtype(dtype))).eps)
@@ -56,11 +46,7 @@ def rms_norm(
     weight: ArrayLike | None = None,
     eps: float | None = None,
 ) -> np.ndarray:
-    """y = x / sqrt(mean(x^2) + eps) * weight over the trailing dimensions; no centring.
-
-    >>> rms_norm([3.0, 4.0], 2, eps=0.0).round(6).tolist()  # mean square 12.5
-    [0.848528, 1.131371]
-    """
+    """y = x / sqrt(mean(x^2) + eps) * weight over the trailing dimensions; no centring."""
     arr = as_float_array(x)
     shape = _trailing_shape(normalized_shape, arr.shape)
     e = default_rms_eps(arr.dtype) if eps is None else check_eps(eps)

@@ -39,14 +39,7 @@ def _vec(v: ArrayLike, name: str) -> np.ndarray:
 
 
 def compare_shift(z: ArrayLike, shift: ArrayLike | float, eps: float) -> Shift:
-    """Normalize z and z + shift (a scalar shift means c 1).
-
-    >>> compare_shift([1, 2, 3], 100, 1 / 3).change
-    0.0
-    >>> r = compare_shift([1, 2, 3], [0, 0, 1], 1 / 3)
-    >>> (r.core_shifted * 17 ** 0.5).round(12).tolist()
-    [-4.0, -1.0, 5.0]
-    """
+    """Normalize z and z + shift (a scalar shift means c 1)."""
     zv = _vec(z, "z")
     s = (
         np.broadcast_to(np.asarray(shift, dtype=np.float64), zv.shape).copy()
@@ -91,13 +84,7 @@ class Redundancy:
 def affine_redundancy(
     w: ArrayLike, b: ArrayLike, xs: ArrayLike, *, c: float, r: ArrayLike, s: ArrayLike, eps: float
 ) -> Redundancy:
-    """Compare u_eps(Wx+b) with u_eps(Wx+b+c1), u_eps((W+1r^T)x+b) and u_eps(W(x+s)+b).
-
-    >>> red = affine_redundancy([[1, 0], [0, 2], [1, 1]], [0, 0, 0], [[1, 2], [3, -1]],
-    ...                         c=5.0, r=[1, -1], s=[1, 0], eps=1e-3)
-    >>> red.bias_change < 1e-12, red.weight_change < 1e-12, red.input_change > 0.1
-    (True, True, True)
-    """
+    """Compare u_eps(Wx+b) with u_eps(Wx+b+c1), u_eps((W+1r^T)x+b) and u_eps(W(x+s)+b)."""
     wm = as_float_array(w, "W", min_ndim=2).astype(np.float64)  # (d, n)
     if wm.ndim != 2:
         raise LnvizError("W", wm, "a 2-D matrix (d, n)")

@@ -15,11 +15,7 @@ __all__ = ["EigenDirection", "Spectrum", "centering_matrix", "jacobian", "jacobi
 
 
 def centering_matrix(d: int) -> np.ndarray:
-    """P = I - 1 1^T / d, so that P z = z - mean(z) 1.
-
-    >>> (centering_matrix(2) * 2).tolist()
-    [[1.0, -1.0], [-1.0, 1.0]]
-    """
+    """P = I - 1 1^T / d, so that P z = z - mean(z) 1."""
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or not 1 <= d <= 4096:
         raise LnvizError("d", d, "an int from 1 to 4096")
     return np.eye(int(d)) - 1.0 / int(d)  # (d, d)
@@ -35,11 +31,7 @@ def _one_vector(z: ArrayLike, eps: float) -> Core:
 
 
 def jacobian(z: ArrayLike, eps: float) -> np.ndarray:
-    """Du_eps(z) = (q + eps)^(-1/2) (P - v v^T / (d (q + eps))), a (d, d) matrix.
-
-    >>> (jacobian([5.0, 5.0], 0.25) / 2).tolist()
-    [[0.5, -0.5], [-0.5, 0.5]]
-    """
+    """Du_eps(z) = (q + eps)^(-1/2) (P - v v^T / (d (q + eps))), a (d, d) matrix."""
     core = _one_vector(z, eps)
     d = core.z.shape[0]
     s = float(core.q) + core.eps
@@ -82,15 +74,7 @@ def _complement(d: int, used: list[np.ndarray]) -> np.ndarray:
 
 
 def jacobian_spectrum(z: ArrayLike, eps: float, gamma: ArrayLike | None = None) -> Spectrum:
-    """Eigen-decomposition of Du_eps(z), the eigenspaces labelled by the untitled note's formulas.
-
-    >>> import math
-    >>> s = jacobian_spectrum([1.0, 2.0, 3.0], 1 / 3)
-    >>> [(d.label, round(d.value, 12)) for d in s.directions]
-    [('common offset', 0.0), ('radial', 0.333333333333), ('tangential', 1.0)]
-    >>> math.isclose(s.core_bound, 3 ** 0.5), s.attained
-    (True, False)
-    """
+    """Eigen-decomposition of Du_eps(z), its eigenspaces labelled by the source's formulas."""
     core = _one_vector(z, eps)
     d = core.z.shape[0]
     s = float(core.q) + core.eps

@@ -26,17 +26,7 @@ _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/(\d+(\.\d*)
 
 
 def parse_number(text: str, field: str, lo: float = -1e6, hi: float = 1e6) -> float:
-    """A decimal, scientific or fraction literal ("0.25", "1e-3", "1/3") within [lo, hi].
-
-    >>> parse_number("1/3", "eps", 0, 10) == 1 / 3
-    True
-    >>> parse_number("nan", "eps", 0, 10)
-    Traceback (most recent call last):
-    lnviz.errors.LnvizError: eps = 'nan' is not accepted: a number from 0 to 10.
-    >>> parse_number("1e999/1", "eps", 0, 10)  # too large for a float: refused, not raised
-    Traceback (most recent call last):
-    lnviz.errors.LnvizError: eps = '1e999/1' is not accepted: a number from 0 to 10.
-    """
+    """A decimal, scientific or fraction literal ("0.25", "1e-3", "1/3") within [lo, hi]."""
     accepted = f"a number from {lo:g} to {hi:g}"
     raw = str(text).strip()
     if len(raw) > 40 or not _NUMBER.match(raw):
@@ -65,16 +55,7 @@ def parse_vector(
     lo: float = -1e6,
     hi: float = 1e6,
 ) -> np.ndarray:
-    """Comma- or space-separated numbers as a float64 vector with bounded length and range.
-
-    >>> parse_vector("1, 2, 3", "z").tolist()
-    [1.0, 2.0, 3.0]
-    >>> try:
-    ...     parse_vector("1, x", "z", max_len=3, lo=-10, hi=10)
-    ... except LnvizError as err:
-    ...     print(err.name, "|", err.accepted)
-    z | 1 to 3 numbers from -10 to 10, separated by commas ('x' is not a number in range)
-    """
+    """Comma- or space-separated numbers as a float64 vector with bounded length and range."""
     accepted = f"{min_len} to {max_len} numbers from {lo:g} to {hi:g}, separated by commas"
     raw = str(text)
     if len(raw) > MAX_TEXT:
@@ -94,11 +75,7 @@ def parse_vector(
 
 
 def clamp_int(value: object, field: str, lo: int, hi: int) -> int:
-    """An int clamped to [lo, hi]; refuses what is not an integer.
-
-    >>> clamp_int("12", "batch", 1, 8)
-    8
-    """
+    """An int clamped to [lo, hi]; refuses what is not an integer."""
     try:
         number = int(str(value).strip())
     except ValueError:
@@ -115,11 +92,7 @@ def parse_entries(
     lo: float = -1000.0,
     hi: float = 1000.0,
 ) -> tuple[tuple[int, int, int, float], ...]:
-    """Edits of a (B, T, F) tensor written as "b,t,f=value; ...", with 0-based indices.
-
-    >>> parse_entries("0,1,2=5; 1,0,0 = -1/2", "edits", (2, 2, 3))
-    ((0, 1, 2, 5.0), (1, 0, 0, -0.5))
-    """
+    """Edits of a (B, T, F) tensor written as "b,t,f=value; ...", with 0-based indices."""
     accepted = (
         f"up to {max_entries} edits 'b,t,f=value' separated by ';', with 0 <= b < {shape[0]}, "
         f"0 <= t < {shape[1]}, 0 <= f < {shape[2]} and values from {lo:g} to {hi:g}"
@@ -147,16 +120,7 @@ def parse_entries(
 
 
 def parse_slug(text: str, field: str, max_chars: int = 60, *, example: str = "") -> str:
-    """A URL slug: lower-case words joined by hyphens; case and outer blanks are forgiven.
-
-    >>> parse_slug("  Look-Ahead-Bias ", "term")
-    'look-ahead-bias'
-    >>> try:
-    ...     parse_slug("<script>", "term", example="epsilon")
-    ... except LnvizError as err:
-    ...     print(err.name, "|", err.accepted)
-    term | lower-case words joined by hyphens, e.g. epsilon
-    """
+    """A URL slug: lower-case words joined by hyphens; case and outer blanks are forgiven."""
     accepted = "lower-case words joined by hyphens" + (f", e.g. {example}" if example else "")
     slug = str(text).strip().lower()
     if len(slug) > max_chars:
@@ -167,16 +131,7 @@ def parse_slug(text: str, field: str, max_chars: int = 60, *, example: str = "")
 
 
 def parse_search(text: str, field: str, max_chars: int = 60) -> str:
-    """Free search text with its blanks collapsed; refused beyond max_chars characters.
-
-    >>> parse_search("  batch   NORM ", "search")
-    'batch NORM'
-    >>> try:
-    ...     parse_search("x" * 61, "search")
-    ... except LnvizError as err:
-    ...     print(err.name, "|", err.accepted)
-    search | at most 60 characters
-    """
+    """Free search text with its blanks collapsed; refused beyond max_chars characters."""
     words = " ".join(str(text).split())
     if len(words) > max_chars:
         raise LnvizError(field, text, f"at most {max_chars} characters")

@@ -33,11 +33,7 @@ _TOL = 1e-12  # absolute tolerance of the checks on P_a (entries are of order 1)
 
 
 def normalize_weights(a: ArrayLike) -> np.ndarray:
-    """Weights as a float vector scaled to sum 1; refuses negatives, NaN, all-zero, non-vectors.
-
-    >>> normalize_weights([1, 3]).tolist()
-    [0.25, 0.75]
-    """
+    """Weights as a float vector scaled to sum 1; refuses negatives, NaN, all-zero, non-vectors."""
     arr = as_float_array(a, "a").astype(np.float64)
     if arr.ndim != 1:
         raise LnvizError("a", arr, "a 1-D vector of weights")
@@ -51,11 +47,7 @@ def normalize_weights(a: ArrayLike) -> np.ndarray:
 
 
 def weighted_centering_matrix(a: ArrayLike) -> np.ndarray:
-    """P_a = I - 1 a^T for weights a (scaled to sum 1 first).
-
-    >>> weighted_centering_matrix([0.25, 0.75]).tolist()
-    [[0.75, -0.75], [-0.25, 0.25]]
-    """
+    """P_a = I - 1 a^T for weights a (scaled to sum 1 first)."""
     w = normalize_weights(a)
     return np.eye(w.size) - np.outer(np.ones(w.size), w)  # (n, n)
 
@@ -94,12 +86,7 @@ class WeightedCentering:
 
 
 def weighted_centering(a: ArrayLike, x: ArrayLike) -> WeightedCentering:
-    """Centre x with weights a and compare with the Euclidean projection onto ker a^T.
-
-    >>> r = weighted_centering([0.25, 0.75], [4.0, 2.0])
-    >>> r.c, r.centered.tolist(), r.ordinary_mean, r.euclidean.round(12).tolist()
-    (2.5, [1.5, -0.5], 0.5, [3.0, -1.0])
-    """
+    """Centre x with weights a and compare with the Euclidean projection onto ker a^T."""
     w = normalize_weights(a)
     xv = as_float_array(x, "x").astype(np.float64)
     if xv.shape != w.shape:
@@ -130,44 +117,27 @@ def weighted_centering(a: ArrayLike, x: ArrayLike) -> WeightedCentering:
 
 
 def two_weights(w: float) -> np.ndarray:
-    """The two-coordinate weights a = (w, 1 - w) for w in [0, 1].
-
-    >>> two_weights(0.25).tolist()
-    [0.25, 0.75]
-    """
+    """The two-coordinate weights a = (w, 1 - w) for w in [0, 1]."""
     if not (isinstance(w, (int, float, np.floating)) and 0.0 <= w <= 1.0):
         raise LnvizError("w", w, "a number from 0 to 1")
     return np.array([w, 1.0 - w], dtype=np.float64)  # (2,)
 
 
 def d_inner(a: ArrayLike, u: ArrayLike, v: ArrayLike) -> float:
-    """<u, v>_D = u^T diag(a) v = sum_i a_i u_i v_i, with a scaled to sum 1 first.
-
-    >>> d_inner([0.25, 0.75], [1.5, -0.5], [1.0, 1.0])
-    0.0
-    """
+    """<u, v>_D = u^T diag(a) v = sum_i a_i u_i v_i, with a scaled to sum 1 first."""
     w = normalize_weights(a)
     return float(np.sum(w * np.asarray(u, dtype=np.float64) * np.asarray(v, dtype=np.float64)))
 
 
 def kernel_basis(a: ArrayLike) -> np.ndarray:
-    """Orthonormal columns spanning ker a^T = {y : a^T y = 0}: rows 2..n of V^T in a^T = U S V^T.
-
-    >>> b = kernel_basis([0.25, 0.75])
-    >>> b.shape, abs(float(np.array([0.25, 0.75]) @ b[:, 0])) < 1e-15
-    ((2, 1), True)
-    """
+    """Orthonormal columns spanning ker a^T = {y : a^T y = 0}: rows 2..n of V^T in a^T = U S V^T."""
     w = normalize_weights(a)
     _, _, vt = np.linalg.svd(w[None, :])  # (n, n); row 0 is a / |a|
     return vt[1:].T  # (n, n - 1)
 
 
 def segment_in_box(point: ArrayLike, direction: ArrayLike, half: float) -> np.ndarray | None:
-    """Ends of the part of the line {p + t d} inside the cube [-half, half]^n, or None.
-
-    >>> segment_in_box([4, 2], [1, 1], 5).tolist()
-    [[-3.0, -5.0], [5.0, 3.0]]
-    """
+    """Ends of the part of the line {p + t d} inside the cube [-half, half]^n, or None."""
     p = np.asarray(point, dtype=np.float64)  # (n,)
     d = np.asarray(direction, dtype=np.float64)  # (n,)
     moving = d != 0
@@ -192,12 +162,7 @@ class ProjectionView:
 
 
 def projection_view(result: WeightedCentering) -> ProjectionView:
-    """A view of 0, x, P_a x and the projection: half-width max(1, 1.25 max |coordinate|).
-
-    >>> v = projection_view(weighted_centering([0.25, 0.75], [4.0, 2.0]))
-    >>> v.half, v.kernel_line.tolist()
-    (5.0, [[-5.0, 1.6666666666666667], [5.0, -1.6666666666666667]])
-    """
+    """A view of 0, x, P_a x and the projection: half-width max(1, 1.25 max |coordinate|)."""
     n = result.a.size
     if n not in (2, 3):
         raise LnvizError("a", result.a, "a picture needs 2 or 3 coordinates")
@@ -230,12 +195,7 @@ class Orthogonality:
 
 
 def orthogonality(result: WeightedCentering) -> Orthogonality:
-    """Inner products and lengths behind the two angles of a WeightedCentering.
-
-    >>> o = orthogonality(weighted_centering([0.25, 0.75], [4.0, 2.0]))
-    >>> o.step.tolist(), o.d_inner, o.euclidean_inner, round(o.d_length**2, 12)
-    ([2.5, 2.5], 0.0, 2.5, 0.75)
-    """
+    """Inner products and lengths behind the two angles of a WeightedCentering."""
     step = result.x - result.centered  # (n,)
     return Orthogonality(
         step=step,
@@ -260,12 +220,7 @@ class ConstantFit:
 
 
 def constant_fit(result: WeightedCentering, num: int = 201) -> ConstantFit:
-    """Fit c by weighted least squares (independently of a^T x) and tabulate f(c).
-
-    >>> f = constant_fit(weighted_centering([0.25, 0.75], [4.0, 2.0]))
-    >>> round(f.c, 12), f.residual.round(12).tolist(), round(f.minimum, 12), f.at_ordinary_mean
-    (2.5, [1.5, -0.5], 0.75, 1.0)
-    """
+    """Fit c by weighted least squares (independently of a^T x) and tabulate f(c)."""
     root = np.sqrt(result.a)  # (n,)
     sol, *_ = np.linalg.lstsq(root[:, None], root * result.x, rcond=None)  # (1,)
     c = float(sol[0])
@@ -329,12 +284,7 @@ class ProjectionChecks:
 
 
 def projection_checks(a: ArrayLike) -> ProjectionChecks:
-    """Measure P_a^2 = P_a, P_a 1 = 0, rank n - 1, symmetry and D P_a = P_a^T D = D - a a^T.
-
-    >>> ch = projection_checks([1, 3])
-    >>> ch.idempotent, ch.kills_ones, ch.rank, ch.symmetric, ch.asymmetry, ch.d_identity
-    (True, True, 1, False, 0.5, True)
-    """
+    """Measure P_a^2 = P_a, P_a 1 = 0, rank n - 1, symmetry and D P_a = P_a^T D = D - a a^T."""
     w = normalize_weights(a)
     p = weighted_centering_matrix(w)  # (n, n)
     d = np.diag(w)  # (n, n)

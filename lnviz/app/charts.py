@@ -87,12 +87,7 @@ def numbers(spec: dict[str, Any]) -> None:
 
 
 def numbers_html(found: list[tuple[str, dict[str, list[str]]]]) -> str:
-    """Tables of text columns under their captions, every text escaped.
-
-    >>> t = numbers_html([("a <b>", {"x": ["1", "2"], "y": ["3", "4"]})])
-    >>> '<p class="lnviz-numbers-caption">a &lt;b&gt;</p>' in t, t.count("<th"), t.count("<td>")
-    (True, 2, 4)
-    """
+    """Tables of text columns under their captions, every text escaped."""
     esc = functools.partial(html.escape, quote=True)
     out = []
     for caption, columns in found:
@@ -123,11 +118,7 @@ def touch_screen() -> bool:
 
 
 def no_drag(spec: dict[str, Any]) -> dict[str, Any]:
-    """`spec` (in place) with dragging off on its plane and scenes, so a swipe scrolls the page.
-
-    >>> no_drag({"layout": {"scene": {"camera": {}}, "xaxis": {}}})["layout"]
-    {'scene': {'camera': {}, 'dragmode': False}, 'xaxis': {}, 'dragmode': False}
-    """
+    """`spec` (in place) with dragging off on its plane and scenes, so a swipe scrolls the page."""
     layout = spec.setdefault("layout", {})
     for name, part in layout.items():
         if name.startswith("scene") and isinstance(part, dict):

@@ -56,11 +56,7 @@ def _warn_url(key: str, raw: str, accepted: str, used: str) -> None:
 
 
 def nearest(value: float, options: Sequence[float]) -> float:
-    """The allowed value nearest `value`: by ratio between positives (log sliders), else difference.
-
-    >>> round(nearest(0.5, EPS_GRID), 4), nearest(0.0, [0.0, 1e-6]), nearest(7, [1, 2, 4, 8])
-    (0.5623, 0.0, 8)
-    """
+    """The allowed value nearest `value`: by ratio for positives (log sliders), else difference."""
 
     def distance(option: float) -> float:
         if value > 0 and option > 0:

@@ -1,11 +1,4 @@
-"""A poll's question, its tallies and the one error type of the poll, as plain data.
-
->>> q = PollQuestion("epsilon", "core-var", "The core's variance at q = ε?", "number", answer=0.5)
->>> q.id == PollQuestion.from_dict(q.to_dict()).id, q.public().answer, q.public().id == q.id
-(True, None, True)
->>> [(g.value, g.count, g.forms) for g in group_numbers([("1/3", 1 / 3), ("0.333", 0.333)])]
-[(0.333, 2, (('0.333', 1), ('1/3', 1)))]
-"""
+"""A poll's question, its tallies and the one error type of the poll, as plain data."""
 
 from __future__ import annotations
 

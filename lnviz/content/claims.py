@@ -1,12 +1,4 @@
-"""Every claim of the two source documents, checked live against the engine by independent routes.
-
->>> r = evaluate(claim_by_id("C3"))
->>> r.agrees, [c.agrees for c in r.checks], [c.stated.source for c in r.claim.checks]
-(True, [True, True], ['note', 'note'])
->>> s = summarize(evaluate_all())
->>> s.checks_agree == s.checks, s.claims_agree == s.claims
-(True, True)
-"""
+"""Every claim of the two source documents, checked live against the engine by separate routes."""
 
 from __future__ import annotations
 
@@ -85,11 +77,7 @@ def check(
     route: str,
     stated: tuple[str, str, str] | None = None,
 ) -> Check:
-    """A Check from expected values of any nesting (scalar, vector, matrix).
-
-    >>> check("q", 2 / 3, "2/3", lambda: 0.6666666666666666, 1e-12, "numpy.var").shape
-    ()
-    """
+    """A Check from expected values of any nesting (scalar, vector, matrix)."""
     arr = np.asarray(expected, dtype=np.float64)
     if not np.isfinite(arr).all() or not (math.isfinite(tol) and tol >= 0):
         raise ValueError(f"check {label!r}: expected values and tolerance must be finite")
@@ -211,11 +199,7 @@ _KEPT: dict[int, object] = {}  # id → the object: ids in a key stay unique
 
 
 def engine_key() -> tuple[int, ...]:
-    """Ids of the public engine functions, kept alive so a replaced function never reuses an id.
-
-    >>> engine_key() == engine_key()
-    True
-    """
+    """Ids of the public engine functions, kept alive so a replaced function never reuses an id."""
     functions = [getattr(lnviz, name) for name in lnviz.__all__]
     for function in functions:
         _KEPT.setdefault(id(function), function)
@@ -255,11 +239,7 @@ def _numbers(arr: np.ndarray | None) -> str:
 
 
 def to_csv(results: tuple[ClaimResult, ...]) -> str:
-    """One row per check: page, claim, what, who states it, closed form, route, error, link.
-
-    >>> to_csv(evaluate_all()).splitlines()[0].split(",")[:7]
-    ['page', 'claim', 'check', 'stated by', 'closed form', 'expected', 'route']
-    """
+    """One row per check: page, claim, what, who states it, closed form, route, error, link."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)

@@ -1,12 +1,4 @@
-"""What the Worked examples page shows, prepared as plain text (the page only draws it).
-
->>> from lnviz.content import claims
->>> c = card(claims.evaluate(claims.claim_by_id("C3")))
->>> c.title, len(c.stated), len(c.own)
-('ε changes the core of the same input', 2, 0)
->>> c.stated[1].value
-'(−1, 0, 1)/√2 = (−0.707107, 0, 0.707107)'
-"""
+"""What the Worked examples page shows, prepared as plain text (the page only draws it)."""
 
 from __future__ import annotations
 
@@ -23,11 +15,7 @@ DIGITS = 6  # decimals of every value on the page
 
 
 def show(values: np.ndarray | None) -> str:
-    """A scalar, vector or matrix with six decimals; '—' when nothing was computed.
-
-    >>> show(np.array(1 / 3)), show(np.array([[1.0, -0.5], [0, 2]])), show(None)
-    ('0.333333', '[[1, −0.5], [0, 2]]', '—')
-    """
+    """A scalar, vector or matrix with six decimals; '—' when nothing was computed."""
     if values is None:
         return "—"
     if values.ndim == 0:

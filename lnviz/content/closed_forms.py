@@ -13,11 +13,7 @@ REL_TOL = 1e-13  # a closed form must match the value to rounding, relative to m
 
 
 def value_of(closed: str) -> float:
-    """The value of a form written by text.exact: 2, −1/3, √3, √(3/2), 4/√17, √3/2.
-
-    >>> value_of("−1/3"), value_of("√(9/4)"), value_of("4/√16"), value_of("√9/2")
-    (-0.3333333333333333, 1.5, 1.0, 1.5)
-    """
+    """The value of a form written by text.exact: 2, −1/3, √3, √(3/2), 4/√17, √3/2."""
     sign = -1.0 if closed.startswith("−") else 1.0
     body = closed.removeprefix("−")
     if body.startswith("√("):
@@ -32,11 +28,7 @@ def value_of(closed: str) -> float:
 
 
 def exact(x: float) -> str | None:
-    """text.exact(x) if that form equals x to rounding, else None.
-
-    >>> exact(11 / 9), exact(1 - 1e-12), exact(1e-17), exact(-(1.5**0.5))
-    ('11/9', None, None, '−√(3/2)')
-    """
+    """text.exact(x) if that form equals x to rounding, else None."""
     closed = text.exact(x)
     if closed is None:
         return None
@@ -44,11 +36,7 @@ def exact(x: float) -> str | None:
 
 
 def exact_vec(v: Iterable[float] | np.ndarray) -> str | None:
-    """text.exact_vec(v) if every entry's form is certain, else None.
-
-    >>> exact_vec([-(1.5**0.5), 0.0, 1.5**0.5]), exact_vec([0.5, 1 - 1e-12])
-    ('(−√(3/2), 0, √(3/2))', None)
-    """
+    """text.exact_vec(v) if every entry's form is certain, else None."""
     values = [float(x) for x in np.asarray(v, dtype=float).ravel()]
     if any(exact(x) is None for x in values):
         return None
@@ -56,31 +44,19 @@ def exact_vec(v: Iterable[float] | np.ndarray) -> str | None:
 
 
 def form(x: float) -> str:
-    """A certain closed form, else text.short's decimal (never a closed form that is wrong).
-
-    >>> form(1 / 3), form(1e-17), form(1 - 1e-12)
-    ('1/3', '1e−17', '1')
-    """
+    """A certain closed form, else text.short's decimal (never a closed form that is wrong)."""
     return exact(x) or text.short(x)
 
 
 def with_exact(x: float, digits: int = 6) -> str:
-    """text.with_exact with a certain form only.
-
-    >>> with_exact(11 / 9), with_exact(1 / 3 + 1e-12)
-    ('1.222222 = 11/9', '0.333333')
-    """
+    """text.with_exact with a certain form only."""
     closed = exact(x)
     shown = text.number(x, digits)
     return f"{shown} = {closed}" if closed and ("/" in closed or "√" in closed) else shown
 
 
 def vector_with_exact(values: Iterable[float] | np.ndarray) -> str:
-    """Six-decimal entries, then closed forms such as (−√(3/2), 0, √(3/2)) if all are certain.
-
-    >>> vector_with_exact(np.array([-4, -1, 5]) / 17**0.5)
-    '(−0.970143, −0.242536, 1.212678) = (−4/√17, −1/√17, 5/√17)'
-    """
+    """Six-decimal entries, then closed forms such as (−√(3/2), 0, √(3/2)) if all are certain."""
     closed = exact_vec(values)
     decimals = text.vector(values, 6)
     return f"{decimals} = {closed}" if closed else decimals

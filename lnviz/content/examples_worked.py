@@ -1,11 +1,4 @@
-"""The source documents' examples worked step by step, every number computed now by the engine.
-
->>> w = worked(EXAMPLES[0])
->>> [s.label for s in w.steps][:4]
-['input z', 'mean μ', 'centred v = z − μ𝟏', 'variance q']
->>> w.steps[3].value
-'0.666667 = 2/3'
-"""
+"""The source documents' examples worked step by step, every number computed now by the engine."""
 
 from __future__ import annotations
 
@@ -55,11 +48,7 @@ _SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def _terms(name: str, d: int, power: str = "") -> str:
-    """A sum's terms written out (z₁ + z₂ + z₃), the middle elided beyond four terms.
-
-    >>> _terms("v", 5, "²")
-    'v₁² + v₂² + … + v₅²'
-    """
+    """A sum's terms written out (z₁ + z₂ + z₃), the middle elided beyond four terms."""
     term = [f"{name}{str(i).translate(_SUBSCRIPT)}{power}" for i in range(1, d + 1)]
     return " + ".join(term if d <= 4 else [*term[:2], "…", term[-1]])
 

@@ -1,10 +1,4 @@
-"""The glossary: one entry per idea, each with a stable slug, a formula and deep links.
-
->>> term_by_slug("epsilon").name
-'ε (epsilon)'
->>> [t.slug for t in search("oblique")]
-['weighted-centering-matrix', 'oblique-projection']
-"""
+"""The glossary: one entry per idea, each with a stable slug, a formula and deep links."""
 
 from __future__ import annotations
 
@@ -17,7 +11,6 @@ from lnviz import params
 from lnviz.content.glossary_terms import TERM_DATA
 from lnviz.content.glossary_terms_applied import ENGINEERING_TERMS, MODEL_TERMS
 from lnviz.content.registry import title_of
-from lnviz.errors import LnvizError  # noqa: F401 (the doctests catch it)
 from lnviz.lessons.glossary.state import MAX_QUERY  # characters of a search kept
 
 
@@ -43,22 +36,14 @@ class Link:
 
     @property
     def href(self) -> str:
-        """The relative address, readable: commas and slashes stay as they are.
-
-        >>> link("epsilon", "x", z="1,2,3", eps="1/3").href
-        'epsilon?z=1,2,3&eps=1/3'
-        """
+        """The relative address, readable: commas and slashes stay as they are."""
         if not self.query:
             return self.page
         return f"{self.page}?{urlencode(self.query, quote_via=quote, safe=',/')}"
 
 
 def link(page: str, label: str, **query: str) -> Link:
-    """A Link from keyword query parameters (values are the strings a page reads).
-
-    >>> link("invariance", "Shift", c="100").params
-    {'c': '100'}
-    """
+    """A Link from keyword query parameters (values are the strings a page reads)."""
     return Link(page, label, tuple((k, str(v)) for k, v in query.items()))
 
 
@@ -103,53 +88,28 @@ _BY_SLUG = {t.slug: t for t in TERMS}
 
 
 def term_by_slug(slug: str) -> Term | None:
-    """The term with this slug, or None.
-
-    >>> term_by_slug("jacobian").name, term_by_slug("nope")
-    ('Jacobian', None)
-    """
+    """The term with this slug, or None."""
     return _BY_SLUG.get(slug)
 
 
 def parse_slug(raw: str) -> str:
-    """A slug as typed in a link: trimmed, lower-cased, checked for form only (not existence).
-
-    >>> parse_slug("  Epsilon ")
-    'epsilon'
-    >>> try:
-    ...     parse_slug("<script>")
-    ... except LnvizError as err:
-    ...     print(err.name, "|", err.accepted)
-    term | lower-case words joined by hyphens, e.g. layer-normalization
-    """
+    """A slug as typed in a link: trimmed, lower-cased, checked for form only (not existence)."""
     return params.parse_slug(raw, "term", MAX_QUERY, example="layer-normalization")
 
 
 def parse_query(raw: str) -> tuple[str, ...]:
-    """Search words: lower-cased, at most MAX_QUERY characters, split on spaces.
-
-    >>> parse_query("  Batch   NORM ")
-    ('batch', 'norm')
-    """
+    """Search words: lower-cased, at most MAX_QUERY characters, split on spaces."""
     return tuple(str(raw)[:MAX_QUERY].lower().split())
 
 
 def search(query: str, terms: tuple[Term, ...] = TERMS) -> tuple[Term, ...]:
-    """Terms whose name, slug, aliases or definition contain every word; all terms for no words.
-
-    >>> [t.slug for t in search("running")]
-    ['batch-normalization', 'running-statistics', 'momentum']
-    """
+    """Terms whose name, slug, aliases or definition contain every word; all terms for no words."""
     words = parse_query(query)
     return tuple(t for t in terms if t.matches(words))
 
 
 def to_csv(terms: tuple[Term, ...] = TERMS) -> str:
-    """One row per term: slug, name, definition, formulas, its address and its page links.
-
-    >>> to_csv().splitlines()[0]
-    'slug,name,definition,formulas,address,pages'
-    """
+    """One row per term: slug, name, definition, formulas, its address and its page links."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(("slug", "name", "definition", "formulas", "address", "pages"))

@@ -1,10 +1,4 @@
-"""Predict-then-check questions: what a learner answers before the page shows the result.
-
->>> q = Question("core-var", "At q = ε, what is the core's variance?", link("epsilon", "Show"),
-...              hint="q/(q+ε) with q = ε.", explanation="It is exactly 1/2.", answer=0.5)
->>> q.check("1/2").correct, q.check("0.6").correct, q.kind
-(True, False, 'number')
-"""
+"""Predict-then-check questions: what a learner answers before the page shows the result."""
 
 from __future__ import annotations
 
@@ -77,9 +71,5 @@ def choice(
 
 
 def twice_or_half(n: int, top: int) -> int:
-    """The learner's own case: n doubled, or halved past `top`; the page does not show it.
-
-    >>> twice_or_half(32, 64), twice_or_half(40, 64)
-    (64, 20)
-    """
+    """The learner's own case: n doubled, or halved past `top`; the page does not show it."""
     return 2 * n if 2 * n <= top else max(n // 2, 1)

@@ -177,9 +177,5 @@ REFERENCES: tuple[Reference, ...] = (
 
 
 def for_page(url_path: str) -> tuple[Reference, ...]:
-    """The references a page relies on, in the references page's order.
-
-    >>> [r.key for r in for_page("transformer")][:2]
-    ['xiong2020', 'liu2020']
-    """
+    """The references a page relies on, in the references page's order."""
     return tuple(r for r in REFERENCES if url_path in r.pages)

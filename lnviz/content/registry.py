@@ -1,12 +1,4 @@
-"""The page registry: every page once; navigation, home cards, glossary links and tests read it.
-
->>> by_path("epsilon").title, by_path("epsilon").script
-('Epsilon', 'pages/epsilon.py')
->>> SECTIONS[:3]
-('Start', 'The formula', 'In models')
->>> [p.url_path for p in COURSE][:3], position("epsilon")
-(['why-normalize', 'gain-and-bias', 'epsilon'], (3, 11))
-"""
+"""The page registry: every page once; navigation, home cards, glossary links and tests read it."""
 
 from __future__ import annotations
 

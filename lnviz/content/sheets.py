@@ -1,18 +1,4 @@
-"""Exercise sheets for a teacher: questions as Markdown and printable HTML, with or without answers.
-
->>> from lnviz.content.questions import number, link
->>> q = number("k", "What is **1/3** of 3?", 1.0, link("epsilon", "Show", eps="1/3"),
-...            hint="h", explanation="Three thirds.")
->>> print(markdown_sheet([("Epsilon", (q,))], "http://host:8501", answers=True))
-# lnviz exercises: Epsilon
-<BLANKLINE>
-## Epsilon
-<BLANKLINE>
-1. What is **1/3** of 3?
-   Check it: http://host:8501/epsilon?eps=1/3
-   Answer: 1. Three thirds.
-<BLANKLINE>
-"""
+"""Teachers' exercise sheets: questions as Markdown and printable HTML, with or without answers."""
 
 from __future__ import annotations
 
@@ -26,11 +12,7 @@ Section = tuple[str, Sequence[Question]]  # a page's title and its questions
 
 
 def origin(url: str) -> str:
-    """scheme://host[:port] of an address (what the sheet's links start with).
-
-    >>> origin("https://lnviz.example.org/epsilon?eps=1/3")
-    'https://lnviz.example.org'
-    """
+    """scheme://host[:port] of an address (what the sheet's links start with)."""
     m = re.match(r"^(https?://[^/?#]+)", url or "")
     return m.group(1) if m else "http://localhost:8501"
 

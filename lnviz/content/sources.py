@@ -1,10 +1,4 @@
-"""The two source documents the worked examples quote, named as a visitor can look them up.
-
->>> cite("glossary")
-'the glossary entry “Layer normalisation” (a finance-learning site)'
->>> SOURCES["note"].short
-'the note on ε and weighted centering'
-"""
+"""The two source documents the worked examples quote, named as a visitor can look them up."""
 
 from __future__ import annotations
 

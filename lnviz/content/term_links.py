@@ -1,13 +1,4 @@
-"""Links from a page's prose to the glossary: a term's first use on a page links to its entry.
-
->>> text, linked = link_terms("The Jacobian of $u$ is bounded: see the Jacobian.", {"jacobian"})
->>> text
-'The [Jacobian](glossary?term=jacobian) of $u$ is bounded: see the Jacobian.'
->>> linked
-('jacobian',)
->>> link_terms("the $Jacobian$ in math is left alone", {"jacobian"})[1]
-()
-"""
+"""Links from a page's prose to the glossary: a term's first use on a page links to its entry."""
 
 from __future__ import annotations
 

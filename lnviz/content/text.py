@@ -1,8 +1,4 @@
-"""Every number a page or chart shows, in one style: true minus, ∞, undefined vs NaN.
-
->>> number(-0.5), short(2 / 3), vector([1, -2.5]), exact(11 / 9), eps_label(1e-3)
-('−0.5', '0.6667', '(1, −2.5)', '11/9', '0.001')
-"""
+"""Every number a page or chart shows, in one style: true minus, ∞, undefined vs NaN."""
 
 from __future__ import annotations
 
@@ -31,11 +27,7 @@ def _special(x: float, nan: str = "undefined") -> str | None:
 
 
 def number(x: float, digits: int = 6) -> str:
-    """A number for prose and metrics: `digits` decimals, trailing zeros trimmed.
-
-    >>> number(1 / 3), number(2.0), number(-1e-9), number(float("inf")), number(float("nan"))
-    ('0.333333', '2', '0', '∞', 'undefined')
-    """
+    """A number for prose and metrics: `digits` decimals, trailing zeros trimmed."""
     special = _special(float(x))
     if special is not None:
         return special
@@ -44,41 +36,23 @@ def number(x: float, digits: int = 6) -> str:
 
 
 def vector(v: Iterable[float] | np.ndarray, digits: int = 4) -> str:
-    """A vector for prose: each entry as `number`.
-
-    >>> vector(np.array([-1.0, 0.0, 1 / 3]))
-    '(−1, 0, 0.3333)'
-    """
+    """A vector for prose: each entry as `number`."""
     return "(" + ", ".join(number(float(x), digits) for x in np.asarray(v).ravel()) + ")"
 
 
 def short(x: float, digits: int = 4) -> str:
-    """A short number for labels and alt text: `digits` significant digits.
-
-    >>> short(12345.678), short(-0.000123456), short(float("-inf"))
-    ('1.235e+04', '−0.0001235', '−∞')
-    """
+    """A short number for labels and alt text: `digits` significant digits."""
     special = _special(float(x))
     return special if special is not None else _minus(f"{float(x):.{digits}g}")
 
 
 def short_vector(v: Iterable[float] | np.ndarray, digits: int = 4) -> str:
-    """A vector of `short` entries.
-
-    >>> short_vector([1 / 3, 2])
-    '(0.3333, 2)'
-    """
+    """A vector of `short` entries."""
     return "(" + ", ".join(short(float(x), digits) for x in np.asarray(v).ravel()) + ")"
 
 
 def float_result(x: float, digits: int = 6) -> str:
-    """A value a floating-point format computed: `digits` significant digits, NaN and ±∞ as such.
-
-    >>> float_result(float("nan")), float_result(-1234567.0), float_result(1e-7)
-    ('NaN', '−1.23457e+6', '1e−7')
-    >>> float_result(2 / 3, 3)
-    '0.667'
-    """
+    """A value a floating-point format computed: `digits` significant digits, NaN and ±∞ as such."""
     special = _special(float(x), nan="NaN")
     if special is not None:
         return special
@@ -86,11 +60,7 @@ def float_result(x: float, digits: int = 6) -> str:
 
 
 def rel_error(x: float) -> str:
-    """A relative error at one significant digit: 3e-05 reads 3e−5; 0, NaN and ∞ as such.
-
-    >>> rel_error(3.1e-5), rel_error(0.0), rel_error(float("inf"))
-    ('3e−5', '0', '∞')
-    """
+    """A relative error at one significant digit: 3e-05 reads 3e−5; 0, NaN and ∞ as such."""
     special = _special(float(x), nan="NaN")
     if special is not None:
         return special
@@ -100,29 +70,17 @@ def rel_error(x: float) -> str:
 
 
 def eps_label(eps: float) -> str:
-    """An ε value: 1/3, 4/3, 0 or two significant digits.
-
-    >>> eps_label(1 / 3), eps_label(1e-6), eps_label(0.0316227766)
-    ('1/3', '1e-06', '0.032')
-    """
+    """An ε value: 1/3, 4/3, 0 or two significant digits."""
     return EPS_LABELS.get(eps, f"{eps:.2g}")
 
 
 def offset_label(c: float) -> str:
-    """A mean offset: 2000, 1e4, 5e7 (short, and readable in a URL).
-
-    >>> offset_label(2000.0), offset_label(1e4), offset_label(5e7)
-    ('2000', '1e4', '5e7')
-    """
+    """A mean offset: 2000, 1e4, 5e7 (short, and readable in a URL)."""
     return f"{c:g}" if c < 1e4 else f"{c:.0e}".replace("e+0", "e").replace("e+", "e")
 
 
 def angle(degrees: float) -> str:
-    """An angle in degrees, two decimals.
-
-    >>> angle(45.0), angle(float("nan"))
-    ('45°', 'undefined')
-    """
+    """An angle in degrees, two decimals."""
     return "undefined" if math.isnan(degrees) else f"{number(degrees, 2)}°"
 
 
@@ -143,13 +101,7 @@ def _isqrt(n: int) -> int | None:
 
 
 def exact(x: float) -> str | None:
-    """A short closed form (p/q, ±√(p/q)) equal to x to rounding, else None; never 0 for x != 0.
-
-    >>> exact(1 / 3), exact(11 / 9), exact(-(1.5**0.5)), exact(-4 / 17**0.5), exact(0.1234567)
-    ('1/3', '11/9', '−√(3/2)', '−4/√17', None)
-    >>> exact(0.0), exact(1e-17), exact(1 - 1e-12)
-    ('0', None, None)
-    """
+    """A short closed form (p/q, ±√(p/q)) equal to x to rounding, else None; never 0 for x != 0."""
     if not math.isfinite(x):
         return None
     sign = MINUS if x < 0 else ""
@@ -169,13 +121,7 @@ def exact(x: float) -> str | None:
 
 
 def exact_vec(v: Iterable[float] | np.ndarray) -> str | None:
-    """Closed forms of every entry, or None unless all have one and some are not integers.
-
-    >>> exact_vec(np.array([-(1.5**0.5), 1.0, 1.5**0.5]))
-    '(−√(3/2), 1, √(3/2))'
-    >>> exact_vec(np.array([1.0, 2.0])) is None  # the decimals already say it
-    True
-    """
+    """Closed forms of every entry, or None unless all have one and some are not integers."""
     forms = [exact(float(x)) for x in np.asarray(v).ravel()]
     if any(f is None for f in forms) or not any("/" in f or "√" in f for f in forms if f):
         return None
@@ -183,22 +129,14 @@ def exact_vec(v: Iterable[float] | np.ndarray) -> str | None:
 
 
 def vector_with_exact(v: Iterable[float] | np.ndarray, digits: int = 6) -> str:
-    """The decimals of a vector, followed by its closed forms when they say more.
-
-    >>> vector_with_exact([-(1.5**0.5), 0.0, 1.5**0.5])
-    '(−1.224745, 0, 1.224745) = (−√(3/2), 0, √(3/2))'
-    """
+    """The decimals of a vector, followed by its closed forms when they say more."""
     form = exact_vec(v)
     text = vector(v, digits)
     return f"{text} = {form}" if form else text
 
 
 def with_exact(x: float, digits: int = 6) -> str:
-    """The decimal, followed by its closed form when that says more (a fraction or a root).
-
-    >>> with_exact(11 / 9), with_exact(0.5), with_exact(2.0)
-    ('1.222222 = 11/9', '0.5 = 1/2', '2')
-    """
+    """The decimal, followed by its closed form when that says more (a fraction or a root)."""
     form = exact(x)
     text = number(x, digits)
     return f"{text} = {form}" if form and ("/" in form or "√" in form) else text
@@ -209,11 +147,7 @@ _AUTOLINK = re.compile(r"(?i)(?<=w)(?=ww)|(?<=:)(?=//)|(?<=@)")  # where GFM sta
 
 
 def plain(text: object, limit: int = 80) -> str:
-    """Visitor text made inert for Streamlit's markdown: shown exactly, rendering nothing.
-
-    >>> print(plain("[a](javascript:alert(1)) **b**"))
-    \\[a\\]\\(javascript\\:alert\\(1\\)\\) \\*\\*b\\*\\*
-    """
+    """Visitor text made inert for Streamlit's markdown: shown exactly, rendering nothing."""
     text = " ".join(str(text).split())
     if len(text) > limit:
         text = text[: limit - 1] + "…"

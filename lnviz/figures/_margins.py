@@ -22,13 +22,7 @@ CARTESIAN_FREE = {"scatter3d", "mesh3d", "surface", "cone", "volume", "isosurfac
 
 
 def planned(spec: dict[str, Any], scale: float = 1.0) -> dict[str, int]:
-    """The margins (l, r, t, b) to draw `spec` (a figure's JSON dict) in one pass.
-
-    >>> spec = {"data": [{"type": "scatter"}], "layout": {"margin": {"l": 10, "t": 60},
-    ...         "xaxis": {"title": {"text": "t"}}, "yaxis": {"title": {"text": ""}}}}
-    >>> planned(spec)
-    {'l': 92, 'r': 24, 't': 60, 'b': 76}
-    """
+    """The margins (l, r, t, b) to draw `spec` (a figure's JSON dict) in one pass."""
     layout = spec.get("layout", {})
     own = layout.get("margin", {})
     want = {"l": 0, "r": 0, "t": 0, "b": 0}

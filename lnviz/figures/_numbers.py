@@ -26,11 +26,7 @@ def plain_array(value: Any) -> np.ndarray | None:
 
 
 def cell(value: Any) -> str:
-    """A number to 6 significant digits with a true minus, anything else as text; a gap as a dash.
-
-    >>> cell(-1 / 3), cell(2.0), cell(1e-9), cell(None), cell(float("nan")), cell("LN")
-    ('−0.333333', '2', '1e−09', '–', '–', 'LN')
-    """
+    """A number to 6 significant digits with a true minus, else text; a gap as a dash."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return "–"
     if isinstance(value, int | float | np.number) and not isinstance(value, bool):
@@ -44,11 +40,7 @@ def _every(n: int, most: int) -> int:
 
 
 def _text(value: Any) -> str:
-    """A title as plain words: breaks as spaces, ^ for a superscript, other tags and $ dropped.
-
-    >>> _text({"text": "peak ε<sup>−1/2</sup><br>at <b>0</b>"})
-    'peak ε^−1/2 at 0'
-    """
+    """A title as plain words: breaks as spaces, ^ for a superscript, other tags and $ dropped."""
     title = value.get("text", "") if isinstance(value, dict) else value or ""
     title = re.sub(r"<br\s*/?>", " ", str(title)).replace("<sup>", "^")
     return re.sub(r"<[^>]+>|\$", "", title).strip()
@@ -60,25 +52,7 @@ def _axis_title(layout: dict[str, Any], trace: dict[str, Any], axis: str) -> str
 
 
 def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
-    """(caption, columns) per table: 1-D traces together, each 2-D trace alone, long ones thinned.
-
-    >>> spec = {"data": [{"name": "a", "x": [1, 2], "y": [0.5, None]},
-    ...                  {"type": "heatmap", "z": [[1, 2], [3, 4]], "y": ["p", "q"]}],
-    ...         "layout": {"xaxis": {"title": {"text": "<b>ε</b>"}}}}
-    >>> for caption, columns in tables(spec):
-    ...     print(caption)
-    ...     print(columns)
-    The numbers of the chart above.
-    {'series': ['a', 'a'], 'ε': ['1', '2'], 'y': ['0.5', '–']}
-    The numbers of the chart above. Rows by y, columns by ε.
-    {'y': ['p', 'q'], '0': ['1', '3'], '1': ['2', '4']}
-    >>> spec["data"][1] = {"name": "b", "x": [1, 2], "y": [3, 4]}
-    >>> tables(spec)[0][1]
-    {'ε': ['1', '2'], 'a': ['0.5', '–'], 'b': ['3', '4']}
-    >>> spec["data"].append({"name": "c", "x": [1, 2], "y": [5, 6], "z": [7, 8]})
-    >>> list(tables(spec)[0][1])
-    ['series', 'ε', 'y', 'z']
-    """
+    """(caption, columns) per table: 1-D traces together, 2-D traces alone, long ones thinned."""
     layout = spec.get("layout", {})
     title = _text(layout.get("title"))
     caption = f"The numbers of {'“' + title + '”' if title else 'the chart above'}."
@@ -133,11 +107,7 @@ def tables(spec: dict[str, Any]) -> list[tuple[str, dict[str, list[str]]]]:
 
 
 def _thinning(thinned: list[tuple[str, int, int]], every: bool) -> str:
-    """Which series are thinned, in one sentence when `every` one is, alike.
-
-    >>> _thinning([("a", 13, 601), ("b", 13, 601)], True), _thinning([("a", 2, 90)], False)
-    (' Shown: one point in 13 of each series’ 601.', ' Shown: a, one point in 2 of its 90.')
-    """
+    """Which series are thinned, in one sentence when `every` one is, alike."""
     if every and len(thinned) > 1 and len({(s, n) for _, s, n in thinned}) == 1:
         return f" Shown: one point in {thinned[0][1]} of each series’ {thinned[0][2]}."
     return "".join(f" Shown: {name}, one point in {s} of its {n}." for name, s, n in thinned)

@@ -31,21 +31,12 @@ SEQUENTIAL = get_colorscale("Viridis")
 
 
 def diverging(lim: float) -> dict[str, Any]:
-    """Heatmap colours centred on 0 from -lim to lim: equal sizes, equal depth, either sign.
-
-    >>> {k: v for k, v in diverging(2.5).items() if k != "colorscale"}
-    {'zmid': 0, 'zmin': -2.5, 'zmax': 2.5}
-    """
+    """Heatmap colours centred on 0 from -lim to lim: equal sizes, equal depth, either sign."""
     return {"colorscale": DIVERGING, "zmid": 0, "zmin": -lim, "zmax": lim}
 
 
 def discrete_scale(n: int) -> list[list[float | str]]:
-    """A stepped colourscale, band k = QUALITATIVE[k]; positions rounded so they never decrease.
-
-    >>> positions = [p for p, _ in discrete_scale(10)]
-    >>> positions == sorted(positions) and positions[-1] == 1.0
-    True
-    """
+    """A stepped colourscale, band k = QUALITATIVE[k]; positions rounded so they never decrease."""
     scale: list[list[float | str]] = []
     for k in range(n):
         color = QUALITATIVE[k % len(QUALITATIVE)]
@@ -72,16 +63,7 @@ def finished(fig: dict[str, Any]) -> dict[str, Any]:
 
 
 def second_cues(fig: dict[str, Any]) -> dict[str, Any]:
-    """A dash, symbol or pattern for legend entries that differ by colour alone (changed in place).
-
-    >>> fig = {"layout": {}, "data": [
-    ...     {"type": "scatter", "mode": "lines", "name": "a", "line": {"color": BLUE}},
-    ...     {"type": "scatter", "mode": "lines", "name": "b", "line": {"color": ORANGE}},
-    ...     {"type": "scatter", "mode": "lines", "name": "c", "line": {"color": RED,
-    ...      "dash": "dash"}}]}
-    >>> [t["line"].get("dash") for t in second_cues(fig)["data"]]
-    ['solid', 'dot', 'dash']
-    """
+    """A dash, symbol or pattern for legend entries differing by colour alone (in place)."""
     if fig["layout"].get("showlegend") is False:
         return fig
     alike: dict[tuple[Any, ...], list[dict[str, Any]]] = {}

@@ -15,16 +15,7 @@ TOP = 1.5  # the top margin holds the title and a legend row or two above the pl
 
 
 def enlarged(spec: dict[str, Any]) -> dict[str, Any]:
-    """`spec` (a figure's JSON dict, changed in place and returned) for presentation mode.
-
-    >>> spec = enlarged({"data": [{"type": "scatter"}], "layout": {"height": 300,
-    ...                  "xaxis": {"title": {"text": "t"}}, "title": {"text": "h"}}})
-    >>> layout = spec["layout"]
-    >>> layout["height"], layout["xaxis"]["tickfont"], layout["yaxis"]["title"]["font"]
-    (480, {'size': 19}, {'size': 21})
-    >>> layout["title"]["font"], layout["margin"]["l"] > 92
-    ({'size': 24}, True)
-    """
+    """`spec` (a figure's JSON dict, changed in place and returned) for presentation mode."""
     layout = spec.setdefault("layout", {})
     layout["height"] = int((layout.get("height") or 360) * SCALE)
     layout["font"] = {**layout.get("font", {}), "size": FONT}

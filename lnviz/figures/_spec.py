@@ -28,11 +28,7 @@ _UNDERSCORED = ("error_x", "error_y", "error_z")
 
 
 def nested(props: Mapping[str, Any]) -> dict[str, Any]:
-    """Expand Plotly's underscore shorthand: {"marker_color": c} -> {"marker": {"color": c}}.
-
-    >>> nested({"marker_color": "red", "legend_title_text": "t", "error_y": {"width": 2}})
-    {'marker': {'color': 'red'}, 'legend': {'title': {'text': 't'}}, 'error_y': {'width': 2}}
-    """
+    """Expand Plotly's underscore shorthand: {"marker_color": c} -> {"marker": {"color": c}}."""
     out: dict[str, Any] = {}
     for key, value in props.items():
         if value is None:  # Plotly's "unset": nothing is sent
@@ -81,14 +77,7 @@ def _trace_adder(kind: str) -> Callable[..., FigureSpec]:
 
 
 class FigureSpec:
-    """go.Figure's building calls, recorded as plain dicts; add_trace takes the type and props.
-
-    >>> spec = FigureSpec()
-    >>> spec.add_scatter(x=[1, 2], y=[3, 4], line_color="red").update_layout(height=300)
-    FigureSpec(1 traces)
-    >>> spec.figure().to_dict()["data"][0]["line"]
-    {'color': 'red'}
-    """
+    """go.Figure's building calls, recorded as plain dicts; add_trace takes the type and props."""
 
     def __init__(self) -> None:
         self.data: list[dict[str, Any]] = []
@@ -98,12 +87,7 @@ class FigureSpec:
 
     @classmethod
     def subplots(cls, rows: int, cols: int, **kw: Any) -> FigureSpec:
-        """make_subplots(rows, cols, **kw)'s grid; its layout is computed once and copied.
-
-        >>> spec = FigureSpec.subplots(1, 2, subplot_titles=("a", "b"))
-        >>> spec.add_scatter(x=[0], y=[1], row=1, col=2).data[0]["xaxis"]
-        'x2'
-        """
+        """make_subplots(rows, cols, **kw)'s grid; its layout is computed once and copied."""
         spec = cls()
         frozen = {k: tuple(v) if isinstance(v, list) else v for k, v in kw.items()}
         spec.layout = copy.deepcopy(_grid_layout(rows, cols, tuple(sorted(frozen.items()))))
@@ -194,13 +178,7 @@ class FigureSpec:
         return go.Figure(data=self.data, layout=self.layout, frames=self.frames, _validate=VALIDATE)
 
     def plotly_json(self) -> dict[str, Any]:
-        """The JSON data pio.to_json(self.figure()) would encode, without Plotly objects.
-
-        >>> spec = FigureSpec().add_scatter(x=np.array([0.0, 1.0]), y=[1, float("nan")])
-        >>> trace = spec.plotly_json()["data"][0]
-        >>> trace["x"], trace["y"]
-        ({'dtype': 'f8', 'bdata': 'AAAAAAAAAAAAAAAAAADwPw=='}, [1, None])
-        """
+        """The JSON data pio.to_json(self.figure()) would encode, without Plotly objects."""
         layout = _plain_dict(self.layout)
         if "template" not in layout:
             layout["template"] = _default_template(pio.templates.default)
@@ -322,13 +300,7 @@ def _grid_layout(rows: int, cols: int, options: tuple[tuple[str, Any], ...]) -> 
 
 @dataclass(frozen=True)
 class Chart:
-    """A figure builder and its alt-text builder, drawn in one call so both use the same data.
-
-    >>> pair = Chart(lambda xs: FigureSpec().add_trace("bar", y=xs).figure(),
-    ...              lambda xs: f"Bars of {len(xs)} values.")
-    >>> pair.figure([1, 2]).data[0].type, pair.alt([1, 2])
-    ('bar', 'Bars of 2 values.')
-    """
+    """A figure builder and its alt-text builder, drawn in one call so both use the same data."""
 
     figure: Callable[..., go.Figure]
     alt: Callable[..., str]

@@ -16,13 +16,7 @@ F = TypeVar("F", FigureSpec, go.Figure)  # the helpers work on either
 
 
 def r(values: ArrayLike, digits: int = 5) -> np.ndarray:
-    """A trace's numbers as a typed array: float32 for up to 6 significant digits, else float64.
-
-    >>> r([1.0, float("inf"), 2.5]).tolist()
-    [1.0, nan, 2.5]
-    >>> r([0.1], 7).dtype.name
-    'float64'
-    """
+    """A trace's numbers as a typed array: float32 for up to 6 significant digits, else float64."""
     arr = np.asarray(values, dtype=np.float64)  # any shape
     out = arr.astype(np.float32) if digits <= 6 else arr.copy()  # same shape
     out[~np.isfinite(out)] = np.nan  # float32 overflow lands here too

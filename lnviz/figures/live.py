@@ -1,10 +1,4 @@
-"""Frames of a live control: each chart's traces and layout at every grid value, for the browser.
-
->>> f = Frames("h", 2).trace(1, "y", [[0.0, 1.0], [0.0, 2.0]]).layout("title.text", ["a", "b"])
->>> p = f.payload()
->>> p["key"], p["traces"], p["layout"][0]["path"], p["data"][0]["values"][1]
-('h', [1], 'title.text', [0.0, 2.0])
-"""
+"""Frames of a live control: each chart's traces and layout at every grid value, for the browser."""
 
 from __future__ import annotations
 
@@ -18,11 +12,7 @@ import numpy as np
 
 
 def encode(value: Any) -> Any:
-    """A frame value as JSON: a 1-D float array as base64 float32, anything else as is.
-
-    >>> encode(np.arange(9.0))["f4"][:12], encode(np.array([1.0, np.inf])), encode(np.float64(0.5))
-    ('AAAAAAAAgD8A', [1.0, None], 0.5)
-    """
+    """A frame value as JSON: a 1-D float array as base64 float32, anything else as is."""
     if isinstance(value, np.ndarray) and value.ndim == 1 and value.size > 8:  # a curve
         return {"f4": base64.b64encode(value.astype("<f4").tobytes()).decode("ascii")}
     if isinstance(value, np.ndarray):
@@ -40,16 +30,7 @@ def _number(value: Any) -> bool:
 
 
 def encode_rows(values: Sequence[Any] | np.ndarray) -> list[Any]:
-    """[encode(v) for v in values], converting short finite rows of one length in one step.
-
-    >>> rows = [np.array([1.0, 2.0]), np.array([3.0, 4.0])]
-    >>> encode_rows(rows) == [encode(r) for r in rows] == [[1.0, 2.0], [3.0, 4.0]]
-    True
-    >>> encode_rows([np.array([1.0, np.nan]), np.array([3.0, 4.0])])
-    [[1.0, None], [3.0, 4.0]]
-    >>> encode_rows(np.array([[1.0, 2.0], [3.0, 4.0]])), encode_rows(np.array([0.5, np.inf]))
-    ([[1.0, 2.0], [3.0, 4.0]], [0.5, inf])
-    """
+    """[encode(v) for v in values], converting short finite rows of one length in one step."""
     block = None
     if isinstance(values, np.ndarray) and values.dtype.kind in "fiu":
         if values.ndim == 1:  # one number per frame: encode writes each as a Python number
@@ -103,14 +84,7 @@ class TracesChange(ValueError):
 
 
 def moving_parts(key: str, figures: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """Frames of chart `key`: every trace attribute and layout path that differs between figures.
-
-    >>> a = {"data": [{"type": "bar", "y": [1, 2]}], "layout": {"title": {"text": "a"}}}
-    >>> b = {"data": [{"type": "bar", "y": [1, 3]}], "layout": {"title": {"text": "b"}}}
-    >>> p = moving_parts("k", [a, b])
-    >>> p["traces"], [(d["trace"], d["attr"], d["values"]) for d in p["data"]], p["layout"]
-    ([0], [(0, 'y', [[1, 2], [1, 3]])], [{'path': 'title.text', 'values': ['a', 'b']}])
-    """
+    """Frames of chart `key`: every trace attribute and layout path that differs between figures."""
     kinds = {tuple(t.get("type") for t in f.get("data", ())) for f in figures}
     if len(kinds) != 1:  # restyle addresses traces by index: they must stay what they are
         raise TracesChange(f"{key}: the figure's traces change in number or type with the control")

@@ -31,13 +31,7 @@ class Table:
 
 
 def rounding_level(z: ArrayLike, moved: ArrayLike, eps: float) -> float:
-    """What rounding alone can change in u_eps when z becomes `moved` (nan if undefined).
-
-    >>> rounding_level([1, 2, 3], [101, 102, 103], 1 / 3) < 1e-12
-    True
-    >>> rounding_level([0.1, 0.2, 0.3], [1000.1, 1000.2, 1000.3], 1 / 3) > 1e-12
-    True
-    """
+    """What rounding alone can change in u_eps when z becomes `moved` (nan if undefined)."""
     level = 1.0
     for x in (z, moved):
         core = analyze_core(x, eps)
@@ -52,22 +46,12 @@ def rounding_level(z: ArrayLike, moved: ArrayLike, eps: float) -> float:
 
 
 def compare_families(eps: float, others: tuple[float, ...]) -> tuple[Family, ...]:
-    """h_eps for each comparison value of eps except the page's own (faint curves).
-
-    >>> [f.eps for f in compare_families(0.1, (0.01, 0.1, 1.0))]
-    [0.01, 1.0]
-    """
+    """h_eps for each comparison value of eps except the page's own (faint curves)."""
     return tuple(epsilon_family(e) for e in others if not np.isclose(e, eps))
 
 
 def jacobian_table(spec: Spectrum) -> Table:
-    """Du_eps(z)'s eigenspaces: each formula's value beside b^T J b measured on the matrix.
-
-    >>> from lnviz import jacobian_spectrum
-    >>> t = jacobian_table(jacobian_spectrum([1.0, 2.0, 3.0], 1 / 3))
-    >>> t.columns[0], t.columns[1]
-    (('common offset', 'radial', 'tangential'), (1, 1, 1))
-    """
+    """Du_eps(z)'s eigenspaces: each formula's value beside b^T J b measured on the matrix."""
     dirs = spec.directions
     return Table(
         ("direction", "multiplicity", "formula", "from the formula", "measured bᵀJb"),
@@ -97,23 +81,12 @@ class ScalingCheck:
 
     @property
     def equivalent_eps(self) -> float:
-        """eps / a^2: the eps at which z's own core equals u_eps(a z).
-
-        >>> round(scaling_check([1.0, 2.0, 3.0], 1 / 3, 10.0).equivalent_eps * 300, 12)
-        1.0
-        """
+        """eps / a^2: the eps at which z's own core equals u_eps(a z)."""
         return self.scaling.eps / self.scaling.a**2
 
 
 def scaling_check(z: ArrayLike, eps: float, a: float) -> ScalingCheck:
-    """u_eps(a z) = u_{eps/a^2}(z) at eps and at 0; noise includes the rounding-only errors.
-
-    >>> c = scaling_check([1.0, 2.0, 3.0], 1 / 3, 10.0)
-    >>> c.visible, c.at_zero.change < c.noise
-    (True, True)
-    >>> scaling_check([1.0, 2.0, 3.0], 1e-6, 1.0).visible
-    False
-    """
+    """u_eps(a z) = u_{eps/a^2}(z) at eps and at 0; noise includes the rounding-only errors."""
     s = scaling_identity(z, eps, a)
     zv = analyze_core(z, eps).z  # (d,) validated
     constant = bool(np.ptp(zv) == 0)
@@ -146,15 +119,7 @@ class AffineCheck:
 
 
 def affine_check(res: AffineStages) -> AffineCheck:
-    """Centred? Unit variance? Which core entries vanish? Judged against rounding.
-
-    >>> from lnviz import affine_stages
-    >>> c = affine_check(affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], 0.0))
-    >>> c.centred, c.unit_variance, c.zero_entries, c.worked
-    (False, False, (1,), True)
-    >>> affine_check(affine_stages([1, 2, 4], None, None, 0.0)).centred  # mean ~ 7e-17
-    True
-    """
+    """Centred? Unit variance? Which core entries vanish? Judged against rounding."""
     q, e = res.q, res.eps
     core_var = q / (q + e) if q + e > 0 else float("nan")
     y = res.output.values
@@ -200,15 +165,7 @@ class ShiftCheck:
 
 
 def shift_check(sym: Symmetry) -> ShiftCheck:
-    """Split the shift of `sym` (a common or unequal shift) and judge its change.
-
-    >>> from lnviz.lessons.symmetry import common_shift, unequal_shift
-    >>> shift_check(common_shift([1, 2, 3], 100, 1 / 3)).visible
-    False
-    >>> c = shift_check(unequal_shift([1, 2, 3], [-1, 0, 1], 0.0))  # (0, 2, 4) = 2 (0, 1, 2)
-    >>> c.visible, c.parallel
-    (False, True)
-    """
+    """Split the shift of `sym` (a common or unequal shift) and judge its change."""
     split = split_shift(sym.moved - sym.z)
     v = analyze_core(sym.z, 0.0).v  # (d,) centred input
     rest = split.rest
@@ -221,13 +178,7 @@ def shift_check(sym: Symmetry) -> ShiftCheck:
 
 
 def layer_tables(layer: AffineLayer) -> tuple[Table, Table]:
-    """The layer z = W x + b as two tables: W's columns with b, and the inputs x.
-
-    >>> from lnviz.lessons.symmetry import seeded_layer
-    >>> w, x = layer_tables(seeded_layer(0))
-    >>> w.names, x.names[:2]
-    (('row', 'W col 1', 'W col 2', 'W col 3', 'b'), ('entry', 'x1'))
-    """
+    """The layer z = W x + b as two tables: W's columns with b, and the inputs x."""
     d, n = layer.w.shape
     w = Table(
         ("row", *(f"W col {j + 1}" for j in range(n)), "b"),
@@ -259,13 +210,7 @@ class Contrast:
 
 
 def contrast(shift: Symmetry, scaled: Symmetry) -> Contrast:
-    """The mean squares RMS norm divides by, and one rounding level for the four changes.
-
-    >>> from lnviz.lessons.symmetry import common_shift, scale
-    >>> c = contrast(common_shift([1, 2, 3], -1, 1 / 3), scale([1, 2, 3], 10, 1 / 3))
-    >>> round(c.m * 3, 12), round(c.m_shifted * 3, 12)  # (1, 2, 3) -> (0, 1, 2)
-    (14.0, 5.0)
-    """
+    """The mean squares RMS norm divides by, and one rounding level for the four changes."""
     m = float(np.mean(shift.z**2))
     m_shifted = float(np.mean(shift.moved**2))
     if not (shift.ln_defined and scaled.ln_defined and shift.rms_defined and scaled.rms_defined):
@@ -296,14 +241,7 @@ class RedundancyCheck:
 
 
 def redundancy_check(red: Redundancy) -> RedundancyCheck:
-    """Noise: what b + c 1 and W + 1 r^T change (0 in exact arithmetic) or an estimate if larger.
-
-    >>> from lnviz import affine_redundancy
-    >>> red = affine_redundancy([[1, 0], [0, 2], [1, 1]], [0, 0, 0], [[1, 2], [3, -1]],
-    ...                         c=5.0, r=[1, -1], s=[0, 0], eps=1e-3)
-    >>> redundancy_check(red).input_visible  # dx = 0 moves nothing
-    False
-    """
+    """Noise: what b + c 1 and W + 1 r^T change (0 in exact arithmetic) or an estimate if larger."""
     est = ROUNDING_ULPS * _UNIT * max(1.0, float(np.abs(red.base).max()))
     noise = max(red.bias_change, red.weight_change, est)
     return RedundancyCheck(red, split_shift(red.added_by_input_shift), red.xs.shape[0], noise)

@@ -1,10 +1,4 @@
-"""A lesson's URL keys as data: one spec for its controls, their validation and the URL tests.
-
->>> state = State(Vector("z", "z (input vector)", "1, 2, 3", lo=-10, hi=10, min_len=2),
-...               Eps("eps", default=0.0, allow_zero=True))
->>> state.names, state.problems({"eps": 0.5, "z": "1, 2", "w": 1})
-(('z', 'eps'), ['eps: 0.5 is not one of its values', 'w: not a key of this lesson'])
-"""
+"""A lesson's URL keys as data: one spec for its controls, their validation and the URL tests."""
 
 from __future__ import annotations
 

@@ -12,9 +12,5 @@ eps_param = eps_label  # the ε slider reads (and a link writes) its option's la
 
 
 def vector_param(values: Iterable[float] | np.ndarray) -> str:
-    """A vector as a text box reads it: comma-separated, no spaces, to 12 significant digits.
-
-    >>> vector_param([1.0, -2.5, 1 / 3])
-    '1,-2.5,0.333333333333'
-    """
+    """A vector as a text box reads it: comma-separated, no spaces, to 12 significant digits."""
     return ",".join(f"{float(v):.12g}" for v in values)

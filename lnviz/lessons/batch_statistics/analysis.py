@@ -64,12 +64,7 @@ def settings_stream(s: StreamSettings) -> Stream:
 
 
 def stream_runs(s: StreamSettings) -> StreamRuns:
-    """Sample the stream and run PyTorch's and Keras's running statistics, each at its default ε.
-
-    >>> r = stream_runs(StreamSettings(20, 4, 2, 0, 10, 3.0, 2.0, 0.1, 0.99))
-    >>> r.stream.x.shape, [run.convention for run in r.runs]
-    ((20, 4, 2), ['pytorch', 'keras'])
-    """
+    """Sample the stream and run PyTorch's and Keras's running statistics, each at its default ε."""
     stream = settings_stream(s)
     if s.batch < 2:
         return StreamRuns(stream, None)
@@ -118,13 +113,7 @@ class Conventions:
 
 
 def conventions(stream: Stream, runs: tuple[Running, Running], feature: int) -> Conventions:
-    """Momentum, weight, fed variance, lag and variance ratio of each convention.
-
-    >>> r = stream_runs(StreamSettings(300, 2, 3, 0, 300, 0.0, 1.0, 0.1, 0.9))
-    >>> c = conventions(r.stream, r.runs, 0)
-    >>> (c.first, c.last), [col.limit for col in c.columns], c.limits_differ
-    ((225, 299), [1.0, 0.5], True)
-    """
+    """Momentum, weight, fed variance, lag and variance ratio of each convention."""
     cols = []
     for run in runs:
         ratio, limit, first, last = variance_ratio(run, stream, feature)  # same steps for both
@@ -166,13 +155,7 @@ class Gap:
 
 
 def gaps(stream: Stream, runs: tuple[Running, Running]) -> tuple[Gap, Gap]:
-    """Each convention's gap summary; `before` is None when the shift is at step 0.
-
-    >>> s = sample_stream(100, 8, 2, seed=0, shift_step=50, shift=3.0)
-    >>> g = gaps(s, (pytorch_running(s.x), keras_running(s.x)))
-    >>> [x.shift_shows for x in g], g[0].max_before < g[0].max_after
-    ([True, True], True)
-    """
+    """Each convention's gap summary; `before` is None when the shift is at step 0."""
     k, s = stream.shift_step, stream.x.shape[0]
     out = []
     for run in runs:
@@ -209,12 +192,7 @@ class SizeLesson:
 
 
 def batch_sizes(features: int, seed: int, eps: float) -> SizeLesson:
-    """The batch-size section: a MAX_BATCH pool's example 0 per size, its pair, estimator spread.
-
-    >>> z = batch_sizes(3, 0, 1e-5)
-    >>> z.pair.rows[2], len(z.pair.features), z.pair.largest_off_one < 1e-3
-    ('batch norm 1', 3, True)
-    """
+    """The batch-size section: a MAX_BATCH pool's example 0 per size, its pair, estimator spread."""
     pool = sample_stream(1, MAX_BATCH, features, seed=seed)  # same feature distribution
     bs = batch_size_effect(pool.x[0], eps, pool.mean[0], pool.var[0])
     rows = ("input 1", "input 2", "batch norm 1", "batch norm 2", "layer norm 1", "layer norm 2")
@@ -235,25 +213,12 @@ class CompanionSummary:
 
 
 def stream_companions(s: StreamSettings, sets: int) -> CompanionSummary:
-    """companion_summary() keyed by the settings, not the stream's arrays: a cache hashes keys.
-
-    >>> s = StreamSettings(50, 4, 3, 0, 25, 3.0, 1.0, 0.1, 0.99)
-    >>> a = stream_companions(s, 3)
-    >>> b = companion_summary(stream_runs(s).stream, 3, TORCH_EPS)
-    >>> (a.bn_spread, a.ln_spread, a.comp.steps.tolist()) == (b.bn_spread, b.ln_spread, [0, 24, 49])
-    True
-    """
+    """companion_summary() keyed by the settings, not the stream's arrays: a cache hashes keys."""
     return companion_summary(settings_stream(s), sets, TORCH_EPS)
 
 
 def companion_summary(stream: Stream, sets: int, eps: float) -> CompanionSummary:
-    """Example x[0, 0] among `sets` companion sets: do post-shift ones move its batch norm most?
-
-    >>> s = sample_stream(50, 4, 3, seed=0, shift_step=25, shift=3.0)
-    >>> c = companion_summary(s, 3, 1e-5)
-    >>> c.most_after_shift, c.ln_spread < 1e-14
-    (True, True)
-    """
+    """Example x[0, 0] among `sets` companion sets: do post-shift ones move its batch norm most?"""
     comp = companions(stream, sets, eps)
     move = np.abs(comp.bn - comp.bn[0]).max(axis=1)  # (R,) change from the first set
     after = comp.steps >= stream.shift_step  # (R,)

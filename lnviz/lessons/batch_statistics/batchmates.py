@@ -38,12 +38,7 @@ def _pool(x: object, name: str = "pool") -> np.ndarray:
 def batch_size_effect(
     pool: object, eps: float = 1e-5, mean: object = None, var: object = None
 ) -> BatchSizes:
-    """bn[B - 1] = BN_train(pool[:B])[0], ln[B - 1] = LN(pool[:B])[0] for B = 1..N.
-
-    >>> r = batch_size_effect([[0.0, 4.0], [2.0, 1.0], [7.0, 7.0]], eps=0.0)
-    >>> r.pair.tolist(), bool(np.isnan(r.bn[0]).all()), r.ln[0].tolist() == r.ln[2].tolist()
-    ([[-1.0, 1.0], [1.0, -1.0]], True, True)
-    """
+    """bn[B - 1] = BN_train(pool[:B])[0], ln[B - 1] = LN(pool[:B])[0] for B = 1..N."""
     arr = _pool(pool)  # (N, F)
     e = check_eps(eps)
     n, f = arr.shape
@@ -82,12 +77,7 @@ class Spread:
 
 
 def estimator_spread(sizes: tuple[int, ...], repeats: int = 200, seed: int = 0) -> Spread:
-    """R batches of each size B from N(0, 1): mean, sum((x - m)^2) / B and / (B - 1).
-
-    >>> s = estimator_spread((2, 64), repeats=4000, seed=0)
-    >>> s.expected_biased.tolist(), np.round(s.biased.mean(axis=1), 1).tolist()
-    ([0.5, 0.984375], [0.5, 1.0])
-    """
+    """R batches of each size B from N(0, 1): mean, sum((x - m)^2) / B and / (B - 1)."""
     ks = [_size(b, "size", 2, MAX_BATCH) for b in sizes]
     r = _size(repeats, "repeats", 1, 5000)
     rng = np.random.default_rng(_size(seed, "seed", 0, 2**32 - 1))
@@ -117,13 +107,7 @@ class Companions:
 
 
 def companions(stream: Stream, sets: int = 5, eps: float = 1e-5) -> Companions:
-    """x[0, 0] with the companions x[t, 1:] of `sets` steps t: BN_train moves with them, LN not.
-
-    >>> from lnviz.lessons.batch_statistics.running import sample_stream
-    >>> c = companions(sample_stream(50, 4, 3, seed=0, shift_step=25, shift=2.0), sets=3)
-    >>> c.steps.tolist(), bool(c.bn_range.min() > 0.1), bool(c.ln_range.max() < 1e-14)
-    ([0, 24, 49], True, True)
-    """
+    """x[0, 0] with the companions x[t, 1:] of `sets` steps t: BN_train moves with them, LN not."""
     x = stream.x  # (S, B, F)
     s, b, f = x.shape
     if b < 2:

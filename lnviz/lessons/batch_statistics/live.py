@@ -7,11 +7,7 @@ STRIDES = (1, 2, 5, 10, 20, 25, 50, 100)
 
 
 def shift_steps(steps: int, at: int, max_points: int = MAX_POINTS) -> tuple[int, ...]:
-    """0..steps in the finest STRIDES stride keeping frames × steps <= max_points, plus `at`.
-
-    >>> shift_steps(200, 100)[:3], len(shift_steps(200, 100)), shift_steps(300, 77)[7:10]
-    ((0, 5, 10), 41, (70, 77, 80))
-    """
+    """0..steps in the finest STRIDES stride keeping frames × steps <= max_points, plus `at`."""
     if steps < 1 or not 0 <= at <= steps:
         raise ValueError("need steps >= 1 and 0 <= at <= steps")
     fits = [k for k in STRIDES if (steps // k + 1) * steps <= max_points]

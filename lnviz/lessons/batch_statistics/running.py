@@ -72,14 +72,7 @@ def sample_stream(
     shift: float = 0.0,
     spread: float = 1.0,
 ) -> Stream:
-    """x[t, i, f] = mu_f(t) + sigma_f(t) n[t, i, f]: the same seeded n whatever the shift.
-
-    >>> s = sample_stream(4, 3, 2, seed=1, shift_step=2, shift=1.0, spread=2.0)
-    >>> s.x.shape, bool(np.allclose(s.mean[2] - s.mean[0], np.sqrt(s.var[0])))
-    ((4, 3, 2), True)
-    >>> (s.var[3] / s.var[1]).tolist()
-    [4.0, 4.0]
-    """
+    """x[t, i, f] = mu_f(t) + sigma_f(t) n[t, i, f]: the same seeded n whatever the shift."""
     s = _size(steps, "steps", 1, MAX_STEPS)
     b = _size(batch, "batch", 1, MAX_BATCH)
     f = _size(features, "features", 1, MAX_FEATURES)
@@ -155,12 +148,7 @@ def _finish(
 
 
 def pytorch_running(x: object, momentum: float = 0.1, eps: float = 1e-5) -> Running:
-    """PyTorch: r_t = (1 - m) r_(t-1) + m b_t, the variance fed unbiased (divisor B - 1).
-
-    >>> r = pytorch_running([[[1.0], [3.0]]], eps=0.0)  # one step, batch (1, 3)
-    >>> r.running_mean.tolist(), r.running_var.tolist(), r.y_train.ravel().tolist()
-    ([[0.2]], [[1.1]], [-1.0, 1.0])
-    """
+    """PyTorch: r_t = (1 - m) r_(t-1) + m b_t, the variance fed unbiased (divisor B - 1)."""
     arr = _stream_array(x)  # (S, B, F)
     mom, e = _check_momentum(momentum), check_eps(eps)
     s, b, f = arr.shape
@@ -180,12 +168,7 @@ def pytorch_running(x: object, momentum: float = 0.1, eps: float = 1e-5) -> Runn
 
 
 def keras_running(x: object, momentum: float = 0.99, eps: float = 1e-3) -> Running:
-    """Keras 3: r_t = m r_(t-1) + (1 - m) b_t, the variance fed biased (divisor B).
-
-    >>> r = keras_running([[[1.0], [3.0]]], momentum=0.5, eps=0.0)
-    >>> r.running_mean.tolist(), r.running_var.tolist(), r.weight_new
-    ([[1.0]], [[1.0]], 0.5)
-    """
+    """Keras 3: r_t = m r_(t-1) + (1 - m) b_t, the variance fed biased (divisor B)."""
     arr = _stream_array(x)  # (S, B, F)
     mom, e = _check_momentum(momentum), check_eps(eps)
     s, b, f = arr.shape
@@ -203,11 +186,7 @@ def keras_running(x: object, momentum: float = 0.99, eps: float = 1e-3) -> Runni
 
 
 def steps_to_close(weight_new: float, fraction: float = 0.9) -> int | None:
-    """n = ceil(ln(1 - fraction) / ln(1 - w)) steps to close `fraction` of a jump (None: w = 0).
-
-    >>> steps_to_close(0.1), steps_to_close(1 - 0.99), steps_to_close(1.0), steps_to_close(0.0)
-    (22, 230, 1, None)
-    """
+    """n = ceil(ln(1 - fraction) / ln(1 - w)) steps to close `fraction` of a jump (None: w = 0)."""
     w = _finite(weight_new, "weight_new", 0.0, 1.0)
     frac = _finite(fraction, "fraction", 0.0, 0.999999)
     if w == 0.0:
@@ -219,13 +198,7 @@ def steps_to_close(weight_new: float, fraction: float = 0.9) -> int | None:
 
 
 def variance_ratio(run: Running, stream: Stream, feature: int = 0) -> tuple[float, float, int, int]:
-    """Mean running_var / true var over the last quarter before the shift, and its limit.
-
-    >>> s = sample_stream(200, 4, 1, seed=3)
-    >>> ratio, limit, lo, hi = variance_ratio(keras_running(s.x, 0.9), s)
-    >>> limit, (lo, hi), abs(ratio - limit) < 0.15
-    (0.75, (150, 199), True)
-    """
+    """Mean running_var / true var over the last quarter before the shift, and its limit."""
     b = stream.x.shape[1]
     f = _size(feature, "feature", 0, stream.x.shape[2] - 1)
     end = max(stream.shift_step, 1)  # steps before the shift (at least one)
@@ -236,12 +209,7 @@ def variance_ratio(run: Running, stream: Stream, feature: int = 0) -> tuple[floa
 
 
 def catch_up(run: Running, stream: Stream, feature: int = 0, fraction: float = 0.9) -> int | None:
-    """Updates after the shift until the running mean first closed `fraction` of the jump.
-
-    >>> s = sample_stream(120, 32, 1, seed=0, shift_step=20, shift=5.0)
-    >>> catch_up(pytorch_running(s.x), s), steps_to_close(0.1)
-    (22, 22)
-    """
+    """Updates after the shift until the running mean first closed `fraction` of the jump."""
     f = _size(feature, "feature", 0, stream.x.shape[2] - 1)
     frac = _finite(fraction, "fraction", 0.0, 0.999999)
     k, s = stream.shift_step, stream.x.shape[0]
@@ -257,13 +225,7 @@ def catch_up(run: Running, stream: Stream, feature: int = 0, fraction: float = 0
 
 
 def gap_summary(run: Running, stream: Stream) -> tuple[float, float | None]:
-    """(median gap over the second half of the steps before the shift, largest gap after it).
-
-    >>> s = sample_stream(100, 8, 2, seed=0, shift_step=50, shift=3.0)
-    >>> before, after = gap_summary(pytorch_running(s.x), s)
-    >>> before < 1.0 < after
-    True
-    """
+    """(median gap over the second half of the steps before the shift, largest gap after it)."""
     k = max(stream.shift_step, 1)
     before = float(np.median(run.gap[k // 2 : k]))
     after = float(run.gap[k:].max()) if k < run.gap.size else None

@@ -12,11 +12,7 @@ from lnviz.lessons.explorers import WORKED_Z, ScalingCheck
 
 
 def _variance(core_var: float, shortfall: float) -> str:
-    """q/(q+ε), written 1 − ε/(q+ε) when it is too close to 1 for a short form.
-
-    >>> _variance(2 / 3, 1 / 3), _variance(1 - 1e-12, 1e-12)
-    ('2/3', '1 − 1e−12')
-    """
+    """q/(q+ε), written 1 − ε/(q+ε) when it is too close to 1 for a short form."""
     shown = form(core_var)
     return f"1 − {text.short(shortfall)}" if shown == "1" and shortfall > 0 else shown
 
@@ -29,12 +25,7 @@ def _vec_form(values) -> str:
 
 
 def core_notes(core: Core) -> tuple[str, ...]:
-    """The core's mean, its variance short of 1, the worked example and constant inputs.
-
-    >>> print(core_notes(analyze_core([1.0, 2.0, 3.0], 1 / 3))[1])  # doctest: +NORMALIZE_WHITESPACE
-    The core always has mean 0; its variance q/(q+ε) = 2/3 falls short of 1 by
-    ε/(q+ε) = 1/3, for every ε > 0.
-    """
+    """The core's mean, its variance short of 1, the worked example and constant inputs."""
     lo, hi = analyze_core(WORKED_Z, 1 / 3), analyze_core(WORKED_Z, 4 / 3)
     q, e = float(core.q), core.eps
     shortfall = e / (q + e)
@@ -83,12 +74,7 @@ def variance_notes(core: Core) -> tuple[str, ...]:
 
 
 def scaling_notes(check: ScalingCheck) -> tuple[str, ...]:
-    """What scaling by a did to this z, against the rounding level of the page.
-
-    >>> from lnviz.lessons.explorers import scaling_check
-    >>> scaling_notes(scaling_check([1.0, 2.0, 3.0], 1e-6, 1.0))[0]
-    'With a = 1 nothing is scaled, so nothing changes; pick another a.'
-    """
+    """What scaling by a did to this z, against the rounding level of the page."""
     s = check.scaling
     if s.a == 1:
         first = "With a = 1 nothing is scaled, so nothing changes; pick another a."
@@ -136,14 +122,7 @@ def bound_message(spec: Spectrum) -> str | None:
 
 
 def jacobian_notes(spec: Spectrum, constant_preset: str = CONSTANT_PRESET) -> tuple[str, ...]:
-    """The three eigenspaces as they exist at this z, and whether the bound is reached.
-
-    >>> from lnviz import jacobian_spectrum
-    >>> print(jacobian_notes(jacobian_spectrum([2.0, 2.0, 2.0], 0.01))[2])
-    ... # doctest: +NORMALIZE_WHITESPACE
-    Here the largest eigenvalue reaches the bound ε^(−1/2) = 10: at a constant input the
-    Jacobian is P/√ε.
-    """
+    """The three eigenspaces as they exist at this z, and whether the bound is reached."""
     labels = {d.label: d for d in spec.directions}
     d = spec.z.size
     radial, tangential = labels.get("radial"), labels.get("tangential")

@@ -25,11 +25,7 @@ LAYOUT_AXES = {"btf": ("B", "T", "F"), "nchw": ("N", "C", "H", "W"), "nhwc": ("N
 
 
 def framework_label(framework: str, backend: str = DEFAULT_BACKEND) -> str:
-    """A framework's display name; Keras's names the backend its numbers are for.
-
-    >>> framework_label("keras", "numpy"), framework_label("flax")
-    ('Keras 3 (NumPy)', 'Flax linen')
-    """
+    """A framework's display name; Keras's names the backend its numbers are for."""
     if framework != "keras":
         return FRAMEWORK_NAMES[framework]
     return f"{FRAMEWORK_NAMES[framework]} ({KERAS_BACKEND_NAMES[_backend(backend)]})"
@@ -117,13 +113,7 @@ def _backend(backend: str) -> str:
 
 
 def arithmetic(framework: str, scheme: str, backend: str = DEFAULT_BACKEND) -> Arithmetic:
-    """The variance algorithm and output form of `framework` for `scheme` (Welford run as two-pass).
-
-    >>> arithmetic("keras", "layer", "numpy").fast_variance, arithmetic("keras", "layer").variance
-    (True, 'two-pass (jnp.var)')
-    >>> arithmetic("keras", "layer", "torch").variance
-    "PyTorch's kernel (F.layer_norm): Welford"
-    """
+    """Variance algorithm and output form of `framework` for `scheme` (Welford run as two-pass)."""
     if (framework, scheme) not in CONVENTIONS:
         raise LnvizError("framework/scheme", (framework, scheme), "a known framework and scheme")
     if framework == "pytorch":
@@ -143,13 +133,7 @@ def arithmetic(framework: str, scheme: str, backend: str = DEFAULT_BACKEND) -> A
 
 
 def effective_eps(conv: Convention, dtype: DTypeLike = np.float32) -> float:
-    """The epsilon actually added: the default, or PyTorch RMSNorm's machine epsilon.
-
-    >>> effective_eps(CONVENTIONS["pytorch", "rms"]) == float(np.finfo(np.float32).eps)
-    True
-    >>> effective_eps(CONVENTIONS["keras", "layer"])
-    0.001
-    """
+    """The epsilon actually added: the default, or PyTorch RMSNorm's machine epsilon."""
     return default_rms_eps(np.dtype(dtype)) if conv.eps is None else float(conv.eps)
 
 
@@ -166,29 +150,17 @@ def _check(scheme: str, layout: str, x: np.ndarray, groups: int) -> None:
 
 
 def channel_axis(layout: str) -> int:
-    """Index of the feature/channel axis: 1 for channels-first, else the last one.
-
-    >>> channel_axis("nchw"), channel_axis("nhwc"), channel_axis("btf")
-    (1, 3, 2)
-    """
+    """Index of the feature/channel axis: 1 for channels-first, else the last one."""
     return 1 if layout == "nchw" else len(LAYOUT_AXES[layout]) - 1
 
 
 def values_per_channel(shape: tuple[int, ...], layout: str) -> int:
-    """How many values batch norm pools for each channel: prod(shape) / C.
-
-    >>> values_per_channel((2, 8, 3, 3), "nchw")
-    18
-    """
+    """How many values batch norm pools for each channel: prod(shape) / C."""
     return math.prod(shape) // shape[channel_axis(layout)]
 
 
 def canonical(x: np.ndarray, layout: str) -> np.ndarray:
-    """x as (examples, positions, channels): the common view every scheme is defined on.
-
-    >>> canonical(np.zeros((2, 3, 4, 5)), "nchw").shape
-    (2, 20, 3)
-    """
+    """x as (examples, positions, channels): the common view every scheme is defined on."""
     if layout == "btf":
         return x  # (B, T, F)
     if layout == "nchw":
@@ -197,12 +169,7 @@ def canonical(x: np.ndarray, layout: str) -> np.ndarray:
 
 
 def uncanonical(xc: np.ndarray, layout: str, shape: tuple[int, ...]) -> np.ndarray:
-    """Inverse of canonical: back to the layout's own shape.
-
-    >>> x = np.arange(24.0).reshape(1, 2, 3, 4)
-    >>> bool((uncanonical(canonical(x, "nchw"), "nchw", x.shape) == x).all())
-    True
-    """
+    """Inverse of canonical: back to the layout's own shape."""
     if layout == "btf":
         return xc.reshape(shape)
     if layout == "nhwc":
@@ -260,14 +227,7 @@ def emulate(
     fast_variance: bool | None = None,
     backend: str = DEFAULT_BACKEND,
 ) -> Run:
-    """What `framework`'s layer computes on x in x's dtype: var two-pass or E[x^2] - mu^2 (fast).
-
-    >>> x = np.array([[[1.0, 2.0, 3.0]]], dtype=np.float32)
-    >>> emulate(x, "layer", "btf", "keras").eps
-    0.001
-    >>> [round(float(v), 4) for v in emulate(x, "layer", "btf", "flax").output.ravel()]
-    [-1.2247, 0.0, 1.2247]
-    """
+    """What `framework`'s layer computes on x in x's dtype: var two-pass or E[x^2] - mu^2 (fast)."""
     if framework not in FRAMEWORKS:
         raise LnvizError("framework", framework, "one of " + ", ".join(FRAMEWORKS))
     _check(scheme, layout, x, groups)
@@ -300,12 +260,7 @@ def emulate(
 
 
 def torch_reference(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) -> np.ndarray:
-    """PyTorch's default layer on x, via lnviz's torch-semantics kernels (training mode).
-
-    >>> x = np.arange(6, dtype=np.float64).reshape(1, 2, 3)
-    >>> torch_reference(x, "layer", "btf").round(4).tolist()
-    [[[-1.2247, 0.0, 1.2247], [-1.2247, 0.0, 1.2247]]]
-    """
+    """PyTorch's default layer on x, via lnviz's torch-semantics kernels (training mode)."""
     _check(scheme, layout, x, groups)
     if scheme in ("layer", "rms"):
         shape = x.shape[-1:] if layout == "btf" else x.shape[1:]

@@ -202,16 +202,7 @@ def snippet(
     match: bool = False,
     backend: str = DEFAULT_BACKEND,
 ) -> Snippet:
-    """The `framework` code for `scheme` on a `layout` tensor of `shape`; match: PyTorch's numbers.
-
-    >>> print(snippet("pytorch", "layer", "btf", (2, 4, 8)).body)
-    norm = nn.LayerNorm(normalized_shape=8)
-    y = norm(x)
-    >>> print(snippet("keras", "group", "nchw", (2, 8, 3, 3), groups=4).body)
-    # epsilon: default 0.001
-    norm = layers.GroupNormalization(groups=4, axis=1)
-    y = norm(x)
-    """
+    """`framework` code for `scheme` on a `layout` tensor of `shape`; match: PyTorch's numbers."""
     if framework not in FRAMEWORKS:
         raise LnvizError("framework", framework, "one of " + ", ".join(FRAMEWORKS))
     if scheme not in SCHEMES or layout not in LAYOUTS:
@@ -235,20 +226,12 @@ def snippet(
 def snippets(
     scheme: str, layout: str, shape: tuple[int, ...], **options: Unpack[SnippetOptions]
 ) -> dict[str, Snippet]:
-    """snippet() for every framework, keyed like FRAMEWORKS.
-
-    >>> list(snippets("rms", "nhwc", (1, 2, 2, 3)))
-    ['pytorch', 'keras', 'flax']
-    """
+    """snippet() for every framework, keyed like FRAMEWORKS."""
     return {f: snippet(f, scheme, layout, shape, **options) for f in FRAMEWORKS}
 
 
 def versioned_name(framework: str, backend: str = DEFAULT_BACKEND) -> str:
-    """The framework, the version checked and, for Keras, the backend.
-
-    >>> versioned_name("keras", "torch"), versioned_name("flax")
-    ('Keras 3.15.1, torch backend', 'Flax linen 0.12.8')
-    """
+    """The framework, the version checked and, for Keras, the backend."""
     if framework == "keras":
         return f"Keras {VERSIONS['keras']}, {KERAS_BACKEND_NAMES[backend]} backend"
     return f"{FRAMEWORK_NAMES[framework]} {VERSIONS[framework]}"
@@ -271,12 +254,7 @@ class DefaultsTable:
 
 
 def params_text(framework: str, scheme: str, layout: str, shape: tuple[int, ...]) -> str:
-    """The parameters the generated layer creates, with their shape.
-
-    >>> params_text("keras", "rms", "btf", (2, 4, 8)), params_text("pytorch", "instance", "btf",
-    ...                                                               (2, 4, 8))
-    ('scale (8,)', 'none')
-    """
+    """The parameters the generated layer creates, with their shape."""
     ps = param_shape(framework, scheme, layout, shape)
     names = CONVENTIONS[framework, scheme].params
     return ", ".join(f"{p} {ps}" for p in names) if ps else "none"
@@ -285,14 +263,7 @@ def params_text(framework: str, scheme: str, layout: str, shape: tuple[int, ...]
 def defaults_table(
     scheme: str, layout: str, shape: tuple[int, ...], backend: str = DEFAULT_BACKEND
 ) -> DefaultsTable:
-    """The defaults table of a scheme on a `layout` tensor of `shape` (Keras on `backend`).
-
-    >>> t = defaults_table("layer", "btf", (2, 4, 8))
-    >>> t.eps, t.momentum, t.statistic[1]
-    ((1e-05, 0.001, 1e-06), (), 'two-pass (jnp.var)')
-    >>> defaults_table("batch", "btf", (2, 4, 8)).momentum
-    (0.1, 0.99, 0.99)
-    """
+    """The defaults table of a scheme on a `layout` tensor of `shape` (Keras on `backend`)."""
     convs = [CONVENTIONS[f, scheme] for f in FRAMEWORKS]
     batch = scheme == "batch"
     return DefaultsTable(
@@ -310,11 +281,7 @@ def defaults_table(
 
 
 def reduced_axes(scheme: str, layout: str) -> str:
-    """The axes one statistic is pooled over, in the layout's letters.
-
-    >>> reduced_axes("group", "nhwc")
-    'H, W and C/G'
-    """
+    """The axes one statistic is pooled over, in the layout's letters."""
     names = LAYOUT_AXES[layout]
     ch = names[channel_axis(layout)]
     pos = [a for a in names[1:] if a != ch]
@@ -330,13 +297,7 @@ def reduced_axes(scheme: str, layout: str) -> str:
 
 
 def param_shape(framework: str, scheme: str, layout: str, shape: tuple[int, ...]) -> tuple:
-    """Shape of the gain (and bias) the generated layer creates; () if none (PyTorch InstanceNorm).
-
-    >>> param_shape("pytorch", "instance", "nchw", (2, 3, 4, 4))
-    ()
-    >>> param_shape("keras", "layer", "nchw", (2, 3, 4, 4))
-    (3, 4, 4)
-    """
+    """Shape of the gain (and bias) the generated layer makes; () if none (PyTorch InstanceNorm)."""
     if not CONVENTIONS[framework, scheme].params:
         return ()
     if scheme in ("layer", "rms"):

@@ -27,21 +27,13 @@ DIAGNOSIS_STEPS = ("own defaults", "PyTorch's ε", "PyTorch's ε, two-pass varia
 
 
 def sample_input(shape: tuple[int, ...], loc: float, spread: float, seed: int) -> np.ndarray:
-    """loc + spread * N(0, 1), rounded to float32 (every framework's default dtype).
-
-    >>> sample_input((1, 1, 2), 1000.0, 1.0, 0).dtype
-    dtype('float32')
-    """
+    """loc + spread * N(0, 1), rounded to float32 (every framework's default dtype)."""
     rng = np.random.default_rng(int(seed))
     return (loc + spread * rng.standard_normal(shape)).astype(np.float32)  # layout shape
 
 
 def display(arr: np.ndarray, layout: str) -> np.ndarray:
-    """A 2-D view for heatmaps: one row per (example, position), one column per channel.
-
-    >>> display(np.zeros((2, 8, 3, 3), np.float32), "nchw").shape
-    (18, 8)
-    """
+    """A 2-D view for heatmaps: one row per (example, position), one column per channel."""
     xc = canonical(arr, layout)  # (N, P, C)
     return xc.reshape(-1, xc.shape[-1]).astype(np.float64)  # (N*P, C)
 
@@ -78,13 +70,7 @@ def compare(
     match: bool = False,
     backend: str = DEFAULT_BACKEND,
 ) -> Comparison:
-    """Each framework's layer on x (Keras on `backend`); match=True: PyTorch's ε (Flax: two-pass).
-
-    >>> x = sample_input((2, 3, 8), 0.0, 1.0, 0)
-    >>> c = compare(x, "layer", "btf")
-    >>> 1e-4 < c.max_abs("keras", "pytorch") < 1e-2, c.max_abs("flax", "pytorch") < 1e-4
-    (True, True)
-    """
+    """Each framework's layer on x (Keras on `backend`); match: PyTorch's ε (Flax: two-pass)."""
     runs: dict[str, Run] = {}
     for f in FRAMEWORKS:
         if match and f != "pytorch":
@@ -123,12 +109,7 @@ class Diagnosis:
 def diagnose(
     x: np.ndarray, scheme: str, layout: str, *, groups: int = 1, backend: str = DEFAULT_BACKEND
 ) -> Diagnosis:
-    """max |y_f - y_PyTorch| of Keras, Flax: defaults, PyTorch's ε, + two-pass; the rest: rounding.
-
-    >>> d = diagnose(sample_input((2, 3, 8), 0.0, 1.0, 0), "layer", "btf")
-    >>> d.keras[0] > 100 * d.keras[2]
-    True
-    """
+    """max |y_f - y_PyTorch| of Keras, Flax: defaults, PyTorch's ε, + two-pass; rest: rounding."""
     ref = torch_reference(x, scheme, layout, groups=groups)
     e = effective_eps(CONVENTIONS["pytorch", scheme], x.dtype)
     out = []
@@ -165,13 +146,7 @@ class RunningStats:
 
 
 def running_statistics(x: np.ndarray, layout: str, steps: int) -> tuple[RunningStats, ...]:
-    """Running statistics from (0, 1) after `steps` calls on x: r <- keep r + (1 - keep) batch.
-
-    >>> x = sample_input((4, 2, 3), 5.0, 1.0, 0)
-    >>> mu = canonical(x, "btf").reshape(-1, 3).mean(axis=0, dtype=np.float64)
-    >>> [round(float(r.mean[-1, 0] / mu[0]), 4) for r in running_statistics(x, "btf", 30)]
-    [0.9576, 0.2603, 0.2603, 1.0]
-    """
+    """Running statistics from (0, 1) after `steps` calls on x: r <- keep r + (1 - keep) batch."""
     if not 0 <= steps <= 10_000:
         raise LnvizError("steps", steps, "a whole number from 0 to 10000")
     xc = canonical(x, layout).astype(np.float64)  # (N, P, C)
@@ -243,12 +218,7 @@ def _error_curves() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 
 
 def variance_error(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) -> VarianceError:
-    """Error curves against the exact variance (exact rational arithmetic), and x's point.
-
-    >>> v = variance_error(sample_input((1, 2, 8), 0.0, 1.0, 0), "layer", "btf")
-    >>> bool(v.fast32[-1] > 1e3 * v.twopass32[-1])
-    True
-    """
+    """Error curves against the exact variance (exact rational arithmetic), and x's point."""
     ratio, fast32, twopass32, fast64 = _error_curves()
     run = emulate(x, scheme, layout, "flax", groups=groups)
     exact_run = emulate(x.astype(np.float64), scheme, layout, "flax", groups=groups, eps=0.0,
@@ -269,11 +239,7 @@ def variance_error(x: np.ndarray, scheme: str, layout: str, *, groups: int = 1) 
 
 
 def pair_label(a: str, b: str, backend: str = DEFAULT_BACKEND) -> str:
-    """The display name of a difference (Keras named with its backend).
-
-    >>> pair_label("keras", "pytorch")
-    'Keras 3 (JAX) − PyTorch'
-    """
+    """The display name of a difference (Keras named with its backend)."""
     return f"{framework_label(a, backend)} − {framework_label(b, backend)}"
 
 
@@ -303,12 +269,7 @@ class Analysis:
 
 
 def analyse(setup: Setup) -> Analysis:
-    """Draw the input of `setup` and run compare, diagnose and variance_error on it.
-
-    >>> a = analyse(Setup((2, 3, 8), "btf", "layer", 1, 0.0, 1.0, 0, False))
-    >>> a.comparison.x.shape, len(a.diagnosis.keras)
-    ((2, 3, 8), 3)
-    """
+    """Draw the input of `setup` and run compare, diagnose and variance_error on it."""
     s = setup
     x = sample_input(s.shape, s.loc, s.spread, s.seed)
     return Analysis(

@@ -23,11 +23,7 @@ _CLEAR = 10.0  # a step is an effect when it changes a gap by more than this fac
 
 
 def at_preset(setup: Setup, name: str) -> bool:
-    """True when the page shows what preset `name` sets (the fields of Setup it names).
-
-    >>> at_preset(Setup((2, 4, 8), "btf", "layer", 2, 0.0, 0.03, 0, False), EPS_PRESET)
-    True
-    """
+    """True when the page shows what preset `name` sets (the fields of Setup it names)."""
     want = PRESETS[name]
     have = {"scheme": setup.scheme, "layout": setup.layout, "loc": setup.loc,
             "sd": setup.spread, "match": setup.match, "backend": setup.backend}  # fmt: skip
@@ -35,24 +31,12 @@ def at_preset(setup: Setup, name: str) -> bool:
 
 
 def gap(value: float) -> str:
-    """A largest output difference: three significant digits, or NaN when one output had NaN.
-
-    >>> gap(0.00104321), gap(float("nan"))
-    ('0.00104', 'NaN')
-    """
+    """A largest output difference: three significant digits, or NaN when one output had NaN."""
     return text.short(value, 3) if math.isfinite(value) else text.float_result(value)
 
 
 def defaults_columns(t: DefaultsTable) -> dict[str, tuple[str, ...]]:
-    """The defaults table as display columns; RMS norm's statistic is not a variance.
-
-    >>> from lnviz.lessons.frameworks.code import defaults_table
-    >>> cols = defaults_columns(defaults_table("rms", "btf", (2, 4, 8)))
-    >>> list(cols)
-    ['framework', 'layer', 'parameters created', 'default ε', 'statistic']
-    >>> cols["default ε"][0]
-    "1.2e-07 (float32's machine ε)"
-    """
+    """The defaults table as display columns; RMS norm's statistic is not a variance."""
     eps = tuple(
         text.eps_label(e) + (" (float32's machine ε)" if machine else "")
         for e, machine in zip(t.eps, t.eps_machine, strict=True)
@@ -74,12 +58,7 @@ def defaults_columns(t: DefaultsTable) -> dict[str, tuple[str, ...]]:
 
 
 def diagnosis_columns(d: Diagnosis) -> dict[str, tuple[str, ...]]:
-    """max |Δ| from PyTorch at each step, one column per framework.
-
-    >>> d = Diagnosis("layer", "numpy", (1e-3, 2e-7, 2e-7), (5e-5, 5e-5, 1e-7))
-    >>> diagnosis_columns(d)["aligned"]
-    ('own defaults', "PyTorch's ε", "PyTorch's ε, two-pass variance")
-    """
+    """max |Δ| from PyTorch at each step, one column per framework."""
     return {
         "aligned": d.labels,
         framework_label("keras", d.backend): tuple(gap(v) for v in d.keras),
@@ -88,13 +67,7 @@ def diagnosis_columns(d: Diagnosis) -> dict[str, tuple[str, ...]]:
 
 
 def nan_warning(a: Analysis) -> str | None:
-    """Which emulation produced NaN and why, or None.
-
-    >>> from lnviz.lessons.frameworks.diff import analyse
-    >>> far = Setup((2, 4, 8), "btf", "layer", 2, 1e4, 0.001, 0, False, "numpy")
-    >>> nan_warning(analyse(far))[:31]
-    'Keras 3 (NumPy) produced NaN in'
-    """
+    """Which emulation produced NaN and why, or None."""
     parts = [
         f"{framework_label(f, a.setup.backend)} produced NaN in {run.nan_count} entries"
         for f, run in a.comparison.runs.items()

@@ -1,8 +1,4 @@
-"""The values one coordinate of z, γ or β takes under the gain-and-bias page's live control.
-
->>> drag_values(2.0, -100, 100)[[0, -1]].tolist(), drag_values(1 / 3, -100, 100).size
-([-5.0, 5.0], 102)
-"""
+"""The values one coordinate of z, γ or β takes under the gain-and-bias page's live control."""
 
 from __future__ import annotations
 

@@ -12,11 +12,7 @@ from lnviz.lessons.gain_and_bias.state import PLAIN_PRESET, WORKED_EPS_PRESET
 
 
 def exact_help(x: float) -> str | None:
-    """A metric's tooltip: its closed form when one is certain, else None.
-
-    >>> exact_help(11 / 9), exact_help(7.4e-17), exact_help(1 - 1e-12)
-    ('exactly 11/9', None, None)
-    """
+    """A metric's tooltip: its closed form when one is certain, else None."""
     form = closed_forms.exact(x)
     return f"exactly {form}" if form else None
 
@@ -31,12 +27,7 @@ class StageTable:
 
 
 def stage_table(res: AffineStages) -> StageTable:
-    """The table under the three stage charts (`res` must be defined).
-
-    >>> t = stage_table(affine_stages([1, 2, 3], [1, 2, 1], [0, 1, 0], 0.0))
-    >>> t.mean[2], t.variance[2]
-    ('0.333333 = 1/3', '1.222222 = 11/9')
-    """
+    """The table under the three stage charts (`res` must be defined)."""
     return StageTable(
         tuple(s.name for s in res.stages),
         tuple(closed_forms.with_exact(s.mean) for s in res.stages),

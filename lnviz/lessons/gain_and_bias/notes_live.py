@@ -1,12 +1,4 @@
-"""Words of the gain-and-bias page's live control: which coordinate, and the text it writes.
-
->>> coordinate_options(2, ("z", "beta"))
-['z1', 'z2', 'beta1', 'beta2']
->>> coordinate_label("gamma2"), coordinate("gamma2")
-('γ₂', ('gamma', 1))
->>> with_entry("1/3, 2, 3", 1, -0.5)
-'1/3, -0.5, 3'
-"""
+"""Words of the gain-and-bias page's live control: which coordinate, and the text it writes."""
 
 from __future__ import annotations
 

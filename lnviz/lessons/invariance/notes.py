@@ -19,11 +19,7 @@ WORKED_EPS = 1 / 3  # ε of the shift examples
 
 
 def change(x: float, noise: float) -> str:
-    """A largest change: a short decimal, marked as rounding when it is within `noise`.
-
-    >>> change(0.0, 1e-15), change(3e-14, 1e-13), change(0.25, 1e-15)
-    ('0', '3e−14 (rounding)', '0.25')
-    """
+    """A largest change: a short decimal, marked as rounding when it is within `noise`."""
     if x == 0:
         return "0"
     return f"{text.short(x)} (rounding)" if x <= noise else text.short(x)

@@ -103,14 +103,7 @@ _ALGORITHM_FUNCS = {"one-pass": _one_pass, "two-pass": _two_pass, "welford": _we
 
 
 def moments(x: ArrayLike, algorithm: str, precision: str, summation: str = "sequential") -> Moments:
-    """Row mean and variance in `precision`: one-pass S(x^2)/n - mu^2, two-pass, or Welford.
-
-    >>> r = moments([2001.0, 2002.0, 2003.0, 2004.0], "one-pass", "float16")
-    >>> float(r.mean[0]), float(r.variance[0])  # true mean 2002.5; 2001^2 overflows float16
-    (2003.0, nan)
-    >>> float(moments([2001.0, 2002.0, 2003.0, 2004.0], "welford", "float16").variance[0])
-    1.25
-    """
+    """Row mean and variance in `precision`: one-pass S(x^2)/n - mu^2, two-pass, or Welford."""
     arr = _rows(x)
     f = get_format(_choice(precision, PRECISIONS, "precision"))
     func = _ALGORITHM_FUNCS[_choice(algorithm, ALGORITHMS, "algorithm")]
@@ -123,11 +116,7 @@ def moments(x: ArrayLike, algorithm: str, precision: str, summation: str = "sequ
 
 
 def reference(x: ArrayLike, eps: float) -> np.ndarray:
-    """The truth: (x - mu) / sqrt(v + eps) per row in float64, two-pass, divisor n.
-
-    >>> reference([1.0, 0.0, 0.0, 0.0], 0.0).round(6).tolist()
-    [[1.732051, -0.57735, -0.57735, -0.57735]]
-    """
+    """The truth: (x - mu) / sqrt(v + eps) per row in float64, two-pass, divisor n."""
     arr = _rows(x)
     mu = arr.mean(axis=1, keepdims=True)  # (K, 1)
     dev = arr - mu  # (K, n)
@@ -137,11 +126,7 @@ def reference(x: ArrayLike, eps: float) -> np.ndarray:
 
 
 def relative_error(out: np.ndarray, ref: np.ndarray) -> np.ndarray:
-    """||out - ref|| / ||ref|| per row; 0 when both are 0, inf when only ref is 0.
-
-    >>> relative_error(np.array([[3.0, 4.0]]), np.array([[3.0, 4.5]])).tolist()
-    [0.09245003270420485]
-    """
+    """||out - ref|| / ||ref|| per row; 0 when both are 0, inf when only ref is 0."""
     with np.errstate(all="ignore"):
         num = np.sqrt(np.sum((out - ref) ** 2, axis=-1))  # (K,)
         den = np.sqrt(np.sum(ref * ref, axis=-1))  # (K,)
@@ -186,12 +171,7 @@ def normalize(
     clamp: bool = True,
     summation: str = "sequential",
 ) -> Normalized:
-    """y = (x - mu) / sqrt(v + eps), each step rounded to `precision`; clamp: v -> max(v, 0) (Flax).
-
-    >>> y = normalize([10001.0, 10002.0, 10003.0, 10004.0], "two-pass", "float32", 1e-5)
-    >>> y.output.round(4).tolist(), bool(y.rel_error[0] < 1e-6)
-    ([[-1.3416, -0.4472, 0.4472, 1.3416]], True)
-    """
+    """y = (x - mu) / sqrt(v + eps), each step rounded to `precision`; clamp: v -> max(v, 0)."""
     arr = _rows(x)
     e = check_eps(eps)
     return _normalized(arr, moments(arr, algorithm, precision, summation), e, bool(clamp))
@@ -217,11 +197,7 @@ def _normalized(arr: np.ndarray, mom: Moments, e: float, clamp: bool) -> Normali
 
 
 def input_error(x: ArrayLike, precision: str, eps: float) -> np.ndarray:
-    """(K,) error from storing x in the format alone: float64 layer norm of the stored x.
-
-    >>> float(input_error([1.0, 2.0, 3.0, 4.0], "bfloat16", 1e-5)[0])
-    0.0
-    """
+    """(K,) error from storing x in the format alone: float64 layer norm of the stored x."""
     arr = _rows(x)
     stored = store(arr, precision).astype(np.float64)  # (K, n)
     finite = np.isfinite(stored).all(axis=1)  # (K,) False where an entry overflowed
@@ -230,11 +206,7 @@ def input_error(x: ArrayLike, precision: str, eps: float) -> np.ndarray:
 
 
 def ulp(value: float, precision: str) -> float:
-    """Spacing of the format's numbers at |value| (normal range): 2^(floor(log2|v|) + 1 - p).
-
-    >>> ulp(2000.0, "float32"), ulp(2000.0, "bfloat16")
-    (0.0001220703125, 8.0)
-    """
+    """Spacing of the format's numbers at |value| (normal range): 2^(floor(log2|v|) + 1 - p)."""
     f = get_format(precision)
     if value == 0 or not math.isfinite(value):
         return 0.0

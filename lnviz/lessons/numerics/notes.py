@@ -39,11 +39,7 @@ _FLOAT16_MAX = get_format("float16").max_finite  # 65504
 
 
 def float16_overflow_offsets(n: int) -> tuple[float, float]:
-    """Offsets c where float16 sums of n values near c overflow: Σx² at √(65504/n), Σx at 65504/n.
-
-    >>> [round(c, 2) for c in float16_overflow_offsets(1000)]
-    [8.09, 65.5]
-    """
+    """Offsets c at which float16 sums of n values near c overflow: Σx² √(65504/n), Σx 65504/n."""
     return math.sqrt(_FLOAT16_MAX / n), _FLOAT16_MAX / n
 
 
@@ -59,11 +55,7 @@ def welford_against_two_pass(s: Sweep, precision: str = "float32") -> tuple[floa
 
 
 def at_preset(name: str, sample: SampleSpec, offset: float, precision: str) -> bool:
-    """True when the sample, offset and format shown are the ones preset `name` sets.
-
-    >>> at_preset(BFLOAT16_PRESET, SampleSpec("noise", 1000, 0), 10.0, "bfloat16")
-    True
-    """
+    """True when the sample, offset and format shown are the ones preset `name` sets."""
     want = PRESETS[name]
     have = {"data": sample.kind, "n": sample.n, "seed": sample.seed, "off": offset,
             "prec": precision}  # fmt: skip
@@ -71,13 +63,7 @@ def at_preset(name: str, sample: SampleSpec, offset: float, precision: str) -> b
 
 
 def sample_summary(s: Sweep, k: int, kind: str) -> str:
-    """One line on the sample at offset index k: size, true variance, format spacings.
-
-    >>> from lnviz.lessons.numerics.sweep import SampleSpec, SweepSetup, run_sweep
-    >>> sw = run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
-    >>> sample_summary(sw, 0, "grid")[:41]
-    'x = 1e4 + grid: **16 values**, true varia'
-    """
+    """One line on the sample at offset index k: size, true variance, format spacings."""
     c = float(s.offsets[k])
     return (
         f"x = {text.offset_label(c)} + {kind}: **{s.base.size} values**, true variance "
@@ -88,24 +74,12 @@ def sample_summary(s: Sweep, k: int, kind: str) -> str:
 
 
 def variance_caption(s: Sweep, k: int) -> str:
-    """The caption of the variance table, with the true variance.
-
-    >>> from lnviz.lessons.numerics.sweep import SampleSpec, SweepSetup, run_sweep
-    >>> variance_caption(run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True,
-    ...                                      "sequential")), 0)
-    'Variance as each setting computes it (true: 2.125e−5)'
-    """
+    """The caption of the variance table, with the true variance."""
     return f"Variance as each setting computes it (true: {text.float_result(s.cell_true(k))})"
 
 
 def variance_columns(s: Sweep, k: int) -> dict[str, tuple[str, ...]]:
-    """The variance each format and algorithm computes at offset index k.
-
-    >>> from lnviz.lessons.numerics.sweep import SampleSpec, SweepSetup, run_sweep
-    >>> sw = run_sweep(SweepSetup(SampleSpec("grid"), (1e4,), 1e-5, True, "sequential"))
-    >>> variance_columns(sw, 0)["one-pass"][1]
-    '−8'
-    """
+    """The variance each format and algorithm computes at offset index k."""
     cols: dict[str, tuple[str, ...]] = {"format": s.precisions}
     for a in s.algorithms:
         cols[ALGORITHM_NAMES[a]] = tuple(
@@ -209,12 +183,7 @@ def clamping_notes(c: Clamping, at_bfloat16_preset: bool) -> tuple[str, ...]:
 
 
 def placement_columns(p: Placements) -> dict[str, tuple[str, ...]]:
-    """The four denominators, their values and the outputs they give.
-
-    >>> from lnviz.lessons.numerics.recipes import eps_placements
-    >>> placement_columns(eps_placements([1.0, 0.0, 0.0, 0.0], 1e-6))["first coordinate"]
-    ('1.732046', '1.732047', '1.499997', '1.499997')
-    """
+    """The four denominators, their values and the outputs they give."""
     return {
         "denominator": p.labels,
         "divisor": tuple(d for _, d, _ in PLACEMENTS),

@@ -19,11 +19,7 @@ _QUIET_NAN = np.uint32(0x7FC00000)
 
 
 def round_bfloat16(x: ArrayLike) -> np.ndarray:
-    """Nearest bfloat16 (ties to even) as float32: b + 0x7FFF + bit 16, low half cleared; NaN kept.
-
-    >>> round_bfloat16([1.0, 1 + 2**-8, 1 + 3 * 2**-8, 3.0]).tolist()
-    [1.0, 1.0, 1.015625, 3.0]
-    """
+    """Nearest bfloat16 (ties to even) as float32: b + 0x7FFF + bit 16, low half cut; NaN kept."""
     f = np.asarray(x, dtype=np.float32)  # (...,)
     bits = f.view(np.uint32)  # (...,) same memory, integer view
     lsb = (bits >> np.uint32(16)) & np.uint32(1)  # (...,) last kept bit, for ties to even
@@ -42,11 +38,7 @@ def _round_bfloat16_arith(f: np.ndarray) -> np.ndarray:
 
 
 def bfloat16_bits(x: ArrayLike) -> np.ndarray:
-    """The 16-bit bfloat16 pattern of float32 values after rounding (upper half of float32).
-
-    >>> [hex(b) for b in bfloat16_bits([1.0, -2.0, float("inf")]).tolist()]
-    ['0x3f80', '0xc000', '0x7f80']
-    """
+    """The 16-bit bfloat16 pattern of float32 values after rounding (upper half of float32)."""
     return (round_bfloat16(x).view(np.uint32) >> np.uint32(16)).astype(np.uint16)
 
 
@@ -79,22 +71,14 @@ FORMATS = {
 
 
 def get_format(precision: str) -> Format:
-    """The Format named `precision` (one of PRECISIONS).
-
-    >>> get_format("bfloat16").unit_roundoff
-    0.00390625
-    """
+    """The Format named `precision` (one of PRECISIONS)."""
     if precision not in FORMATS:
         raise LnvizError("precision", precision, "one of " + ", ".join(PRECISIONS))
     return FORMATS[precision]
 
 
 def store(x: ArrayLike, precision: str) -> np.ndarray:
-    """x rounded into the format (bfloat16 via float32, as a cast of float32 data); overflow: inf.
-
-    >>> store([2000.4, 1e4 + 1e-3], "float16").tolist()
-    [2000.0, 10000.0]
-    """
+    """x rounded into the format (bfloat16 via float32, as a float32 cast); overflow: inf."""
     fmt = get_format(precision)
     with np.errstate(over="ignore"):
         held = np.asarray(x, dtype=np.float64).astype(fmt.dtype)  # (...,)
@@ -102,13 +86,7 @@ def store(x: ArrayLike, precision: str) -> np.ndarray:
 
 
 def total(a: np.ndarray, fmt: Format, summation: str = "sequential") -> np.ndarray:
-    """Sum over the last axis in the format, rounding after every addition (in order or pairwise).
-
-    >>> a = np.array([[1.0, 2.0**-24, 2.0**-24, 2.0**-24, 2.0**-24]], dtype=np.float32)
-    >>> f32 = get_format("float32")
-    >>> total(a, f32).tolist(), total(a, f32, "pairwise").tolist()  # exact: 1 + 2^-22
-    ([1.0], [1.000000238418579])
-    """
+    """Sum over the last axis in the format, rounding after each addition (in order or pairwise)."""
     if summation not in SUMMATIONS:
         raise LnvizError("summation", summation, "one of " + ", ".join(SUMMATIONS))
     with np.errstate(over="ignore", invalid="ignore"):

@@ -27,11 +27,7 @@ SAMPLES = ("noise", "grid")
 
 
 def sample(kind: str, n: int = 1000, seed: int = 0, offset: float = 0.0) -> np.ndarray:
-    """offset + a centred base: n standard normal values, or the grid (7 - k) * 1e-3 for k = 0..15.
-
-    >>> sample("grid", offset=1e4)[:3].tolist(), sample("noise", 5, 0).shape
-    ([10000.007, 10000.006, 10000.005], (5,))
-    """
+    """offset + a centred base: n standard normals, or the grid (7 - k) * 1e-3 for k = 0..15."""
     _choice(kind, SAMPLES, "sample")
     if not (isinstance(offset, (int, float)) and abs(offset) <= MAX_OFFSET):
         raise LnvizError("offset", offset, f"a finite number with |offset| <= {MAX_OFFSET:g}")
@@ -76,13 +72,7 @@ class Sweep:
         return int(np.argmin(np.abs(self.offsets - offset)))
 
     def at(self, k: int) -> Sweep:
-        """The sweep at offset index k alone: the same numbers as sweeping [offsets[k]].
-
-        >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
-        >>> one = offset_sweep(sample("noise", 64, 1), [2000.0], 1e-5)
-        >>> bool(np.array_equal(s.at(1).rel_error, one.rel_error, equal_nan=True))
-        True
-        """
+        """The sweep at offset index k alone: the same numbers as sweeping [offsets[k]]."""
         ks = slice(k, k + 1)
         return replace(
             self, offsets=self.offsets[ks], variance=self.variance[:, :, ks],
@@ -106,12 +96,7 @@ class SweepMoments:
 def sweep_moments(
     base: ArrayLike, offsets: ArrayLike, summation: str = "sequential"
 ) -> SweepMoments:
-    """Mean and variance of x = c + base for every offset c, algorithm and precision.
-
-    >>> m = sweep_moments(sample("grid"), [0.0, 1e4])
-    >>> m.rows.shape, len(m.moments)
-    ((2, 16), 12)
-    """
+    """Mean and variance of x = c + base for every offset c, algorithm and precision."""
     b = np.asarray(base, dtype=np.float64)  # (n,)
     c = np.asarray(offsets, dtype=np.float64).ravel()  # (K,)
     if not (np.isfinite(c).all() and np.abs(c).max(initial=0) <= MAX_OFFSET and c.size):
@@ -132,12 +117,7 @@ def offset_sweep(
     summation: str = "sequential",
     parts: SweepMoments | None = None,
 ) -> Sweep:
-    """Layer norm of x = c + base per offset, algorithm and precision, as normalize() does.
-
-    >>> s = offset_sweep(sample("noise", 64, 1), [0.0, 2000.0], 1e-5)
-    >>> s.rel_error.shape, bool(s.rel_error[0, 1, 1] > 100 * s.rel_error[1, 1, 1])
-    ((3, 4, 2), True)
-    """
+    """Layer norm of x = c + base per offset, algorithm and precision, as normalize() does."""
     e = check_eps(eps)
     if parts is None:
         m = sweep_moments(base, offsets, summation)
@@ -198,12 +178,7 @@ class Clamping:
 
 
 def clamping(x: ArrayLike, precision: str, eps: float, summation: str = "sequential") -> Clamping:
-    """One-pass layer norm of x in `precision`, raw and clamped (v < 0 -> 0: (x - mu)/sqrt(eps)).
-
-    >>> c = clamping(2000.0 + sample("noise", 1000, 0), "float32", 1e-5)
-    >>> c.variance < 0, bool(np.isnan(c.unclamped).all()), c.blowup > 100
-    (True, True, True)
-    """
+    """One-pass layer norm of x in `precision`, raw and clamped (v < 0 -> 0: (x - mu)/sqrt(eps))."""
     arr = _rows(x)
     if arr.shape[0] != 1:
         raise LnvizError("x", arr, "a single sample (one row)")
@@ -227,11 +202,7 @@ class SampleSpec:
     seed: int = 0  # noise only: the random seed
 
     def draw(self, offset: float = 0.0) -> np.ndarray:
-        """offset + the base sample (see sample()).
-
-        >>> SampleSpec("grid").draw(1e4)[0]
-        np.float64(10000.007)
-        """
+        """offset + the base sample (see sample())."""
         return sample(self.kind, self.n, self.seed, offset)
 
 
@@ -247,12 +218,7 @@ class SweepSetup:
 
 
 def run_sweep(setup: SweepSetup, parts: SweepMoments | None = None) -> Sweep:
-    """offset_sweep of the setup's base sample (`parts`: its sweep_moments, if known).
-
-    >>> s = run_sweep(SweepSetup(SampleSpec("grid"), (0.0, 1e4), 1e-5, True, "sequential"))
-    >>> s.rel_error.shape
-    (3, 4, 2)
-    """
+    """offset_sweep of the setup's base sample (`parts`: its sweep_moments, if known)."""
     return offset_sweep(
         setup.sample.draw(), setup.offsets, setup.eps, clamp=setup.clamp,
         summation=setup.summation, parts=parts,
@@ -271,10 +237,6 @@ class ClampSetup:
 
 
 def run_clamping(setup: ClampSetup) -> Clamping:
-    """clamping() of the setup's sample at its offset.
-
-    >>> run_clamping(ClampSetup(SampleSpec("grid"), 1e4, "float32", 1e-5, "sequential")).variance
-    -8.0
-    """
+    """clamping() of the setup's sample at its offset."""
     x = setup.sample.draw(setup.offset)
     return clamping(x, setup.precision, setup.eps, setup.summation)

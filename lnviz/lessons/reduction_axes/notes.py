@@ -38,15 +38,7 @@ def _over(red: Reduction) -> str:
 
 
 def scheme_caption(red: Reduction) -> str:
-    """One sentence under the scheme choice: which statistics, pooled over which entries.
-
-    >>> from lnviz.axes import reduce_tensor
-    >>> x = np.zeros((2, 3, 4))
-    >>> scheme_caption(reduce_tensor(x, "group", num_groups=2))
-    '**Group norm**: each mean and variance is taken over the token axis and a block of 2 features, separately for every other index.'
-    >>> scheme_caption(reduce_tensor(x, "rms"))
-    '**RMS norm, token-wise**: each mean square is taken over the feature axis, separately for every other index; no mean is subtracted.'
-    """  # noqa: E501
+    """One sentence under the scheme choice: which statistics, pooled over which entries."""
     name = SCHEME_INFO[red.scheme][0]
     if not red.centered:
         return (
@@ -60,16 +52,7 @@ def scheme_caption(red: Reduction) -> str:
 
 
 def scheme_notes(red: Reduction) -> tuple[str, ...]:
-    """'What to notice' bullets for the scheme shown, with its own group counts.
-
-    >>> from lnviz.axes import reduce_tensor
-    >>> notes = scheme_notes(reduce_tensor(np.arange(24.0).reshape(2, 3, 4), "rms"))
-    >>> notes[0]
-    'Each (batch, token) row is one group, as in token-wise layer norm: 6 groups of 4 features.'
-    >>> notes[-1]
-    'γ has shape (4,): one per feature; there is no β.'
-
-    """
+    """'What to notice' bullets for the scheme shown, with its own group counts."""
     _, t, f = red.x.shape  # (B, T, F)
     count, size = red.group_count, red.group_size
     scheme = red.scheme
@@ -136,32 +119,17 @@ def scheme_notes(red: Reduction) -> tuple[str, ...]:
 
 
 def output_name(red: Reduction) -> str:
-    """The output as a formula: y = γ·core + β, or y = γ·core for RMS norm (no β).
-
-    >>> from lnviz.axes import reduce_tensor
-    >>> output_name(reduce_tensor(np.ones((1, 2, 2)), "rms"))
-    'y = γ·core'
-    """
+    """The output as a formula: y = γ·core + β, or y = γ·core for RMS norm (no β)."""
     return "y = γ·core + β" if red.centered else "y = γ·core"
 
 
 def eps_label_text(scheme: str) -> str:
-    """The ε slider's label: added to the variance, or to the mean square for RMS norm.
-
-    >>> eps_label_text("rms")
-    'ε (added to the mean square)'
-    """
+    """The ε slider's label: added to the variance, or to the mean square for RMS norm."""
     return f"ε (added to the {'mean square' if scheme == 'rms' else 'variance'})"
 
 
 def eps_help(scheme: str) -> str:
-    """What ε is added to, and each framework's default for the layer shown.
-
-    >>> print(eps_help("batch"))
-    Added to each group's variance. Defaults for this layer: PyTorch 1e-05, Keras 3 0.001, Flax linen 1e-05.
-    >>> "machine epsilon" in eps_help("rms")
-    True
-    """  # noqa: E501
+    """What ε is added to, and each framework's default for the layer shown."""
     which = "mean square" if scheme == "rms" else "variance"
     layer = _FRAMEWORK_SCHEME.get(scheme, scheme)
     parts = []
@@ -187,11 +155,7 @@ def nonfinite_warning(red: Reduction) -> str:
 
 
 def display_columns(columns: Mapping[str, Sequence[object]]) -> dict[str, list[object]]:
-    """A table's columns for st.dataframe, every float in the one number style.
-
-    >>> display_columns({"g": (0, 1), "mean": (0.1 + 0.2, -1 / 3)})
-    {'g': [0, 1], 'mean': ['0.3', '−0.333333']}
-    """
+    """A table's columns for st.dataframe, every float in the one number style."""
     return {
         name: [text.number(v) if isinstance(v, float) else v for v in col]
         for name, col in columns.items()

@@ -15,24 +15,12 @@ Column = tuple[object, ...]
 
 
 def second_name(red: Reduction) -> str:
-    """The name of a scheme's second statistic: 'variance', or 'mean square' for RMS norm.
-
-    >>> x = np.arange(8.0).reshape(1, 2, 4)
-    >>> from lnviz.axes import reduce_tensor
-    >>> second_name(reduce_tensor(x, "rms")), second_name(reduce_tensor(x, "layer"))
-    ('mean square', 'variance')
-    """
+    """The name of a scheme's second statistic: 'variance', or 'mean square' for RMS norm."""
     return "variance" if red.centered else "mean square"
 
 
 def parameters_text(red: Reduction) -> str:
-    """The learned parameters and their shape: 'γ, β: (6,)', or 'γ: (6,), no β' for RMS norm.
-
-    >>> from lnviz.axes import reduce_tensor
-    >>> x = np.zeros((1, 2, 3))
-    >>> parameters_text(reduce_tensor(x, "layer_all")), parameters_text(reduce_tensor(x, "rms"))
-    ('γ, β: (2, 3)', 'γ: (3,), no β')
-    """
+    """The learned parameters and their shape: 'γ, β: (6,)', or 'γ: (6,), no β' for RMS norm."""
     shape = str(red.param_shape)
     return f"γ, β: {shape}" if red.centered else f"γ: {shape}, no β"
 
@@ -63,13 +51,7 @@ class GroupTable:
 
 
 def group_table(red: Reduction) -> GroupTable:
-    """Each statistic group of a reduction: where it starts, how many entries, its statistics.
-
-    >>> from lnviz.axes import reduce_tensor
-    >>> t = group_table(reduce_tensor(np.arange(8.0).reshape(1, 2, 4), "layer"))
-    >>> t.first_entry, t.entries, t.mean, t.second
-    (('(0, 0, 0)', '(0, 1, 0)'), (4, 4), (1.5, 5.5), (1.25, 1.25))
-    """
+    """Each statistic group of a reduction: where it starts, how many entries, its statistics."""
     counts = np.bincount(red.labels.ravel(), minlength=red.group_count)  # (G,)
     return GroupTable(
         group=tuple(range(red.group_count)),
@@ -105,13 +87,7 @@ def _floats(a: np.ndarray) -> tuple[float, ...]:
 
 
 def entry_table(red: Reduction) -> EntryTable:
-    """Every entry of the tensor in C order (batch, then token, then feature).
-
-    >>> from lnviz.axes import reduce_tensor
-    >>> t = entry_table(reduce_tensor(np.array([[[1.0, 3.0]]]), "rms", eps=0.0))
-    >>> t.group_mean is None, t.group_second, list(t.columns())[-3:]
-    (True, (5.0, 5.0), ['group mean square', 'core', 'output'])
-    """
+    """Every entry of the tensor in C order (batch, then token, then feature)."""
     b, t, f = np.indices(red.x.shape)  # (B, T, F) each
     labels = red.labels.ravel()  # (B*T*F,)
     return EntryTable(
@@ -143,13 +119,7 @@ class SchemeTable:
 
 
 def scheme_table(reductions: Mapping[str, Reduction]) -> SchemeTable:
-    """The schemes of compare_schemes side by side.
-
-    >>> from lnviz.axes import compare_schemes
-    >>> t = scheme_table(compare_schemes(np.zeros((1, 2, 4)) + np.arange(4.0), num_groups=2))
-    >>> t.groups, t.parameters[-1]
-    ((4, 2, 1, 4, 2, 2), 'γ: (4,), no β')
-    """
+    """The schemes of compare_schemes side by side."""
     reds = list(reductions.values())
     return SchemeTable(
         scheme=tuple(SCHEME_INFO[k][0] for k in reductions),
@@ -161,13 +131,7 @@ def scheme_table(reductions: Mapping[str, Reduction]) -> SchemeTable:
 
 
 def csv_text(columns: Mapping[str, Sequence[object]]) -> str:
-    """Columns as CSV text, floats written exactly (repr), so a reader gets the same numbers.
-
-    >>> print(csv_text({"a": (1, 2), "b": (0.1, 1 / 3)}), end="")
-    a,b
-    1,0.1
-    2,0.3333333333333333
-    """
+    """Columns as CSV text, floats written exactly (repr), so a reader gets the same numbers."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(list(columns))

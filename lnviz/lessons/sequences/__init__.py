@@ -50,12 +50,7 @@ def _check_int(value: object, name: str, lo: int, hi: int) -> int:
 
 
 def simulate_returns(batch: int, length: int, seed: int, first: int = 0) -> np.ndarray:
-    """GARCH(1, 1) returns in %, series b from stream (seed, first + b): stable in B and length.
-
-    >>> r = simulate_returns(2, 5, seed=0)
-    >>> r.shape, bool((simulate_returns(1, 3, seed=0) == r[:1, :3]).all())
-    ((2, 5), True)
-    """
+    """GARCH(1, 1) returns in %, series b from stream (seed, first + b): stable in B and length."""
     batch = _check_int(batch, "batch", 1, MAX_BATCH)
     length = _check_int(length, "length", 1, MAX_TOKENS + HISTORY + 1)
     seed = _check_int(seed, "seed", 0, 2**32 - 1)
@@ -74,12 +69,7 @@ def simulate_returns(batch: int, length: int, seed: int, first: int = 0) -> np.n
 
 
 def features(returns: np.ndarray, tokens: int, window: int, leak: bool = True) -> np.ndarray:
-    """The (B, T, F) feature tensor of returns (B, H + T + 1), as describe_features lists them.
-
-    >>> r = np.arange(float(HISTORY + 4 + 1))[None]  # r_tau = H + tau
-    >>> features(r, 3, 2)[0].tolist()  # token t: r_t, mean, std, level, r_{t+1}
-    [[15.0, 14.5, 0.5, 0.0, 16.0], [16.0, 15.5, 0.5, 16.0, 17.0], [17.0, 16.5, 0.5, 33.0, 18.0]]
-    """
+    """The (B, T, F) feature tensor of returns (B, H + T + 1), as describe_features lists them."""
     r = np.asarray(returns, dtype=np.float64)  # (B, N)
     tokens = _check_int(tokens, "tokens", 1, MAX_TOKENS)
     window = _check_int(window, "window", 1, MAX_WINDOW)
@@ -97,12 +87,7 @@ def features(returns: np.ndarray, tokens: int, window: int, leak: bool = True) -
 
 
 def market(batch: int, tokens: int, seed: int, window: int = 5, leak: bool = True) -> Market:
-    """Simulate B series of T tokens and their features, all from `seed`.
-
-    >>> m = market(2, 8, seed=1)
-    >>> m.shape, m.names[-1], bool((m.x[..., -1] == m.next_return).all())
-    ((2, 8, 5), 'next return', True)
-    """
+    """Simulate B series of T tokens and their features, all from `seed`."""
     tokens = _check_int(tokens, "tokens", MIN_TOKENS, MAX_TOKENS)
     window = _check_int(window, "window", 2, MAX_WINDOW)
     r = simulate_returns(batch, HISTORY + tokens + 1, seed)  # (B, H + T + 1)
@@ -119,13 +104,7 @@ def market(batch: int, tokens: int, seed: int, window: int = 5, leak: bool = Tru
 
 
 def feature_jacobian(m: Market) -> np.ndarray:
-    """d x[b, t, f] / d r[b, tau] as a (B, T, F, H + T + 1) array (zero across series).
-
-    >>> m = market(1, 4, seed=0, window=3)
-    >>> g = feature_jacobian(m)
-    >>> g.shape, g[0, 2, 1, HISTORY:HISTORY + 4].round(4).tolist()
-    ((1, 4, 5, 20), [0.3333, 0.3333, 0.3333, 0.0])
-    """
+    """d x[b, t, f] / d r[b, tau] as a (B, T, F, H + T + 1) array (zero across series)."""
     b, t, f = m.x.shape
     h, w = HISTORY, m.window
     n = m.returns.shape[1]
@@ -146,11 +125,7 @@ def feature_jacobian(m: Market) -> np.ndarray:
 
 
 def describe_features(window: int, leak: bool = True) -> tuple[tuple[str, str, str], ...]:
-    """(name, value at token t, returns read) for each feature, for tables and captions.
-
-    >>> describe_features(5)[1]
-    ('mean', 'mean of r over the last 5', 't−4 … t')
-    """
+    """(name, value at token t, returns read) for each feature, for tables and captions."""
     w = _check_int(window, "window", 1, MAX_WINDOW)
     rows = (
         ("return", "r(t)", "t"),

@@ -49,12 +49,7 @@ class Analysis:
 
 
 def analyse(s: Settings) -> Analysis:
-    """Every scheme's output, its dependence on x and on the returns, and the leak table.
-
-    >>> a = analyse(Settings(2, 8, 0, 5, False, 1e-5))
-    >>> [a.deps["x"][k].future_pairs for k in ("token", "sequence", "causal", "batch")]
-    [0, 28, 0, 28]
-    """
+    """Every scheme's output, its dependence on x and on the returns, and the leak table."""
     m = s.market()
     norms = {k: normalize(m.x, k, s.eps) for k in SCHEMES}
     g = feature_jacobian(m)  # (B, T, F, N)
@@ -76,11 +71,7 @@ def inference(s: Settings, example: int, steps: int) -> Inference:
 
 
 def scheme_label(scheme: str) -> str:
-    """The scheme's name in labels and tables.
-
-    >>> scheme_label("token"), scheme_label("batch")
-    ('token-wise', 'batch')
-    """
+    """The scheme's name in labels and tables."""
     return "token-wise" if scheme == "token" else scheme
 
 
@@ -94,11 +85,7 @@ class FeatureTable:
 
 
 def feature_table(window: int, leak: bool) -> FeatureTable:
-    """The feature descriptions of lnviz.lessons.sequences as columns.
-
-    >>> feature_table(5, False).reads
-    ('t', 't−4 … t', 't−4 … t', '1 … t')
-    """
+    """The feature descriptions of lnviz.lessons.sequences as columns."""
     name, value, reads = zip(*describe_features(window, leak), strict=True)
     return FeatureTable(name, value, reads)
 
@@ -114,12 +101,7 @@ class DependenceTable:
 
 
 def dependence_table(deps: dict[str, Dependence]) -> DependenceTable:
-    """The counts of each dependence map, in the order of `deps`.
-
-    >>> t = dependence_table(analyse(Settings(2, 8, 0, 5, False, 1e-5)).deps["x"])
-    >>> t.future_pairs, t.other_examples
-    ((0, 28, 0, 28), (0, 0, 0, 2))
-    """
+    """The counts of each dependence map, in the order of `deps`."""
     ds = list(deps.values())
     return DependenceTable(
         tuple(scheme_label(k) for k in deps),
@@ -141,12 +123,7 @@ class ShockTable:
 
 
 def shock_table(s: Shock) -> ShockTable:
-    """The shock's summary per scheme (SCHEMES order).
-
-    >>> t = shock_table(shock(Settings(2, 8, 0, 5, False, 1e-5), 6, 2.0, 0))
-    >>> t.first_moved, t.before[0], t.before[2]
-    ((6, 0, 6, 0), 0.0, 0.0)
-    """
+    """The shock's summary per scheme (SCHEMES order)."""
     return ShockTable(
         s.token,
         tuple(scheme_label(k) for k in SCHEMES),
@@ -166,11 +143,7 @@ class InferenceTable:
 
 
 def inference_table(inf: Inference) -> InferenceTable:
-    """max |Δy| per setting, for layer norm and batch norm.
-
-    >>> inference_table(inference(Settings(1, 8, 0, 5, True, 1e-5), 0, 5)).batch_norm[1] is None
-    True
-    """
+    """max |Δy| per setting, for layer norm and batch norm."""
 
     def gaps(prefix: str) -> tuple[float | None, ...]:
         out = [inf.gap(f"{prefix}_batch", f"{prefix}_{c}") for c in ("alone", "mates", "stream")]
@@ -218,12 +191,7 @@ class CorrelationChange:
 
 
 def correlation_change(s: Settings, feature: str, scheme: str) -> CorrelationChange:
-    """How normalizing with `scheme` moves the feature's corr with r(t+1), here and on average.
-
-    >>> c = correlation_change(Settings(4, 32, 0, 5, True, 1e-5), "level", "sequence")
-    >>> c.clear, c.clear_on_average, c.mean_change < 0, c.verdict
-    (False, True, True, 'average')
-    """
+    """How normalizing with `scheme` moves the feature's corr with r(t+1), here and on average."""
     changes = []
     for seed in range(s.seed, s.seed + SEEDS):
         m = s.market(seed)

@@ -15,12 +15,7 @@ MOVED = 1e-12  # an output counts as changed when it moves by more than this
 
 
 def correlations(target: np.ndarray, columns: np.ndarray) -> np.ndarray:
-    """Pearson correlation of each column (..., F) with target, pooled; NaN where constant.
-
-    >>> t = np.array([[1.0, 2.0, 3.0]])
-    >>> correlations(t, np.stack([t, -t, np.ones_like(t)], axis=-1)).tolist()
-    [1.0, -1.0, nan]
-    """
+    """Pearson correlation of each column (..., F) with target, pooled; NaN where constant."""
     y = np.asarray(target, dtype=np.float64).ravel()  # (M,)
     x = np.asarray(columns, dtype=np.float64).reshape(y.size, -1)  # (M, F)
     xc = x - x.mean(axis=0)  # (M, F)
@@ -51,13 +46,7 @@ class LeakTable:
 
 
 def leak_table(m: Market, eps: float = 1e-5) -> LeakTable:
-    """corr(x[..., f], target) for the raw features and each normalized version.
-
-    >>> from lnviz.lessons.sequences import market
-    >>> t = leak_table(market(8, 64, seed=0))
-    >>> t.value("next return", "raw"), t.value("next return", "token") > 0.3
-    (1.0, True)
-    """
+    """corr(x[..., f], target) for the raw features and each normalized version."""
     outs = [m.x] + [normalize(m.x, s, eps).y for s in SCHEMES]  # K x (B, T, F)
     corr = np.column_stack([correlations(m.next_return, y) for y in outs])  # (F, K)
     return LeakTable(m.names, ("raw", *SCHEMES), corr, int(m.next_return.size))
@@ -87,13 +76,7 @@ class Shock:
 
 
 def future_shock(m: Market, eps: float, token: int, size: float, example: int = 0) -> Shock:
-    """Shock r at time `token` of series `example`, rebuild x, compare every normalization.
-
-    >>> from lnviz.lessons.sequences import market
-    >>> s = future_shock(market(2, 8, seed=0, leak=False), 1e-5, token=6, size=2.0)
-    >>> s.first_moved.tolist()  # token, sequence, causal, batch
-    [6, 0, 6, 0]
-    """
+    """Shock r at time `token` of series `example`, rebuild x, compare every normalization."""
     b, t, _ = m.x.shape
     if not 1 <= token < t or not 0 <= example < b:
         raise LnvizError("token/example", (token, example), f"1 <= token < {t}, example < {b}")
@@ -147,15 +130,7 @@ def _bn(x: np.ndarray, eps: float, rm=None, rv=None, training=True, momentum=0.1
 def inference_check(
     m: Market, eps: float = 1e-5, example: int = 0, steps: int = 20, momentum: float = 0.1
 ) -> Inference:
-    """Layer norm needs no running averages; batch norm's evaluation output uses them.
-
-    >>> from lnviz.lessons.sequences import market
-    >>> r = inference_check(market(4, 16, seed=0), steps=5)
-    >>> r.gap("ln_batch", "ln_alone"), r.gap("ln_batch", "ln_mates"), r.gap("ln_batch", "ln_stream")
-    (0.0, 0.0, 0.0)
-    >>> r.gap("bn_batch", "bn_alone") > 0.1, r.gap("bn_batch", "bn_eval") > 0.1
-    (True, True)
-    """
+    """Layer norm needs no running averages; batch norm's evaluation output uses them."""
     b, t, f = m.x.shape
     if not 0 <= example < b or not 0 <= steps <= 200:
         raise LnvizError("example/steps", (example, steps), f"example < {b}, 0 <= steps <= 200")

@@ -1,9 +1,4 @@
-"""Layer norm inside a transformer (issue 17): one import for the section's pages.
-
->>> from lnviz.lessons.transformer import PLACEMENTS, compare_placements
->>> PLACEMENTS
-('pre', 'post', 'scaled')
-"""
+"""Layer norm inside a transformer (issue 17): one import for the section's pages."""
 
 from __future__ import annotations
 

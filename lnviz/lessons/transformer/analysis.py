@@ -38,12 +38,7 @@ class LastBlockSweep:
 
 
 def page_stack(depth: int, width: int, seed: int) -> PlacementComparison:
-    """The three placements as the page runs them (float32, hidden = 2 d), read-only to share.
-
-    >>> c = page_stack(6, 16, 0)
-    >>> c.pre.hidden, c.pre.precision, c.pre.sweep_depths, c.pre.stream.flags.writeable
-    (32, 'float32', (1, 2, 3, 4, 6), False)
-    """
+    """The three placements as the page runs them (float32, hidden = 2 d), read-only to share."""
     run = compare_placements(
         depth,
         width,
@@ -56,24 +51,14 @@ def page_stack(depth: int, width: int, seed: int) -> PlacementComparison:
 
 
 def sweep_depths(depth: int) -> tuple[int, ...]:
-    """The depth chart's points up to `depth`: what the page's stack reads off on its way.
-
-    >>> sweep_depths(12)
-    (1, 2, 3, 4, 6, 8, 12)
-    """
+    """The depth chart's points up to `depth`: what the page's stack reads off on its way."""
     return tuple(L for L in SWEEP_DEPTHS if depth >= L)
 
 
 def last_block_sweep(
     cmp: PlacementComparison, depths: tuple[int, ...] | None = None
 ) -> LastBlockSweep:
-    """Each depth's last-block gradient off one run: a depth-L stack is the run's first L blocks.
-
-    >>> from lnviz.lessons.transformer.residual_stack import compare_placements
-    >>> sw = last_block_sweep(compare_placements(depth=8, width=16), (2, 8))
-    >>> sw.depths.tolist(), bool(sw.last["pre"][1] < sw.last["pre"][0])
-    ([2, 8], True)
-    """
+    """Each depth's last-block gradient off one run: a depth-L stack is the run's first L blocks."""
     top = cmp.pre.depth
     if depths is None:
         depths = sweep_depths(top)
@@ -143,14 +128,7 @@ class PlacementFacts:
 
 
 def placement_facts(cmp: PlacementComparison, sweep: LastBlockSweep) -> PlacementFacts:
-    """Ratios of the comparison at the chosen depth and of the depth sweep.
-
-    >>> from lnviz.lessons.transformer.residual_stack import compare_placements
-    >>> c = compare_placements(depth=24, width=32)
-    >>> f = placement_facts(c, last_block_sweep(c, (1, 24)))
-    >>> f.pre_falls, bool(f.post_over_pre > 1)
-    (True, True)
-    """
+    """Ratios of the comparison at the chosen depth and of the depth sweep."""
     first = {p: float(cmp.run(p).grad_norm[0]) for p in PLACEMENTS}
     last = {p: float(cmp.run(p).grad_norm[-1]) for p in PLACEMENTS}
     post_sweep = (float(sweep.last["post"][0]), float(sweep.last["post"][-1]))
@@ -195,13 +173,7 @@ class BackwardRows:
 
 
 def backward_rows(result: LayerNormBackward, token: int = 0) -> BackwardRows:
-    """The columns of one token of a layer_norm_backward result.
-
-    >>> from lnviz.lessons.transformer.ln_backward import layer_norm_backward
-    >>> rows = backward_rows(layer_norm_backward([[1.0, 2.0, 3.0]], [[2.0, 0.0, 1.0]], eps=1/3))
-    >>> [round(v, 12) for v in rows.grad_x]
-    [0.666666666667, -1.0, 0.333333333333]
-    """
+    """The columns of one token of a layer_norm_backward result."""
     t = chk.whole(token, "token", 0, result.x.shape[0] - 1)
     g = result.g[t]  # (d,)
     return BackwardRows(
@@ -215,12 +187,7 @@ def backward_rows(result: LayerNormBackward, token: int = 0) -> BackwardRows:
 
 
 def read_only(cmp: PlacementComparison) -> PlacementComparison:
-    """Mark every array read-only (in place), so the page shares one cached comparison uncopied.
-
-    >>> from lnviz.lessons.transformer.residual_stack import compare_placements
-    >>> read_only(compare_placements(depth=2, width=8)).pre.stream.flags.writeable
-    False
-    """
+    """Mark every array read-only (in place), so the page shares one cached comparison uncopied."""
     for p in PLACEMENTS:
         run = cmp.run(p)
         for value in vars(run).values():
@@ -230,23 +197,13 @@ def read_only(cmp: PlacementComparison) -> PlacementComparison:
 
 
 def slope_range(fit: TanhFit) -> tuple[float, float]:
-    """The smallest and largest slope 1 / sigma_t of the per-token lines of a tanh fit.
-
-    >>> from lnviz.lessons.transformer.tanh_fit import tanh_fit
-    >>> lo, hi = slope_range(tanh_fit(tokens=64, width=16, seed=0))
-    >>> bool(0 < lo < hi)
-    True
-    """
+    """The smallest and largest slope 1 / sigma_t of the per-token lines of a tanh fit."""
     slopes = 1.0 / fit.token_sigma  # (T,)
     return float(slopes.min()), float(slopes.max())
 
 
 def match_length(g: np.ndarray, n: int) -> np.ndarray:
-    """g cut or zero-padded to n numbers, so the page's gradient box follows the token's length.
-
-    >>> match_length(np.array([2.0, 0.0, 1.0]), 4).tolist(), match_length(np.ones(3), 2).tolist()
-    ([2.0, 0.0, 1.0, 0.0], [1.0, 1.0])
-    """
+    """g cut or zero-padded to n numbers, so the page's gradient box follows the token's length."""
     k = chk.whole(n, "n", 1, 4096)
     out = np.zeros(k)
     m = min(k, len(g))

@@ -13,14 +13,7 @@ SEED_MAX = 2**32 - 1
 
 
 def whole(value: object, name: str, lo: int, hi: int) -> int:
-    """value as an int from lo to hi (bools and floats refused).
-
-    >>> whole(48, "depth", 1, 64)
-    48
-    >>> whole(100, "depth", 1, 64)
-    Traceback (most recent call last):
-    lnviz.errors.LnvizError: depth = 100 is not accepted: a whole number from 1 to 64.
-    """
+    """value as an int from lo to hi (bools and floats refused)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
         raise LnvizError(name, value, f"a whole number from {lo} to {hi}")
     return int(value)
@@ -32,14 +25,7 @@ def seed(value: object) -> int:
 
 
 def number(value: object, name: str, lo: float, hi: float, *, open_low: bool = False) -> float:
-    """value as a finite float in [lo, hi] (or (lo, hi] with open_low); text refused.
-
-    >>> number(0.5, "eps", 0.0, 1.0)
-    0.5
-    >>> number(0.0, "scale", 0.0, 1e3, open_low=True)
-    Traceback (most recent call last):
-    lnviz.errors.LnvizError: scale = 0.0 is not accepted: a number > 0 and <= 1000.
-    """
+    """value as a finite float in [lo, hi] (or (lo, hi] with open_low); text refused."""
     try:
         if isinstance(value, (str, bytes, bool)):
             raise TypeError(name)
@@ -56,12 +42,7 @@ def number(value: object, name: str, lo: float, hi: float, *, open_low: bool = F
 
 
 def choice(value: object, name: str, options: Sequence[str]) -> str:
-    """value as one of the strings in options.
-
-    >>> choice("mid", "placement", ("pre", "post"))
-    Traceback (most recent call last):
-    lnviz.errors.LnvizError: placement = 'mid' is not accepted: one of 'pre', 'post'.
-    """
+    """value as one of the strings in options."""
     if not isinstance(value, str) or value not in options:
         raise LnvizError(name, value, "one of " + ", ".join(repr(o) for o in options))
     return value

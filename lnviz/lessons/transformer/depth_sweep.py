@@ -40,12 +40,7 @@ def depth_sweep(
     activation: str = "relu",
     precision: str = "float64",
 ) -> DepthSweep:
-    """First- and last-block gradient norms of every placement for each depth (1 to 8 depths).
-
-    >>> sw = depth_sweep((4, 16), width=16, seed=2)
-    >>> sw.last["pre"].shape, bool(sw.last["pre"][1] < sw.last["pre"][0])
-    ((2,), True)
-    """
+    """First- and last-block gradient norms of every placement for each depth (1 to 8 depths)."""
     accepted = f"1 to 8 depths, each a whole number from 1 to {DEPTH_MAX}"
     if not isinstance(depths, (list, tuple, np.ndarray)) or not 1 <= len(depths) <= 8:
         raise LnvizError("depths", depths, accepted)

@@ -13,11 +13,7 @@ from lnviz.lessons.transformer.tanh_fit import TanhFit
 
 
 def signed(x: float, digits: int = 3) -> str:
-    """A term added to a formula: '+ 0.01' or '− 0.01'.
-
-    >>> signed(-0.0147), signed(0.5)
-    ('− 0.015', '+ 0.5')
-    """
+    """A term added to a formula: '+ 0.01' or '− 0.01'."""
     return f"{'−' if x < 0 else '+'} {number(abs(x), digits)}"
 
 

@@ -66,16 +66,7 @@ def attention_scan(
     tau: float = 1.0,
     eps: float = 1e-5,
 ) -> AttentionScan:
-    """Logits, softmax weights and entropy for each scale s (0 < s <= 1000, up to 512 of them).
-
-    >>> q, k = hidden_key_example()
-    >>> raw = attention_scan(q, k, [1.0, 100.0])
-    >>> bool(raw.entropy[1] < raw.entropy[0]), raw.logit_bound
-    (True, inf)
-    >>> normed = attention_scan(q, k, [1.0, 100.0], qk_norm="layer", tau=2.0)
-    >>> bool(normed.max_abs_logit.max() <= 2.0 * np.sqrt(3))
-    True
-    """
+    """Logits, softmax weights and entropy for each scale s (0 < s <= 1000, up to 512 of them)."""
     q, ks = _check_qk(query, keys)
     d = q.shape[0]
     how = chk.choice(qk_norm, "qk_norm", QK_NORMS)
@@ -166,14 +157,7 @@ def _hull_vertices(p: np.ndarray, tol: float) -> list[int]:
 def selectable_keys(
     keys: ArrayLike, *, layer_norm: bool = False, eps: float = 0.0
 ) -> Selectability:
-    """Keys some q makes the strict argmax of q . k: the 2-D hull's vertices (in 1^perp after LN).
-
-    >>> q, k = hidden_key_example()
-    >>> selectable_keys(k[:, :2]).selectable.tolist()[-1]  # raw keys: the last one is hidden
-    False
-    >>> selectable_keys(k, layer_norm=True).selectable.all()
-    np.True_
-    """
+    """Keys some q makes the strict argmax of q . k: the 2-D hull's vertices (1^perp after LN)."""
     ks = chk.matrix(keys, "keys", rows=(1, KEYS_MAX), cols=(2, 3))
     n, d = ks.shape
     e = chk.number(eps, "eps", 0.0, 1.0)
@@ -223,12 +207,7 @@ def _outward(edge: np.ndarray) -> np.ndarray:
 
 
 def hidden_key_example() -> tuple[np.ndarray, np.ndarray]:
-    """A query and 4 keys in R^3: the last, a convex mix of the others, is selectable only after LN.
-
-    >>> q, k = hidden_key_example()
-    >>> bool(np.allclose(k[3], 0.3 * k[0] + 0.3 * k[1] + 0.4 * k[2]))
-    True
-    """
+    """A query, 4 keys in R^3: the last, a convex mix of the rest, is selectable only after LN."""
     keys = np.array([[-2.0, 3.0, 3.0], [1.0, 0.0, 1.0], [3.0, 1.0, -1.0], [0.0, 0.0, 0.0]])
     keys[3] = 0.3 * keys[0] + 0.3 * keys[1] + 0.4 * keys[2]  # (0.9, 1.3, 0.8)
     witness = selectable_keys(keys, layer_norm=True).witness[3]

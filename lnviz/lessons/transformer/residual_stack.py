@@ -261,14 +261,7 @@ def residual_stack(
     weight_grads: bool = False,
     **options: Unpack[StackOptions],
 ) -> StackRun:
-    """Forward and hand-written backward pass of one placement at initialization.
-
-    >>> run = residual_stack("post", depth=6, width=16, seed=3)
-    >>> run.stream.shape, run.grad_w2_norm.shape
-    ((7, 8, 16), (6,))
-    >>> bool(np.allclose(run.stream_norm[1:], 4.0))  # every x_l is LN's output: |x_l| = sqrt(d)
-    True
-    """
+    """Forward and hand-written backward pass of one placement at initialization."""
     p = chk.choice(placement, "placement", PLACEMENTS)
     return run_placements((p,), depth, width, tokens, weight_grads=weight_grads, **options)[0]
 
@@ -281,12 +274,7 @@ def compare_placements(
     sweep_depths: tuple[int, ...] = (),
     **options: Unpack[StackOptions],
 ) -> PlacementComparison:
-    """Pre-LN, Post-LN and the scaled Pre-LN on the same weights, inputs and loss.
-
-    >>> c = compare_placements(depth=24, width=32, seed=0)
-    >>> bool(c.post.grad_norm[-1] > 2 * c.pre.grad_norm[-1])  # Xiong et al.'s contrast
-    True
-    """
+    """Pre-LN, Post-LN and the scaled Pre-LN on the same weights, inputs and loss."""
     runs = run_placements(PLACEMENTS, depth, width, tokens, sweep=sweep_depths, **options)
     return PlacementComparison(*runs)
 

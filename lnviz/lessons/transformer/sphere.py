@@ -57,12 +57,7 @@ class SphereView:
 
 
 def plane_basis(d: int) -> np.ndarray:
-    """Two orthonormal vectors of 1^perp in R^d: (1, -1, 0, ..)/sqrt(2), (1, 1, -2, 0, ..)/sqrt(6).
-
-    >>> b = plane_basis(3)
-    >>> np.allclose(b.T @ b, np.eye(2)), np.allclose(b.sum(axis=0), 0)
-    (True, True)
-    """
+    """Orthonormal vectors of 1^perp in R^d: (1, -1, 0, ..)/sqrt(2), (1, 1, -2, 0, ..)/sqrt(6)."""
     n = chk.whole(d, "d", D_MIN, D_MAX)
     basis = np.zeros((n, 2))  # (d, 2)
     basis[:2, 0] = (1.0, -1.0)
@@ -71,13 +66,7 @@ def plane_basis(d: int) -> np.ndarray:
 
 
 def gain_semi_axes(gamma: np.ndarray) -> np.ndarray:
-    """The gain's ellipsoid semi-axes: sqrt(d) sv(diag(gamma) P), P = I - 11^T / d, without its 0.
-
-    >>> [round(float(a), 4) for a in gain_semi_axes(np.array([3.0, 0.0, 0.0]))]  # a segment
-    [4.2426, 0.0]
-    >>> [round(float(a), 4) for a in gain_semi_axes(np.array([-2.0, 2.0, 2.0]))]  # a circle
-    [3.4641, 3.4641]
-    """
+    """Gain ellipsoid's semi-axes: sqrt(d) sv(diag(gamma) P), P = I - 11^T / d, without its 0."""
     d = gamma.shape[0]
     projector = np.eye(d) - 1.0 / d  # (d, d) P, onto 1^perp
     values = np.linalg.svd(gamma[:, None] * projector, compute_uv=False)  # (d,) descending
@@ -85,11 +74,7 @@ def gain_semi_axes(gamma: np.ndarray) -> np.ndarray:
 
 
 def sample_tokens(n: int = 60, d: int = 3, seed: int = 0) -> np.ndarray:
-    """n tokens (n, d): offset along 1 plus a log-uniform length, some of variance far below eps.
-
-    >>> sample_tokens(5, 3, seed=1).shape
-    (5, 3)
-    """
+    """n tokens (n, d): offset along 1 plus a log-uniform length, some of variance far below eps."""
     k = chk.whole(n, "n", 1, N_MAX)
     dim = chk.whole(d, "d", D_MIN, D_MAX)
     rng = np.random.default_rng(chk.seed(seed))
@@ -107,15 +92,7 @@ def sphere_view(
     beta: ArrayLike | None = None,
     n_circle: int = 181,
 ) -> SphereView:
-    """Each stage of y = gamma * u_eps(z) + beta for tokens z (n, d), d from 3 to 256.
-
-    >>> v = sphere_view(sample_tokens(40, 3, seed=0), eps=0.0)
-    >>> bool(np.allclose(v.radius, np.sqrt(3)))  # eps = 0: every core on the circle
-    True
-    >>> w = sphere_view(sample_tokens(40, 3, seed=0), eps=0.1)
-    >>> bool(np.allclose(w.radius, w.predicted_radius)), int(w.pulled_in.sum()) > 0
-    (True, True)
-    """
+    """Each stage of y = gamma * u_eps(z) + beta for tokens z (n, d), d from 3 to 256."""
     zs = chk.matrix(z, "z", rows=(1, N_MAX), cols=(D_MIN, D_MAX))
     d = zs.shape[1]
     e = chk.number(eps, "eps", 0.0, 100.0)

@@ -48,12 +48,7 @@ def xavier_scale(width: int, hidden: int) -> float:
 def stack_weights(
     layer: int, width: int, hidden: int | None = None, seed: int = 0
 ) -> tuple[np.ndarray, np.ndarray]:
-    """W1 (d, H) and W2 (H, d) of block `layer` (1-based): entries ±sqrt(2 / (d + H)).
-
-    >>> w1, w2 = stack_weights(3, 4, seed=1)
-    >>> w1.shape, w2.shape, float(np.abs(w1).max() ** 2 * (4 + 16))
-    ((4, 16), (16, 4), 2.0)
-    """
+    """W1 (d, H) and W2 (H, d) of block `layer` (1-based): entries ±sqrt(2 / (d + H))."""
     _, d, _, H, s = check_sizes(1, width, 1, hidden, seed)
     packed = packed_signs(s, chk.whole(layer, "layer", 1, DEPTH_MAX), d, H)
     s1, s2 = signs(packed, d, H, np.dtype(np.float64))
@@ -62,12 +57,7 @@ def stack_weights(
 
 
 def stack_inputs(width: int, tokens: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """x_0 (T, d) and the loss projection r (T, d), both N(0, 1), from default_rng([seed, 0]).
-
-    >>> x0, r = stack_inputs(4, 2, seed=5)
-    >>> x0.shape, r.shape
-    ((2, 4), (2, 4))
-    """
+    """x_0 (T, d) and the loss projection r (T, d), both N(0, 1), from default_rng([seed, 0])."""
     _, d, T, _, s = check_sizes(1, width, tokens, None, seed)
     both = np.random.default_rng([s, 0]).standard_normal((2, T, d))  # (2, T, d)
     return both[0], both[1]

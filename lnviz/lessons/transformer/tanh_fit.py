@@ -51,12 +51,7 @@ def sample_activations(
     outlier_scale: float = 20.0,
     seed: int = 0,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Tokens x = s_t z_t (T, d), and the mask of outliers in round(outlier_fraction * T) tokens.
-
-    >>> x, mask = sample_activations(10, 8, 0.5, seed=1)
-    >>> x.shape, int(mask.any(axis=1).sum())
-    ((10, 8), 5)
-    """
+    """Tokens x = s_t z_t (T, d), and the mask of outliers in round(outlier_fraction * T) tokens."""
     T = chk.whole(tokens, "tokens", 1, TOKENS_MAX)
     d = chk.whole(width, "width", WIDTH_MIN, WIDTH_MAX)
     frac = chk.number(outlier_fraction, "outlier_fraction", 0.0, 1.0)
@@ -75,12 +70,7 @@ def sample_activations(
 
 
 def tanh_fit(*, eps: float = 1e-5, **sample: Unpack[SampleOptions]) -> TanhFit:
-    """Layer norm of sample_activations(**sample), and gamma * tanh(alpha x) + beta fitted to it.
-
-    >>> f = tanh_fit(tokens=128, width=32, seed=0)
-    >>> bool(f.r2 > f.linear_r2), bool(0 < f.alpha), bool(abs(f.beta) < 0.1)
-    (True, True, True)
-    """
+    """Layer norm of sample_activations(**sample), and gamma * tanh(alpha x) + beta fitted to it."""
     x, mask = sample_activations(**sample)
     e = chk.number(eps, "eps", 0.0, 1.0)
     y = layer_norm(x, x.shape[-1:], eps=e)  # (T, d)

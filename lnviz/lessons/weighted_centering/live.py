@@ -11,11 +11,7 @@ CELLS = 10  # lattice steps from the origin to the edge of the view, at least
 
 
 def lattice_step(half: float, cells: int = CELLS) -> float:
-    """The smallest of 1, 2, 2.5, 5 × 10ᵏ that is at least half / cells.
-
-    >>> lattice_step(5.0), lattice_step(12.5), lattice_step(1.0)
-    (0.5, 2.0, 0.1)
-    """
+    """The smallest of 1, 2, 2.5, 5 × 10ᵏ that is at least half / cells."""
     if not (math.isfinite(half) and half > 0):
         raise ValueError("half must be a number > 0")
     target = half / cells
@@ -27,11 +23,7 @@ def lattice_step(half: float, cells: int = CELLS) -> float:
 
 
 def lattice_axis(half: float, cells: int = CELLS) -> np.ndarray:
-    """Where x can be dragged: multiples of lattice_step(half) in [−half, half] and the x box.
-
-    >>> lattice_axis(5.0)[:3].tolist(), lattice_axis(5.0).size
-    ([-5.0, -4.5, -4.0], 21)
-    """
+    """Where x can be dragged: multiples of lattice_step(half) in [−half, half] and the x box."""
     step = lattice_step(half, cells)
     edge = min(half, X_LIMIT)
     k = np.arange(math.ceil(-edge / step - 1e-9), math.floor(edge / step + 1e-9) + 1)

@@ -20,20 +20,12 @@ def _sub(i: int) -> str:
 
 
 def zero_names(zero_weights: Sequence[int]) -> str:
-    """'a₁, a₃' for the 1-based positions (1, 3).
-
-    >>> zero_names((1, 3))
-    'a₁, a₃'
-    """
+    """'a₁, a₃' for the 1-based positions (1, 3)."""
     return ", ".join(f"a{_sub(i)}" for i in zero_weights)
 
 
 def residual(v: float) -> str:
-    """A measured value that is 0 in exact arithmetic: 0, or its size and 'up to rounding'.
-
-    >>> residual(0.0), residual(-1.1102230246251565e-16), residual(0.5)
-    ('0', '−1.1e−16 (0 up to rounding)', '0.5')
-    """
+    """A measured value that is 0 in exact arithmetic: 0, or its size and 'up to rounding'."""
     if v == 0:
         return "0"
     if abs(v) <= _TOL:
@@ -42,13 +34,7 @@ def residual(v: float) -> str:
 
 
 def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
-    """A markdown table: the header, then a line per row, its label plain and its values bold.
-
-    >>> print(markdown_table(("statistic", "x", "y"), (("mean", "1", "2"),)))
-    | statistic | x | y |
-    |---|---|---|
-    | mean | **1** | **2** |
-    """
+    """A markdown table: the header, then a line per row, its label plain and its values bold."""
     head = "| " + " | ".join(header) + " |\n|" + "---|" * len(header) + "\n"
     body = "\n".join(
         "| " + " | ".join((label, *(f"**{v}**" for v in values))) + " |" for label, *values in rows
@@ -57,22 +43,12 @@ def markdown_table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
 
 
 def number_table(rows: Rows) -> str:
-    """Label-value pairs as a two-column markdown table (vectors do not fit in metrics).
-
-    >>> print(number_table((("c", "2.5"),)))
-    | quantity | value |
-    |---|---|
-    | c | **2.5** |
-    """
+    """Label-value pairs as a two-column markdown table (vectors do not fit in metrics)."""
     return markdown_table(("quantity", "value"), rows)
 
 
 def _vector(v: Sequence[float]) -> str:
-    """A vector; when its decimals are rounded, followed by its exact form if it has one.
-
-    >>> _vector((0.25, 0.75)), _vector((1 / 3, 1 / 3, 1 / 3))
-    ('(0.25, 0.75)', '(0.3333, 0.3333, 0.3333) = (1/3, 1/3, 1/3)')
-    """
+    """A vector; when its decimals are rounded, followed by its exact form if it has one."""
     shown = text.vector(v)
     form = text.exact_vec(v) if shown != text.vector(v, 12) else None
     return f"{shown} = {form}" if form else shown
