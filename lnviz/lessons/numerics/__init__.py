@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TypedDict
 
 import numpy as np
 from numpy.typing import ArrayLike
@@ -153,13 +152,6 @@ class Normalized:
     def negative(self) -> np.ndarray:
         """(K,) rows whose computed variance came out below zero."""
         return self.moments.variance < 0
-
-
-class NormOptions(TypedDict, total=False):
-    """normalize()'s keyword options, which the sweeps pass on (defaults in normalize())."""
-
-    clamp: bool  # True: v is replaced by max(v, 0) before adding eps
-    summation: str  # "sequential" or "pairwise" (lnviz.lessons.numerics.precision.SUMMATIONS)
 
 
 def normalize(
