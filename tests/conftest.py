@@ -94,7 +94,6 @@ SLOW_FIRST = (
     "tests/browser/test_course_path.py",
     "tests/browser/test_live_gain.py",
     "tests/app/test_every_page.py",
-    "tests/browser/test_live_hint.py",
     "tests/browser/test_visitor_text.py",
     "tests/browser/test_page_change.py",
     "tests/app/test_live_frames.py",

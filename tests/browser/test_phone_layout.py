@@ -16,6 +16,7 @@ import pytest
 from lnviz.content import registry
 
 from . import test_accessibility as a11y
+from . import live_hints
 from .conftest import PHONE
 from .helpers import Visit, screenshot, wait_charts
 
@@ -94,13 +95,16 @@ def test_first_chart_within_two_screens_and_no_toolbar_over_a_title(
 ) -> None:
     """In the dark theme (the desktop render test photographs both themes at 1280 px);
     photographed first, so a failing page is too: artifacts/screenshots/<page>-phone.png.
-    The same load passes the accessibility audit (test_accessibility) at 390 px dark."""
+    The same load passes the accessibility audit (test_accessibility) at 390 px dark and,
+    on a page with live controls, shows their hints (live_hints.py)."""
     visit = open_page(url_path, viewport=PHONE, color_scheme="dark")
     charts = 0 if url_path in NO_CHART else wait_charts(visit.page, 1)
     problems = a11y.audit(visit.page, "390 px dark")
     [picture] = screenshot(visit.page, f"{url_path or 'home'}-phone", full_height=False)
     assert picture.stat().st_size > 5_000, f"{picture} looks empty"
     assert problems == [], "\n".join(problems)
+    if url_path in live_hints.LIVE_PAGES:
+        live_hints.assert_live_hints_say_the_charts_follow(visit, url_path)
     if url_path in NO_CHART:
         assert visit.page.evaluate(FIRST_CHART_JS) is None
         return

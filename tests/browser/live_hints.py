@@ -1,20 +1,18 @@
 """A live control's hint says the charts follow the drag once the page's plotly.js is
 there. On a first visit plotly.js may arrive after the control is drawn (it loads with the
 page's first chart): the hint must change then, not keep saying the charts wait for the
-release (a review found it stuck on about one load in two)."""
+release (a review found it stuck on about one load in two).
+
+Checked on the phone test's load of each live page, in the dark theme
+(test_phone_layout: a page load costs several CPU-seconds here)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import pytest
 from playwright.sync_api import expect
 
 from lnviz.app.live import HINT, HINT_POINT
 
 from .helpers import Visit
-
-pytestmark = pytest.mark.browser
 
 LIVE_PAGES = {  # page: what its live controls' hints say, in page order
     "epsilon": [HINT],
@@ -25,11 +23,8 @@ LIVE_PAGES = {  # page: what its live controls' hints say, in page order
 }
 
 
-@pytest.mark.parametrize("url_path", sorted(LIVE_PAGES))
-def test_every_live_controls_hint_says_the_charts_follow(
-    open_page: Callable[..., Visit], url_path: str
-) -> None:
-    visit = open_page(url_path, color_scheme="dark")
+def assert_live_hints_say_the_charts_follow(visit: Visit, url_path: str) -> None:
+    """Each live control's hint is the one its page expects; the track has no native look."""
     hints = visit.page.locator(".live-hint")  # (inside each control's shadow root)
     expect(hints).to_have_count(len(LIVE_PAGES[url_path]), timeout=15_000)
     for i, hint in enumerate(LIVE_PAGES[url_path]):  # plotly.js is given its time to arrive
