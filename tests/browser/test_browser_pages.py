@@ -20,6 +20,7 @@ from tests.app.test_answers_hidden_on_page import STEPS
 from . import test_accessibility as a11y
 from . import test_answers_hidden as answers
 from . import test_chart_margins as margins
+from . import test_control_and_effect as control_and_effect
 from .helpers import (
     Visit,
     alerts,
@@ -191,7 +192,9 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     (test_accessibility); a course page draws none of its questions' answers outside the
     question box (test_answers_hidden); is photographed, light and dark. Then, on a
     page with a slider_key, that slider moved with the keyboard redraws a chart and the
-    link follows it; last, a course page's exercise-sheet menu offers no answers.
+    link follows it; on a page with a short controls box, the box stays above the charts it
+    drives while the page scrolls (test_control_and_effect); last, a course page's
+    exercise-sheet menu offers no answers.
 
     One page load serves all the checks (page loads dominate the suite's time). The
     screenshots are taken before the assertions, so a failing page is photographed too:
@@ -254,6 +257,8 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
     saved += screenshot(page, f"{case.id}-dark")
     for path in saved:
         assert path.stat().st_size > 5_000, f"{path} looks empty"
+    if case.url_path in control_and_effect.STICKY_PAGES:  # (back in light after it)
+        control_and_effect.assert_the_controls_stay_above_their_charts(visit, dark=True)
     if course_step:
         assert answers.sheet_problems(visit) == []
 

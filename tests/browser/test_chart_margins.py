@@ -63,8 +63,14 @@ def assert_no_second_layout_pass(page: Page, url_path: str) -> None:
 
 
 # On a desktop window at the defaults, test_browser_pages checks this on the page load
-# its render test makes anyway (a page load costs several CPU-seconds here).
-@pytest.mark.parametrize("url_path", list(PAGES), ids=lambda p: p or "home")
+# its render test makes anyway (a page load costs several CPU-seconds here); in
+# presentation mode, test_presentation on its load of each course page; the rest here.
+COURSE = {p.url_path for p in registry.COURSE}
+
+
+@pytest.mark.parametrize(
+    "url_path", [p for p in PAGES if p not in COURSE], ids=lambda p: p or "home"
+)
 def test_charts_need_no_second_layout_pass_in_presentation_mode(
     open_page: Callable[..., Visit], url_path: str
 ) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from .conftest import DESKTOP, PHONE
-from .helpers import Visit
+from .helpers import Visit, wait_theme
 
 pytestmark = pytest.mark.browser
 
@@ -46,18 +46,21 @@ def _scroll_past_the_controls(visit: Visit) -> None:
     page.wait_for_timeout(300)
 
 
-@pytest.mark.parametrize("url_path", STICKY_PAGES)
-def test_the_controls_stay_above_the_charts_they_drive_on_a_wide_screen(
-    open_page: Callable[..., Visit], url_path: str
-) -> None:
-    scheme = "dark" if STICKY_PAGES.index(url_path) % 2 else "light"  # both themes
-    visit = open_page(url_path, viewport=DESKTOP, color_scheme=scheme)
+def assert_the_controls_stay_above_their_charts(visit: Visit, *, dark: bool) -> None:
+    """Scrolled past its place, the box is under Streamlit's header with a chart below it,
+    in the app's own background in the theme shown (dark or not) and then in the other.
+    Checked on the render test's load of each STICKY_PAGES page (test_browser_pages)."""
+    page = visit.page
     _scroll_past_the_controls(visit)
-    seen = visit.page.evaluate(_AFTER_SCROLL_JS, STICKY)
+    seen = page.evaluate(_AFTER_SCROLL_JS, STICKY)
     assert 40 <= seen["top"] <= 80, seen  # just under Streamlit's header, not scrolled away
     assert seen["bottom"] <= DESKTOP["height"] * 0.3, seen  # a short box
     assert seen["chartsBelow"] >= 1, seen  # a chart it drives on the same screen
     assert seen["own"] == seen["app"], seen  # opaque, in the app's own colour
+    page.emulate_media(color_scheme="light" if dark else "dark")
+    wait_theme(page, dark=not dark)
+    other = page.evaluate(_AFTER_SCROLL_JS, STICKY)
+    assert other["own"] == other["app"] != seen["app"], (seen, other)  # the other theme's
 
 
 def test_a_phone_scrolls_the_controls_away(open_page: Callable[..., Visit]) -> None:

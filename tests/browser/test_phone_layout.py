@@ -15,8 +15,8 @@ import pytest
 
 from lnviz.content import registry
 
-from . import test_accessibility as a11y
 from . import live_hints
+from . import test_accessibility as a11y
 from .conftest import PHONE
 from .helpers import Visit, screenshot, wait_charts
 

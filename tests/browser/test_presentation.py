@@ -18,6 +18,8 @@ from lnviz.app.classroom import PRESENTER_ONLY, is_loopback, lan_address
 from lnviz.content import registry
 from tests.qr_reading import assert_encodes
 
+from . import test_chart_margins as margins
+from .conftest import DESKTOP
 from .helpers import Visit, arm_live, exception_report, interact, wait_for_rerun, wait_ready
 
 pytestmark = pytest.mark.browser
@@ -387,7 +389,9 @@ def test_every_course_page_opens_with_what_precedes_its_first_section(
 ) -> None:
     """Slide 1 is the page's opening (its controls too, also where they and the sections
     run as one fragment); slide 2 its first section, under the box of the page's controls
-    (issue 37: a control and the charts it drives on one slide); one slide per heading."""
+    (issue 37: a control and the charts it drives on one slide); one slide per heading.
+    Then, by its "Whole page" button, the whole page at 1280 px: its charts need no second
+    layout pass in presentation mode either (test_chart_margins), on the same load."""
     visit = open_page(url_path, {"present": "true", "slide": "1"}, viewport=PROJECTOR)
     page = visit.page
     page.wait_for_function("() => document.body.dataset.lnvizSlide === '1'")
@@ -409,3 +413,8 @@ def test_every_course_page_opens_with_what_precedes_its_first_section(
     else:  # the page's controls open its first section (transformer, weighted centering)
         assert first["beforeShown"] == 0
     assert not exception_report(visit)
+    if url_path in margins.PAGES:  # then the whole page at 1280 px (test_chart_margins)
+        page.set_viewport_size(DESKTOP)
+        interact(page, lambda: page.locator(".st-key-slide-end button").click())
+        page.wait_for_function("() => document.body.dataset.lnvizSlide === '0'")
+        margins.assert_no_second_layout_pass(page, url_path)
