@@ -11,21 +11,6 @@ from numpy.typing import ArrayLike
 from lnviz._kernel import normalize_rows
 from lnviz.errors import LnvizError, as_float_array, check_eps, check_param, require_finite
 
-__all__ = [
-    "SCHEMES",
-    "SCHEME_INFO",
-    "Reduction",
-    "Scheme",
-    "StatsAgreement",
-    "compare_schemes",
-    "divisors",
-    "has_statistics",
-    "reduce_tensor",
-    "sample_tensor",
-    "statistics_agree",
-    "with_entries",
-]
-
 Scheme = Literal["batch", "layer", "layer_all", "instance", "group", "rms"]
 SCHEMES: tuple[Scheme, ...] = ("batch", "layer", "layer_all", "instance", "group", "rms")
 

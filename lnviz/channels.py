@@ -15,8 +15,6 @@ from lnviz.errors import (
     require_finite,
 )
 
-__all__ = ["batch_norm", "group_norm", "instance_norm"]
-
 
 def group_norm(
     x: ArrayLike,

@@ -9,18 +9,6 @@ from numpy.typing import ArrayLike
 
 from lnviz.errors import LnvizError, as_float_array, check_eps, check_param, require_finite
 
-__all__ = [
-    "AffineStages",
-    "Core",
-    "Scaling",
-    "Stage",
-    "affine_stages",
-    "analyze_core",
-    "core_variance_ratio",
-    "normalized_core",
-    "scaling_identity",
-]
-
 
 @dataclass(frozen=True)
 class Core:

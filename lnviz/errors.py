@@ -7,8 +7,6 @@ from collections.abc import Sequence
 
 import numpy as np
 
-__all__ = ["LnvizError"]
-
 
 class LnvizError(ValueError):
     """A bad argument: the message names the argument, the value and what is accepted."""

@@ -10,8 +10,6 @@ from numpy.typing import ArrayLike
 
 from lnviz.errors import LnvizError, check_eps
 
-__all__ = ["ASYMPTOTE", "Family", "dh", "epsilon_family", "h"]
-
 ASYMPTOTE = math.sqrt(1.5)  # lim h_eps(t) as t -> +inf, for every eps
 
 

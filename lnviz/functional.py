@@ -11,8 +11,6 @@ from numpy.typing import ArrayLike
 from lnviz._kernel import normalize_rows
 from lnviz.errors import as_float_array, check_eps, check_param, check_shape, compute_dtype
 
-__all__ = ["default_rms_eps", "layer_norm", "rms_norm"]
-
 _RMS_EPS = {  # default_rms_eps of the float dtypes, looked up instead of np.finfo per call
     np.dtype(np.float16): float(np.finfo(np.float32).eps),
     np.dtype(np.float32): float(np.finfo(np.float32).eps),

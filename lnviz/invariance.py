@@ -11,8 +11,6 @@ from lnviz.core import normalized_core
 from lnviz.errors import LnvizError, as_float_array, check_eps, check_finite_number, require_finite
 from lnviz.functional import rms_norm
 
-__all__ = ["Redundancy", "Shift", "affine_redundancy", "compare_shift"]
-
 
 @dataclass(frozen=True)
 class Shift:

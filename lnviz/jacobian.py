@@ -11,8 +11,6 @@ from numpy.typing import ArrayLike
 from lnviz.core import Core, analyze_core
 from lnviz.errors import LnvizError, check_param
 
-__all__ = ["EigenDirection", "Spectrum", "centering_matrix", "jacobian", "jacobian_spectrum"]
-
 
 def centering_matrix(d: int) -> np.ndarray:
     """P = I - 1 1^T / d, so that P z = z - mean(z) 1."""

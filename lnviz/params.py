@@ -10,16 +10,6 @@ import numpy as np
 
 from lnviz.errors import LnvizError, _short
 
-__all__ = [
-    "MAX_TEXT",
-    "clamp_int",
-    "parse_entries",
-    "parse_number",
-    "parse_search",
-    "parse_slug",
-    "parse_vector",
-]
-
 MAX_TEXT = 400  # characters accepted in one text field
 _SLUG = re.compile(r"[a-z0-9]+(-[a-z0-9]+)*")  # ASCII only: \w and str.isalnum take any script
 _NUMBER = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d{1,3})?(/(\d+(\.\d*)?|\.\d+))?$")

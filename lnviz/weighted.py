@@ -10,25 +10,6 @@ from numpy.typing import ArrayLike
 
 from lnviz.errors import LnvizError, as_float_array, require_finite
 
-__all__ = [
-    "ConstantFit",
-    "Orthogonality",
-    "ProjectionChecks",
-    "ProjectionView",
-    "WeightedCentering",
-    "constant_fit",
-    "d_inner",
-    "kernel_basis",
-    "normalize_weights",
-    "orthogonality",
-    "projection_checks",
-    "projection_view",
-    "segment_in_box",
-    "two_weights",
-    "weighted_centering",
-    "weighted_centering_matrix",
-]
-
 _TOL = 1e-12  # absolute tolerance of the checks on P_a (entries are of order 1)
 
 

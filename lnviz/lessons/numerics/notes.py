@@ -10,29 +10,8 @@ from lnviz.content import text
 from lnviz.lessons.numerics import ulp
 from lnviz.lessons.numerics.precision import get_format
 from lnviz.lessons.numerics.recipes import PLACEMENTS, RECIPES, Placements, RecipeRun
-from lnviz.lessons.numerics.state import BFLOAT16_PRESET, OFFSETS, PRESETS
+from lnviz.lessons.numerics.state import OFFSETS, PRESETS
 from lnviz.lessons.numerics.sweep import Clamping, SampleSpec, Sweep
-
-__all__ = [
-    "ALGORITHM_NAMES",
-    "BFLOAT16_PRESET",
-    "OFFSETS",
-    "PRESETS",
-    "RECIPES_TEXT",
-    "at_preset",
-    "clamping_caption",
-    "clamping_notes",
-    "error_notes",
-    "placement_columns",
-    "placement_notes",
-    "recipe_columns",
-    "recipe_notes",
-    "recipe_sources",
-    "sample_summary",
-    "sweep_notes",
-    "variance_caption",
-    "variance_columns",
-]
 
 ALGORITHM_NAMES = {"one-pass": "one-pass", "two-pass": "two-pass", "welford": "Welford"}
 _FLOAT16_MAX = get_format("float16").max_finite  # 65504

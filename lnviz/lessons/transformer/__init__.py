@@ -21,9 +21,9 @@ from lnviz.lessons.transformer.residual_stack import (
     compare_placements,
     residual_stack,
     stack_inputs,
-    stack_weights,
 )
 from lnviz.lessons.transformer.sphere import SphereView, plane_basis, sample_tokens, sphere_view
+from lnviz.lessons.transformer.stack_parts import stack_weights
 from lnviz.lessons.transformer.tanh_fit import TanhFit, sample_activations, tanh_fit
 
 __all__ = [

@@ -18,22 +18,8 @@ from lnviz.lessons.transformer.stack_parts import (
     packed_signs,
     signs,
     stack_inputs,
-    stack_weights,
     xavier_scale,
 )
-
-__all__ = [
-    "ACTIVATIONS",
-    "PLACEMENTS",
-    "PRECISIONS",
-    "PlacementComparison",
-    "StackOptions",
-    "StackRun",
-    "compare_placements",
-    "residual_stack",
-    "stack_inputs",
-    "stack_weights",
-]
 
 PLACEMENTS = ("pre", "post", "scaled")
 PRECISIONS = ("float64", "float32")  # float32: about twice as fast, for the page
