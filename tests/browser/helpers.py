@@ -360,6 +360,17 @@ def exception_report(visit: Visit) -> str:
     )
 
 
+def assert_embeds_cleanly(visit: Visit, min_charts: int) -> None:
+    """?embed=true, as inside another site's iframe: the page renders alone, without errors."""
+    page = visit.page
+    if min_charts:
+        wait_charts(page, min_charts)
+    assert not exception_report(visit)
+    assert not visit.dialogs and not visit.page_errors
+    assert page.locator("[data-testid=stSidebar]").count() == 0
+    assert page.locator("h1").count() >= 1
+
+
 def alerts(page: Page, kinds: tuple[str, ...] = ("Warning", "Error")) -> list[str]:
     """The texts of st.warning / st.error boxes, exceptions excluded."""
     selector = ", ".join(f"[data-testid=stAlertContent{k}]" for k in kinds)

@@ -25,6 +25,7 @@ from .helpers import (
     Visit,
     alerts,
     all_chart_data,
+    assert_embeds_cleanly,
     chart_count,
     describe,
     exception_report,
@@ -315,10 +316,13 @@ def assert_slider_redraws_and_links(visit: Visit, key: str, folded_in: str | Non
 
 @pytest.mark.parametrize("case", cases(lambda c: c.deep_link_query))
 def test_deep_link_restores_state(open_page: Callable[..., Visit], case: PageCase) -> None:
+    """As another site embeds a state of the page (?embed=true): the page alone, its
+    charts drawn, no error (test_classroom's embed test, on this load), the state restored."""
     assert case.deep_link_query
     query = dict(case.deep_link_query)
-    visit = open_page(case.url_path, query)
+    visit = open_page(case.url_path, {**query, "embed": "true"})
     page = visit.page
+    assert_embeds_cleanly(visit, case.min_charts)
     assert_clean(visit)
     link_messages = [a for a in alerts(page) if "link" in a.lower() or "default" in a.lower()]
     assert not link_messages, f"a valid link was rejected: {link_messages}"
