@@ -252,14 +252,17 @@ def test_page_renders_cleanly_and_its_slider_redraws_and_links(
             page = visit.page
             wait_charts(page, case.min_charts, unless_text=STUB_TEXT)
             assert_slider_redraws_and_links(visit, case.slider_key, case.slider_in)
+    sticky = case.url_path in control_and_effect.STICKY_PAGES  # a short box of controls
+    if sticky:  # it stays above the charts while the page scrolls (then back to the top)
+        control_and_effect.assert_the_controls_stay_above_their_charts(visit)
     # The dark picture last (a switch to dark and back made the stall above more likely).
     page.emulate_media(color_scheme="dark")
     wait_theme(page, dark=True)
     saved += screenshot(page, f"{case.id}-dark")
     for path in saved:
         assert path.stat().st_size > 5_000, f"{path} looks empty"
-    if case.url_path in control_and_effect.STICKY_PAGES:  # (back in light after it)
-        control_and_effect.assert_the_controls_stay_above_their_charts(visit, dark=True)
+    if sticky:
+        control_and_effect.assert_the_box_is_the_apps_colour(page)
     if course_step:
         assert answers.sheet_problems(visit) == []
 
