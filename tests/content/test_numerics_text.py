@@ -7,6 +7,7 @@ import re
 from lnviz.lessons.numerics import notes as words
 from lnviz.lessons.numerics import recipes as rec
 from lnviz.lessons.numerics import sweep as sw
+from lnviz.lessons.numerics.state import BFLOAT16_PRESET
 
 NOISE = sw.SampleSpec("noise", 1000, 0)
 
@@ -58,8 +59,8 @@ def test_sweep_notes_say_how_much_welford_and_two_pass_differ() -> None:
 
 
 def test_clamping_notes_follow_the_bfloat16_preset() -> None:
-    assert words.at_preset(words.BFLOAT16_PRESET, NOISE, 10.0, "bfloat16")
-    assert not words.at_preset(words.BFLOAT16_PRESET, NOISE, 10.0, "float32")
+    assert words.at_preset(BFLOAT16_PRESET, NOISE, 10.0, "bfloat16")
+    assert not words.at_preset(BFLOAT16_PRESET, NOISE, 10.0, "float32")
     stalled = sw.run_clamping(sw.ClampSetup(NOISE, 10.0, "bfloat16", 1e-5, "sequential"))
     assert "try the bfloat16 preset" in words.clamping_notes(stalled, False)[-1]
     assert "mean comes out 4.09375" in words.clamping_notes(stalled, True)[-1]
