@@ -130,14 +130,17 @@ export default function (component) {
   show();
   if (slide > 0) {
     let pending = false;
-    w.__lnvizStage = new MutationObserver(() => {
+    // a frame already asked for by the observer of an earlier slide must not show that
+    // slide again after this render (a "Whole page" press left one section shown)
+    const observer = new MutationObserver(() => {
       if (pending) return;
       pending = true;
-      requestAnimationFrame(() => { pending = false; show(); });
+      requestAnimationFrame(() => { pending = false; if (w.__lnvizStage === observer) show(); });
     });
+    w.__lnvizStage = observer;
     const root = document.querySelector(".stMainBlockContainer");
     // characterData too: the server's "Section n" can arrive as an edit of a text node
-    if (root) w.__lnvizStage.observe(root, { childList: true, subtree: true, characterData: true });
+    if (root) observer.observe(root, { childList: true, subtree: true, characterData: true });
   }
 }
 """

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from lnviz.app.classroom import PRESENTER_ONLY, is_loopback, lan_address
+from lnviz.app.slides import STAGE_JS
 from lnviz.content import registry
 from tests.qr_reading import assert_encodes
 
@@ -418,3 +419,38 @@ def test_every_course_page_opens_with_what_precedes_its_first_section(
         interact(page, lambda: page.locator(".st-key-slide-end button").click())
         page.wait_for_function("() => document.body.dataset.lnvizSlide === '0'")
         margins.assert_no_second_layout_pass(page, url_path)
+
+
+STAGE_PAGE = """<body><div class="stMainBlockContainer"><div class="stVerticalBlock">
+<div class="stElementContainer"><div class="stHeading"><h2>First</h2></div></div>
+<div class="stElementContainer"><p>one</p></div>
+<div class="stElementContainer"><div class="stHeading"><h2>Second</h2></div></div>
+<div class="stElementContainer"><p>two</p></div>
+</div></div></body>"""
+
+# The stage drawn at slide 2; a redraw of the page asks its observer for a frame; before
+# that frame comes, the stage is drawn again at the whole page (a "Whole page" press).
+STAGE_RACE_JS = """async (js) => {
+  const url = URL.createObjectURL(new Blob([js], { type: "text/javascript" }));
+  const stage = (await import(url)).default;
+  stage({ data: { slide: 2, fold: "" }, parentElement: document.body });
+  document.querySelector(".stVerticalBlock").append(document.createElement("div"));
+  await Promise.resolve();  // the observer has asked for its frame
+  stage({ data: { slide: 0, fold: "" }, parentElement: document.body });
+  await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+  return { slide: document.body.dataset.lnvizSlide,
+           hidden: document.querySelectorAll("[data-lnviz-hidden]").length };
+}"""
+
+
+def test_a_slides_late_frame_does_not_hide_the_whole_page_again(browser: Any) -> None:
+    """A frame the observer of an earlier slide asked for, arriving after the stage was
+    drawn at the whole page, leaves the whole page shown (it once showed the old slide
+    again, and nothing drew the page after it: a "Whole page" press that did not take)."""
+    page = browser.new_page()
+    try:
+        page.set_content(STAGE_PAGE)
+        seen = page.evaluate(STAGE_RACE_JS, STAGE_JS)
+    finally:
+        page.close()
+    assert seen == {"slide": "0", "hidden": 0}, seen
