@@ -174,7 +174,7 @@ def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server, first: bool
     args = load.argparse.Namespace(
         visitors=4,
         think=0.5,
-        seconds=4.0,
+        seconds=2.0,
         pages=["epsilon", "invariance"],
         gc="off",
         url=app.url,
@@ -186,7 +186,7 @@ def test_load_benchmark_runs_clean_on_a_small_classroom(app: Server, first: bool
     summary = load.summarize(res)
     assert res.errors == []
     assert res.own_state_checked == 4 and res.own_state_mismatches == []
-    assert summary["reruns"] >= 8  # 4 visitors, about 2 moves a second each, for 4 s
+    assert summary["reruns"] >= 8  # 4 visitors, about 2 moves a second each, for 2 s
     assert summary["memory_mb"]["peak"] > 50  # type: ignore[index]
 
 
@@ -196,7 +196,7 @@ def test_load_benchmark_drives_the_floor_app_with_floor() -> None:
     import subprocess
 
     root = Path(__file__).resolve().parents[1]
-    cmd = [sys.executable, "benchmarks/load.py", "--floor", "--visitors", "3", "--seconds", "3",
+    cmd = [sys.executable, "benchmarks/load.py", "--floor", "--visitors", "3", "--seconds", "2",
            "--think", "0.5"]  # fmt: skip
     done = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stderr[-2000:]
