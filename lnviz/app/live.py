@@ -86,8 +86,8 @@ def _bold(title: Any) -> Any:
     return f"<b>{title}</b>" if isinstance(title, str) and not title.startswith("<b>") else title
 
 
-# Shared by every page's live controls: fewer entries were evicted under a class of 30
-# (sizes in docs/benchmarks.md, "Timings behind the code").
+# Shared by every page's live controls: at 32 entries a class of 30 evicted most states
+# and frames were rebuilt on most moves (sizes in docs/benchmarks.md, "Timings behind the code").
 @st.cache_data(max_entries=128, show_spinner=False)
 def _frames(
     name: str,
