@@ -6,6 +6,7 @@ import contextlib
 import json
 import math
 import os
+import random
 import sqlite3
 import threading
 import time
@@ -15,6 +16,10 @@ from pathlib import Path
 from lnviz.classpoll._base import StoreUnavailable, dump, room_version, ttl_seconds
 
 BUSY_TIMEOUT_MS = 2000  # SQLite waits this long for another process's write lock
+# Processes opening a new file at once race to switch it to WAL; where waiting could
+# deadlock, SQLite answers "locked" at once without its busy timeout (sqlite3_busy_handler's
+# documentation), so a connection's setup is retried for this long.
+SETUP_RETRY_S = 5.0
 PURGE_EVERY_S = 60.0  # expired rows are deleted at most this often (per store object)
 
 _SCHEMA = """
@@ -73,15 +78,24 @@ class SQLiteStore:
                 return self._conn
             self._inherited.append(self._conn)  # SQLite: no connection crosses a fork
             self._conn = None
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            conn.execute("PRAGMA journal_mode = WAL")
-            conn.execute("PRAGMA synchronous = NORMAL")  # polls are short-lived data
-            conn.executescript(_SCHEMA)
-        except BaseException:
-            conn.close()
-            raise
+        deadline = time.monotonic() + SETUP_RETRY_S
+        while True:
+            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            try:
+                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+                conn.execute("PRAGMA journal_mode = WAL")
+                conn.execute("PRAGMA synchronous = NORMAL")  # polls are short-lived data
+                conn.executescript(_SCHEMA)
+                break
+            except sqlite3.OperationalError as err:
+                conn.close()
+                busy = err.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+                if not busy or time.monotonic() > deadline:
+                    raise
+                time.sleep(random.uniform(0.005, 0.05))  # apart from the others that lost
+            except BaseException:
+                conn.close()
+                raise
         self._conn, self._pid = conn, os.getpid()
         return conn
 

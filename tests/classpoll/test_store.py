@@ -291,6 +291,47 @@ def test_a_locked_sqlite_file_is_reported_not_raised_raw(tmp_path: Path) -> None
         holder.close()
 
 
+class _BusyOnce:
+    """A connection whose switch to WAL answers "locked" at once, as SQLite does for one of
+    two processes racing to switch a new file; everything else goes to the real one."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, *args: Any) -> sqlite3.Cursor:
+        if "journal_mode" in sql:
+            err = sqlite3.OperationalError("database is locked")
+            err.sqlite_errorcode = sqlite3.SQLITE_BUSY
+            raise err
+        return self.conn.execute(sql, *args)
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@pytest.mark.parametrize("busy_opens", [2, 10_000])
+def test_a_new_files_race_to_wal_is_retried_then_reported(
+    busy_opens: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two lost races: the third open works; losing for SETUP_RETRY_S: StoreUnavailable."""
+    real_connect, opened = sqlite3.connect, []
+
+    def connect(*args: Any, **kwargs: Any) -> Any:
+        conn = real_connect(*args, **kwargs)
+        opened.append(conn)
+        return _BusyOnce(conn) if len(opened) <= busy_opens else conn
+
+    monkeypatch.setattr(sqlite_store.sqlite3, "connect", connect)
+    monkeypatch.setattr(sqlite_store, "SETUP_RETRY_S", 0.3)
+    store = SQLiteStore(tmp_path / "race.sqlite3")
+    if busy_opens == 2:
+        assert store.hit("b", 60) == 1 and len(opened) == 3
+    else:
+        with pytest.raises(StoreUnavailable, match="locked"):
+            store.hit("b", 60)
+        assert 3 < len(opened) < 200  # retried, a few ms apart, until the deadline
+
+
 def test_open_store_picks_the_backend_from_the_environment(tmp_path: Path) -> None:
     redis_store = open_store({"LNVIZ_REDIS_URL": "redis://lnviz-redis:6379/0"})
     assert isinstance(redis_store, RedisStore)
