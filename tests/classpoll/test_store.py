@@ -291,7 +291,7 @@ def test_a_locked_sqlite_file_is_reported_not_raised_raw(tmp_path: Path) -> None
         holder.close()
 
 
-class _BusyOnce:
+class _LosesTheRaceToWal:
     """A connection whose switch to WAL answers "locked" at once, as SQLite does for one of
     two processes racing to switch a new file; everything else goes to the real one."""
 
@@ -309,7 +309,7 @@ class _BusyOnce:
         self.conn.close()
 
 
-@pytest.mark.parametrize("busy_opens", [2, 10_000])
+@pytest.mark.parametrize("busy_opens", [2, 10_000], ids=["two races lost", "every race lost"])
 def test_a_new_files_race_to_wal_is_retried_then_reported(
     busy_opens: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -319,7 +319,7 @@ def test_a_new_files_race_to_wal_is_retried_then_reported(
     def connect(*args: Any, **kwargs: Any) -> Any:
         conn = real_connect(*args, **kwargs)
         opened.append(conn)
-        return _BusyOnce(conn) if len(opened) <= busy_opens else conn
+        return _LosesTheRaceToWal(conn) if len(opened) <= busy_opens else conn
 
     monkeypatch.setattr(sqlite_store.sqlite3, "connect", connect)
     monkeypatch.setattr(sqlite_store, "SETUP_RETRY_S", 0.3)
