@@ -89,7 +89,7 @@ class SQLiteStore:
                 break
             except sqlite3.OperationalError as err:
                 conn.close()
-                busy = err.sqlite_errorcode & 0xFF == sqlite3.SQLITE_BUSY
+                busy = (getattr(err, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_BUSY
                 if not busy or time.monotonic() > deadline:
                     raise
                 time.sleep(random.uniform(0.005, 0.05))  # apart from the others that lost
