@@ -12,6 +12,7 @@ tests skip on a developer's machine and fail under CI=true (see tests/conftest.p
 from __future__ import annotations
 
 import contextlib
+import warnings
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,17 @@ from .helpers import (
     app_server,
     goto,
 )
+
+# A page that ran its script to the end but never became ready (wait_ready): what still
+# waits, or null for any other failure (no run yet, still running).
+NEVER_READY_JS = """() => {
+  const app = document.querySelector('[data-testid="stApp"]');
+  const runs = window.__lnviz ? window.__lnviz.runs : 0;
+  if (!app || !runs || app.getAttribute("data-test-script-state") !== "notRunning") return null;
+  const draws = window.__lnvizCharts ? window.__lnvizCharts.busy() : 0;
+  const skeletons = app.querySelectorAll('[data-testid="stSkeleton"]').length;
+  return `${draws} chart draws and ${skeletons} skeletons still waiting`;
+}"""
 
 if TYPE_CHECKING:  # pragma: no cover
     from playwright.sync_api import Browser, BrowserContext, Page
@@ -135,6 +147,13 @@ def server(browser_pool: BrowserPool, start_server: Callable[[str], Any]) -> Ite
         yield srv
 
 
+def never_ready(page: Page) -> str | None:
+    """What still waits on `page`, if it ran its script but never got ready."""
+    with contextlib.suppress(Exception):
+        return page.evaluate(NEVER_READY_JS)
+    return None
+
+
 @pytest.fixture
 def open_page(browser_pool: BrowserPool, server: AppServer) -> Iterator[Callable[..., Visit]]:
     """Open a page of the app in its server's shared context (closed after the test, with
@@ -153,15 +172,31 @@ def open_page(browser_pool: BrowserPool, server: AppServer) -> Iterator[Callable
         app: AppServer | None = None,
     ) -> Visit:
         srv = app or server
-        context = browser_pool.shared(srv.url)
-        opened.append((context, set(context.pages)))
-        page = context.new_page()
-        page.set_viewport_size(viewport or DESKTOP)
-        page.emulate_media(color_scheme=color_scheme, reduced_motion="reduce")  # type: ignore[arg-type]
-        visit = Visit(page, srv)
-        visit.listen()
-        goto(visit, url_path, query)
-        return visit
+        first = not opened  # the test's first page: nothing else of it lives in the browser
+        pages: list[Page] = []
+
+        def visit_in_current_browser() -> Visit:
+            context = browser_pool.shared(srv.url)
+            opened.append((context, set(context.pages)))
+            page = context.new_page()
+            pages.append(page)
+            page.set_viewport_size(viewport or DESKTOP)
+            page.emulate_media(color_scheme=color_scheme, reduced_motion="reduce")  # type: ignore[arg-type]
+            visit = Visit(page, srv)
+            visit.listen()
+            goto(visit, url_path, query)
+            return visit
+
+        try:
+            return visit_in_current_browser()
+        except AssertionError as err:
+            waiting = never_ready(pages[-1]) if first else None
+            if waiting is None:
+                raise
+            # Chromium's GPU process stall (BrowserPool): once more in a fresh browser, warned.
+            warnings.warn(f"{err}: {waiting}; opened again in a fresh browser", stacklevel=2)
+            browser_pool.replace()
+            return visit_in_current_browser()
 
     yield open_
     for context, before in opened:

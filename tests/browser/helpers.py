@@ -213,8 +213,10 @@ def arm_live(page: Page, key: str, timeout: float = READY_TIMEOUT_MS) -> None:
     wait_ready(page)
 
 
-def wait_ready(page: Page, min_runs: int = 1, timeout: float = READY_TIMEOUT_MS) -> None:
-    """Wait until the app has run its script at least `min_runs` times and is idle."""
+def wait_ready(page: Page, min_runs: int = 1, timeout: float | None = None) -> None:
+    """Wait until the app has run its script at least `min_runs` times and is idle (within
+    READY_TIMEOUT_MS unless told: read at the call, so a test can shorten it)."""
+    timeout = READY_TIMEOUT_MS if timeout is None else timeout
     try:
         page.wait_for_function(_IS_READY_JS, arg=min_runs, timeout=timeout, polling=50)
     except Exception as err:
