@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from .helpers import IDLE_JS, Visit, interact, wait_charts, wait_ready
+from .helpers import IDLE_JS, ROOT, Visit, interact, wait_charts, wait_ready
 from .runs import runs_of, wait_finished
 
 pytestmark = pytest.mark.browser
@@ -118,3 +118,43 @@ def test_waiting_for_charts_draws_the_ones_left_waiting(open_page: Callable[...,
     move_without_drawing_all(page, press_eps(page))
     assert page.evaluate("() => window.__lnvizCharts.pending()") > 0
     assert wait_charts(page, total, timeout=5_000) == total
+
+
+LAZY_JS = (ROOT / "lnviz" / "app" / "lazy_component" / "lazy.js").read_text()
+
+# A main pane that scrolls, with one chart container far below its visible part.
+FAR_BOX_PAGE = """<main style="height: 300px; overflow: auto">
+  <div style="height: 3000px"></div>
+  <div class="stElementContainer" id="box"><div id="old"></div><div id="new"></div></div>
+</main>"""
+
+# A stand-in for Plotly (react marks the div drawn), then the order of a chart mounted
+# again in the same container: the new div's first draw before the old div's purge.
+REMOUNT_JS = """async () => {
+  window.Plotly = { react: (gd) => { gd.dataset.drawn = "1"; return Promise.resolve(); },
+                    purge: () => {} };
+  const [old, fresh] = [document.getElementById("old"), document.getElementById("new")];
+  window.Plotly.react(old, [], {});
+  window.Plotly.react(fresh, [], {});
+  window.Plotly.purge(old);
+  const waiting = window.__lnvizCharts.pending();
+  document.getElementById("box").scrollIntoView();
+  for (let i = 0; i < 100 && !fresh.dataset.drawn; i++) await new Promise(requestAnimationFrame);
+  return { waiting, drawn: fresh.dataset.drawn === "1", left: window.__lnvizCharts.pending() };
+}"""
+
+
+def test_a_chart_mounted_again_before_the_old_ones_purge_is_drawn_when_scrolled_to(
+    browser: Any,
+) -> None:
+    """Two divs in one container wait to be drawn, the old one is purged: the container
+    stays watched for the new one (it was once unwatched with the old, never drawn)."""
+    page = browser.new_page()
+    try:
+        page.set_content(FAR_BOX_PAGE)
+        page.add_script_tag(content=LAZY_JS, type="module")
+        page.wait_for_function("() => !!window.__lnvizCharts")
+        seen = page.evaluate(REMOUNT_JS)
+    finally:
+        page.close()
+    assert seen == {"waiting": 1, "drawn": True, "left": 0}, seen

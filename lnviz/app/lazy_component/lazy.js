@@ -86,7 +86,7 @@ function install() {
     const p = pending.get(gd);
     if (!p) return Promise.resolve();
     pending.delete(gd);
-    if (observer) observer.unobserve(box(gd));
+    unwatch(gd);
     if (!gd.isConnected) {
       p.resolve();
       return Promise.resolve();
@@ -119,6 +119,15 @@ function install() {
     observer.observe(box(gd));
   }
 
+  // Stop watching gd's box, unless a chart still waiting is in it too (a chart mounted
+  // again in the same place before the old one was purged): observing a box twice is one
+  // observation, so unobserving it for the old chart would leave the new one undrawn.
+  function unwatch(gd) {
+    const b = box(gd);
+    if (!observer || [...pending.keys()].some((g) => box(g) === b)) return;
+    observer.unobserve(b);
+  }
+
   function wrap(P) {
     if (!P || P.__lnvizLazy || typeof P.react !== "function") return;
     P.__lnvizLazy = true;
@@ -148,7 +157,7 @@ function install() {
       const p = pending.get(gd);
       if (p) {
         pending.delete(gd);
-        if (observer) observer.unobserve(box(gd));
+        unwatch(gd);
         p.resolve();
       }
       return purge.apply(this, [gd, ...args]);
