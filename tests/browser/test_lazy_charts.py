@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .helpers import IDLE_JS, ROOT, Visit, interact, wait_charts, wait_ready
 from .runs import runs_of, wait_finished
@@ -84,11 +85,18 @@ def test_a_move_draws_the_charts_near_the_screen_and_the_others_when_scrolled_to
 
     for c in far:  # scroll to each: it is drawn, with the new state
         page.locator(f".st-key-{c['key']}").scroll_into_view_if_needed()
-        page.wait_for_function(
-            "(key) => !!document.querySelector(`.st-key-${key} .js-plotly-plot .main-svg`)",
-            arg=c["key"],
-            timeout=15_000,
-        )
+        try:
+            page.wait_for_function(
+                "(key) => !!document.querySelector(`.st-key-${key} .js-plotly-plot .main-svg`)",
+                arg=c["key"],
+                timeout=15_000,
+            )
+        except PlaywrightTimeout as err:  # say which chart, and what still waits
+            waiting = page.evaluate("() => window.__lnvizCharts.pending()")
+            raise AssertionError(
+                f"{c['key']} not drawn 15 s after it was scrolled to ({waiting} charts "
+                f"waiting; page errors {visit.page_errors})"
+            ) from err
     now = {c["key"]: c for c in charts(page)}
     for c in far:
         assert now[c["key"]]["drawn"] and now[c["key"]]["data"] != before[c["key"]], c["key"]
