@@ -39,6 +39,11 @@ CREATE INDEX IF NOT EXISTS hits_expires ON hits (expires);
 """
 
 
+def _busy(err: sqlite3.OperationalError) -> bool:
+    """SQLite said "busy" (Python's own OperationalErrors carry no SQLite code)."""
+    return (getattr(err, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_BUSY
+
+
 class SQLiteStore:
     """One SQLite file for one machine's processes: WAL, busy timeout, a connection per process."""
 
@@ -80,23 +85,27 @@ class SQLiteStore:
             self._conn = None
         deadline = time.monotonic() + SETUP_RETRY_S
         while True:
-            conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             try:
-                conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                conn.execute("PRAGMA journal_mode = WAL")
-                conn.execute("PRAGMA synchronous = NORMAL")  # polls are short-lived data
-                conn.executescript(_SCHEMA)
+                conn = self._open()
                 break
             except sqlite3.OperationalError as err:
-                conn.close()
-                busy = (getattr(err, "sqlite_errorcode", None) or 0) & 0xFF == sqlite3.SQLITE_BUSY
-                if not busy or time.monotonic() > deadline:
+                if not _busy(err) or time.monotonic() > deadline:
                     raise
                 time.sleep(random.uniform(0.005, 0.05))  # apart from the others that lost
-            except BaseException:
-                conn.close()
-                raise
         self._conn, self._pid = conn, os.getpid()
+        return conn
+
+    def _open(self) -> sqlite3.Connection:
+        """A new connection, set up: busy timeout, WAL, the tables (closed if that fails)."""
+        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")  # polls are short-lived data
+            conn.executescript(_SCHEMA)
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def _maybe_purge(self, conn: sqlite3.Connection, now: float) -> None:
