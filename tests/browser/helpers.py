@@ -40,10 +40,6 @@ LAUNCH_ARGS = [
     "--disable-background-networking",
     "--disable-component-update",
     "--disable-sync",
-    # One renderer process for all of a browser's tabs on the app's site, not one per tab:
-    # a new tab then finds Streamlit's and Plotly's scripts already compiled in that
-    # process. 30 page loads in a row took 57-69 s instead of 95-98 (docs/benchmarks.md).
-    "--process-per-site",
 ]
 
 STARTUP_TIMEOUT_S = 60.0  # a cold start on a busy 2-core CI machine takes a few seconds
