@@ -7,7 +7,8 @@ The browser tests open a new tab for nearly every check. By default Chromium giv
 its own renderer process, which compiles Streamlit's and Plotly's scripts afresh; with
 `--process-per-site` the tabs on the app's site share one renderer and what it compiled.
 This starts the app once, then, in alternating rounds, launches Debian's Chromium with the
-suite's flags (tests/browser/helpers.py) minus or plus `--process-per-site` and loads every
+suite's flags (tests/browser/helpers.py), without `--process-per-site`, with it, and with it
+and the first tab kept open (a renderer process exits with its last tab), and loads every
 registered page twice in one context, each until its script has run and its charts are
 drawn. It reports the wall time and the CPU time of the whole machine (/proc/stat) per
 setting, and their ratio to the default in the same run.
