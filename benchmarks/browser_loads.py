@@ -21,14 +21,17 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from bench_report import print_table, save_json
-from harness import serve
+from harness import app_pages, serve
 
-from lnviz.content import registry
 from tests.browser.helpers import CHROMIUM, LAUNCH_ARGS, RUN_COUNTER_JS, wait_ready
+
+if TYPE_CHECKING:  # pragma: no cover
+    from playwright.sync_api import Playwright
 
 PER_SITE = "--process-per-site"
 
@@ -41,11 +44,11 @@ def busy_cpu_s() -> float:
 
 
 def load_every_page(
-    pw: object, url: str, args: list[str], repeats: int, keep_one: bool
+    pw: Playwright, url: str, args: list[str], repeats: int, keep_one: bool
 ) -> tuple[float, float]:
     """Wall and busy CPU seconds to load every page `repeats` times in one fresh browser,
     each tab closed before the next opens; `keep_one`: the first tab stays open meanwhile."""
-    browser = pw.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)  # type: ignore[attr-defined]
+    browser = pw.chromium.launch(executable_path=CHROMIUM, args=args, headless=True)
     try:
         context = browser.new_context(base_url=url, viewport={"width": 1280, "height": 900})
         context.add_init_script(RUN_COUNTER_JS)
@@ -56,9 +59,9 @@ def load_every_page(
             warm.close()
         wall, cpu = time.perf_counter(), busy_cpu_s()
         for _ in range(repeats):
-            for info in registry.PAGES:
+            for url_path in app_pages():
                 page = context.new_page()
-                page.goto(f"/{info.url_path}")
+                page.goto(f"/{url_path}")
                 wait_ready(page)
                 page.close()
         return time.perf_counter() - wall, busy_cpu_s() - cpu
@@ -74,18 +77,17 @@ def main() -> None:
     opts = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
-    default = [a for a in LAUNCH_ARGS if a != PER_SITE]
     settings = {  # name: (flags, keep one tab open)
-        "one renderer per tab": (default, False),
-        "one renderer per site": ([*default, PER_SITE], False),
-        "one per site, one tab kept open": ([*default, PER_SITE], True),
+        "one renderer per tab": (LAUNCH_ARGS, False),
+        "one renderer per site": ([*LAUNCH_ARGS, PER_SITE], False),
+        "one per site, one tab kept open": ([*LAUNCH_ARGS, PER_SITE], True),
     }
     results: dict[str, list[tuple[float, float]]] = {name: [] for name in settings}
     with serve("app.py") as server, sync_playwright() as pw:
         for _ in range(opts.rounds):
             for name, (args, keep_one) in settings.items():
                 results[name].append(load_every_page(pw, server.url, args, opts.repeats, keep_one))
-    loads = opts.repeats * len(registry.PAGES)
+    loads = opts.repeats * len(app_pages())
     base_wall = sum(w for w, _ in results["one renderer per tab"])
     base_cpu = sum(c for _, c in results["one renderer per tab"])
     rows = [
